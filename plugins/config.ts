@@ -1,0 +1,308 @@
+import { readFileSync } from 'node:fs'
+import { resolve } from 'node:path'
+import fp from 'fastify-plugin'
+import { Type, type Static, type TSchema } from '@sinclair/typebox'
+import { Value } from '@sinclair/typebox/value'
+
+/**
+ * Every variable of the service, in one TypeBox schema. The `.env` name is the property name; each
+ * property carries its hierarchical alias(es) in `alias`, whether it is a secret in `secret`, and the
+ * `.env.example` group in `group`. Types, defaults and the parser are all derived from this object.
+ */
+interface VarOptions {
+  alias?: string[]
+  secret?: boolean
+  /** An empty value is normally "unset"; for a few variables empty is a meaningful value. */
+  emptyIsValue?: boolean
+  default?: unknown
+  description: string
+}
+
+const str = (o: VarOptions & { default?: string }) => Type.String({ default: '', ...o })
+const optStr = (o: VarOptions) => Type.Optional(Type.String(o))
+const int = (o: VarOptions & { default: number; minimum?: number; maximum?: number }) =>
+  Type.Integer({ minimum: 0, ...o })
+const bool = (o: VarOptions & { default: boolean }) => Type.Boolean(o)
+const list = (o: VarOptions) => Type.Array(Type.String(), { default: [], ...o })
+
+export const ConfigSchema = Type.Object({
+  // Server
+  NODE_ENV: str({ default: 'production', description: 'development relaxes CORS_ORIGIN; anything else is production' }),
+  HOST: str({ default: '0.0.0.0', description: 'Address to listen on' }),
+  PORT: int({ default: 8082, maximum: 65535, alias: ['Server__Port'], description: 'Port to listen on' }),
+  LOG_LEVEL: str({ default: 'info', description: 'fatal, error, warn, info, debug or trace' }),
+  DATA_DIR: str({ default: './data', description: 'Writable folder for the token key file and caches' }),
+  PUBLIC_URL: optStr({ alias: ['PublicUrl', 'Site__PublicUrl'], description: 'Public origin (https://alarms.example.org); redirect URIs are built from it' }),
+  CORS_ORIGIN: list({ alias: ['Cors__AllowedOrigins'], description: 'Comma list of browser origins allowed to call the API; required outside development' }),
+  PROXY_KNOWN_PROXIES: list({ alias: ['Proxy__KnownProxies'], description: 'Comma list of reverse-proxy addresses whose X-Forwarded-* headers are trusted' }),
+  PROXY_KNOWN_NETWORKS: list({ alias: ['Proxy__KnownNetworks'], description: 'Comma list of reverse-proxy CIDR ranges whose X-Forwarded-* headers are trusted' }),
+  REDIS_URL: optStr({ secret: true, description: 'redis://host:6379 to share rate-limit counters between instances' }),
+  RATE_LIMIT_AUTH_MAX: int({ default: 30, minimum: 1, description: 'Sign-in requests per IP per 60 s (policy auth)' }),
+  RATE_LIMIT_AUTH_READ_MAX: int({ default: 120, minimum: 1, description: 'Auth read requests per IP per 60 s (policy auth-read)' }),
+  BUILD_VERSION: str({ default: 'unknown', description: 'Shown by /api/version' }),
+  BUILD_REVISION: str({ default: 'unknown', description: 'Shown by /api/version' }),
+  BUILD_DATE: str({ default: 'unknown', description: 'Shown by /api/version' }),
+
+  // Internal JWT
+  JWT_SECRET: str({ alias: ['Jwt__Secret'], secret: true, description: 'HS256 signing secret, at least 32 characters (required)' }),
+  JWT_ISSUER: str({ default: 'PoracleWeb', alias: ['Jwt__Issuer'], description: 'iss of minted tokens' }),
+  JWT_AUDIENCE: str({ default: 'PoracleWeb.App', alias: ['Jwt__Audience'], description: 'aud of minted tokens' }),
+  JWT_EXPIRATION_MINUTES: int({ default: 1440, minimum: 1, alias: ['Jwt__ExpirationMinutes'], description: 'Lifetime of every token except refresh-backed SSO sessions' }),
+
+  // Service database (this service's own tables)
+  WEB_DB_HOST: str({ default: '127.0.0.1', description: 'Service database host' }),
+  WEB_DB_PORT: int({ default: 3306, maximum: 65535, description: 'Service database port' }),
+  WEB_DB_NAME: str({ default: 'poracle_web', description: 'Service database name (created when missing)' }),
+  WEB_DB_USER: str({ default: 'root', description: 'Service database user' }),
+  WEB_DB_PASSWORD: str({ secret: true, description: 'Service database password' }),
+
+  // Alarm engine database (owned by the engine; only the direct operations the spec lists)
+  DB_HOST: str({ default: '127.0.0.1', description: 'Engine database host' }),
+  DB_PORT: int({ default: 3306, maximum: 65535, description: 'Engine database port' }),
+  DB_NAME: str({ default: 'poracle', description: 'Engine database name' }),
+  DB_USER: str({ default: 'root', description: 'Engine database user' }),
+  DB_PASSWORD: str({ secret: true, description: 'Engine database password' }),
+
+  // Scanner database (optional, read-only)
+  SCANNER_DB_CONNECTION: optStr({ alias: ['ConnectionStrings__ScannerDb'], secret: true, description: 'mysql://user:pass@host:3306/golbat; or use SCANNER_DB_HOST and friends' }),
+  SCANNER_DB_HOST: optStr({ description: 'Scanner database host (optional)' }),
+  SCANNER_DB_PORT: int({ default: 3306, maximum: 65535, description: 'Scanner database port' }),
+  SCANNER_DB_NAME: str({ default: 'golbat', description: 'Scanner database name' }),
+  SCANNER_DB_USER: str({ default: 'root', description: 'Scanner database user' }),
+  SCANNER_DB_PASSWORD: str({ secret: true, description: 'Scanner database password' }),
+
+  // Alarm engine API
+  PORACLE_API_ADDRESS: str({ alias: ['Poracle__ApiAddress'], description: 'Base URL of the alarm engine API, e.g. http://poracle:3030' }),
+  PORACLE_API_SECRET: str({ alias: ['Poracle__ApiSecret'], secret: true, description: 'Shared secret sent as X-Poracle-Secret' }),
+  PORACLE_ADMIN_IDS: list({ alias: ['Poracle__AdminIds'], description: 'Comma list of user ids that are always admins' }),
+  ENGINE_TIMEOUT_MS: int({ default: 10000, minimum: 100, description: 'Timeout of every alarm engine call' }),
+
+  // Chat platform (Discord) sign-in
+  DISCORD_CLIENT_ID: str({ alias: ['Discord__ClientId'], description: 'OAuth2 client id (optional on SSO-only sites)' }),
+  DISCORD_CLIENT_SECRET: str({ alias: ['Discord__ClientSecret'], secret: true, description: 'OAuth2 client secret' }),
+  DISCORD_BOT_TOKEN: str({ alias: ['Discord__BotToken'], secret: true, description: 'Bot token for guild role checks' }),
+  DISCORD_GUILD_ID: str({ alias: ['Discord__GuildId'], description: 'Guild whose roles gate sign-in' }),
+  DISCORD_GEOFENCE_FORUM_CHANNEL_ID: str({ alias: ['Discord__GeofenceForumChannelId'], description: 'Forum channel for geofence reviews' }),
+  DISCORD_API_URL: str({ default: 'https://discord.com/api', alias: ['Discord__ApiUrl'], description: 'Chat platform API base URL' }),
+
+  // Telegram sign-in
+  TELEGRAM_ENABLED: Type.Optional(Type.Boolean({ alias: ['Telegram__Enabled'], description: 'Defaults to true when the bot token and username are set' })),
+  TELEGRAM_BOT_TOKEN: str({ alias: ['Telegram__BotToken'], secret: true, description: 'Bot token used to verify the login widget' }),
+  TELEGRAM_BOT_USERNAME: str({ alias: ['Telegram__BotUsername'], description: 'Bot username shown by the login widget' }),
+
+  // External OIDC sign-in
+  OIDC_ENABLED: Type.Optional(Type.Boolean({ alias: ['Oidc__Enabled'], description: 'Master switch; defaults to true when the client id and the three URLs are set' })),
+  OIDC_PROVIDER_NAME: str({ alias: ['Oidc__ProviderName'], description: 'Label of the login button' }),
+  OIDC_AUTHORIZATION_URL: str({ alias: ['Oidc__AuthorizationUrl'], description: 'Browser-facing authorize endpoint' }),
+  OIDC_TOKEN_URL: str({ alias: ['Oidc__TokenUrl'], description: 'Token endpoint' }),
+  OIDC_USERINFO_URL: str({ alias: ['Oidc__UserInfoUrl'], description: 'Userinfo endpoint' }),
+  OIDC_END_SESSION_URL: str({ alias: ['Oidc__EndSessionUrl'], description: 'Optional end-session endpoint (single logout)' }),
+  OIDC_REVOCATION_URL: str({ alias: ['Oidc__RevocationUrl'], description: 'Optional RFC 7009 revocation endpoint, called when a refresh session is revoked' }),
+  OIDC_ISSUER: str({ alias: ['Oidc__Issuer'], description: 'Optional exact issuer; else the callback iss parameter is used' }),
+  OIDC_CLIENT_ID: str({ alias: ['Oidc__ClientId'], description: 'Client id' }),
+  OIDC_CLIENT_SECRET: str({ alias: ['Oidc__ClientSecret'], secret: true, description: 'Client secret (never stored in the database)' }),
+  OIDC_SCOPES: str({ default: 'openid profile email', alias: ['Oidc__Scopes'], description: 'Space-separated scopes' }),
+  OIDC_IDENTITY_CLAIM: str({ default: 'chat_id', alias: ['Oidc__IdentityClaim'], description: 'Userinfo claim with the user id; falls back to sub' }),
+  OIDC_USERNAME_CLAIM: str({ default: 'preferred_username', alias: ['Oidc__UsernameClaim'], description: 'Display-name claim' }),
+  OIDC_AVATAR_CLAIM: str({ default: 'picture', alias: ['Oidc__AvatarClaim'], description: 'Avatar URL claim' }),
+  OIDC_IDENTITY_TYPE: str({ default: 'chat:user', alias: ['Oidc__IdentityType'], description: 'JWT type claim for SSO logins' }),
+  OIDC_USE_PKCE: bool({ default: true, alias: ['Oidc__UsePkce'], description: 'PKCE with S256' }),
+  OIDC_TOKEN_AUTH_METHOD: Type.Union([Type.Literal('client_secret_post'), Type.Literal('client_secret_basic')], {
+    default: 'client_secret_post', alias: ['Oidc__TokenEndpointAuthMethod'], description: 'client_secret_post or client_secret_basic'
+  }),
+  AUTH_FORCE_LOCAL: bool({ default: false, alias: ['Auth__ForceLocal'], description: 'Break-glass: always show the local login page' }),
+  OIDC_USE_REFRESH_TOKENS: bool({ default: false, alias: ['Oidc__UseRefreshTokens'], description: 'Opt-in refresh-backed SSO sessions' }),
+  OIDC_ACCESS_TOKEN_MINUTES: int({ default: 30, minimum: 1, alias: ['Oidc__AccessTokenMinutes'], description: 'JWT lifetime of refresh-backed SSO sessions' }),
+  OIDC_REFRESH_TOKEN_LIFETIME_DAYS: int({ default: 30, minimum: 1, alias: ['Oidc__RefreshTokenLifetimeDays'], description: 'Absolute cap of a refresh family' }),
+  OIDC_SESSION_REVOKED_RETENTION_DAYS: int({ default: 2, alias: ['Oidc__RevokedRetentionDays'], description: 'Days revoked/rotated session rows are kept' }),
+  OIDC_OFFLINE_ACCESS_SCOPE: str({ default: 'offline_access', emptyIsValue: true, alias: ['Oidc__OfflineAccessScope'], description: 'Scope appended when refresh sessions are on; empty never appends' }),
+  OIDC_TOKEN_ENCRYPTION_KEY: str({ alias: ['Oidc__TokenEncryptionKey'], secret: true, description: 'base64 32-byte key for provider tokens at rest; else a key file in DATA_DIR' }),
+
+  // Geofences and optional APIs
+  KOJI_API_ADDRESS: str({ alias: ['Koji__ApiAddress'], description: 'Koji geofence server URL' }),
+  KOJI_BEARER_TOKEN: str({ alias: ['Koji__BearerToken'], secret: true, description: 'Koji bearer token' }),
+  KOJI_PROJECT_ID: int({ default: 0, alias: ['Koji__ProjectId'], description: 'Koji project id' }),
+  KOJI_PROJECT_NAME: str({ alias: ['Koji__ProjectName'], description: 'Koji project name' }),
+  GEOFENCE_FEED_TOKEN: str({ secret: true, description: 'Optional bearer token the engine must send to /api/geofence-feed' }),
+  GOLBAT_API_ADDRESS: str({ alias: ['Golbat__ApiAddress'], description: 'Pokemon availability API (enabled with its secret)' }),
+  GOLBAT_API_SECRET: str({ alias: ['Golbat__ApiSecret'], secret: true, description: 'Pokemon availability API secret' })
+})
+
+export type Config = Static<typeof ConfigSchema>
+export type ConfigKey = keyof Config
+
+/** Extra, non-aliased names: `Cors__AllowedOrigins__0..N` (the .NET array binding form). */
+const INDEXED_ALIASES: Partial<Record<ConfigKey, string>> = { CORS_ORIGIN: 'Cors__AllowedOrigins' }
+
+export class ConfigError extends Error {
+  constructor (readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`)
+    this.name = 'ConfigError'
+  }
+}
+
+type Env = Record<string, string | undefined>
+
+interface Meta { alias?: string[], secret?: boolean, emptyIsValue?: boolean }
+const meta = (schema: TSchema): Meta => schema as Meta
+
+function rawValue (env: Env, key: string, schema: TSchema): string | undefined {
+  const { emptyIsValue } = meta(schema)
+  for (const name of [key, ...(meta(schema).alias ?? [])]) {
+    const value = env[name]
+    if (value === undefined) continue
+    if (value.trim() === '' && !emptyIsValue) continue
+    return value
+  }
+  const indexed = INDEXED_ALIASES[key as ConfigKey]
+  if (indexed) {
+    const items: string[] = []
+    for (let i = 0; env[`${indexed}__${i}`] !== undefined; i++) items.push(env[`${indexed}__${i}`] as string)
+    if (items.length > 0) return items.join(',')
+  }
+  return undefined
+}
+
+function parseValue (key: string, raw: string, schema: TSchema, problems: string[]): unknown {
+  const value = raw.trim()
+  if (schema.type === 'boolean') {
+    const lower = value.toLowerCase()
+    if (lower === 'true' || lower === '1') return true
+    if (lower === 'false' || lower === '0') return false
+    problems.push(`${key} must be true, false, 1 or 0 (got "${value}")`)
+    return undefined
+  }
+  if (schema.type === 'integer') {
+    if (!/^-?\d+$/.test(value)) {
+      problems.push(`${key} must be a whole number (got "${value}")`)
+      return undefined
+    }
+    const n = Number(value)
+    if (schema.minimum !== undefined && n < schema.minimum) problems.push(`${key} must be at least ${schema.minimum as number}`)
+    else if (schema.maximum !== undefined && n > schema.maximum) problems.push(`${key} must be at most ${schema.maximum as number}`)
+    return n
+  }
+  if (schema.type === 'array') return value.split(',').map((s) => s.trim()).filter((s) => s !== '')
+  if (schema.anyOf) {
+    const allowed = (schema.anyOf as TSchema[]).map((s) => s.const as string)
+    if (!allowed.includes(value)) problems.push(`${key} must be one of ${allowed.join(', ')} (got "${value}")`)
+    return value
+  }
+  return value
+}
+
+function isOrigin (value: string): boolean {
+  try {
+    const url = new URL(value)
+    return (url.protocol === 'http:' || url.protocol === 'https:') && value.replace(/\/$/, '') === url.origin
+  } catch {
+    return false
+  }
+}
+
+/** Rules that span variables or need more than a type. */
+function crossCheck (config: Config, problems: string[]): void {
+  if (config.JWT_SECRET.length < 32) {
+    problems.push(config.JWT_SECRET === '' ? 'JWT_SECRET is required (at least 32 characters)' : 'JWT_SECRET must be at least 32 characters')
+  }
+  if (config.NODE_ENV !== 'development' && config.CORS_ORIGIN.length === 0) {
+    problems.push('CORS_ORIGIN is required when NODE_ENV is not development (the browser origin of this site, e.g. https://alarms.example.org)')
+  }
+  for (const origin of config.CORS_ORIGIN) {
+    if (!isOrigin(origin)) problems.push(`CORS_ORIGIN entry "${origin}" must be an http(s) origin without a path`)
+  }
+  if (config.PUBLIC_URL !== undefined && !isOrigin(config.PUBLIC_URL)) {
+    problems.push('PUBLIC_URL must be an absolute http(s) origin without path, query or fragment (e.g. https://alarms.example.org)')
+  }
+  for (const key of ['OIDC_AUTHORIZATION_URL', 'OIDC_TOKEN_URL', 'OIDC_USERINFO_URL', 'OIDC_END_SESSION_URL', 'OIDC_REVOCATION_URL', 'PORACLE_API_ADDRESS', 'DISCORD_API_URL', 'KOJI_API_ADDRESS', 'GOLBAT_API_ADDRESS'] as const) {
+    const value = config[key]
+    if (value === '') continue
+    try {
+      const url = new URL(value)
+      if (url.protocol !== 'http:' && url.protocol !== 'https:') problems.push(`${key} must be an http(s) URL`)
+    } catch {
+      problems.push(`${key} must be an absolute URL (got "${value}")`)
+    }
+  }
+  if (config.OIDC_TOKEN_ENCRYPTION_KEY !== '' && Buffer.from(config.OIDC_TOKEN_ENCRYPTION_KEY, 'base64').length !== 32) {
+    problems.push('OIDC_TOKEN_ENCRYPTION_KEY must be 32 bytes, base64-encoded (openssl rand -base64 32)')
+  }
+}
+
+/**
+ * Builds the configuration from an environment-like record. Throws one ConfigError naming every bad
+ * variable, so an operator fixes them all in one go.
+ */
+export function loadConfig (env: Env): Config {
+  const problems: string[] = []
+  const values: Record<string, unknown> = {}
+  for (const [key, schema] of Object.entries(ConfigSchema.properties) as Array<[string, TSchema]>) {
+    const raw = rawValue(env, key, schema)
+    if (raw !== undefined) values[key] = parseValue(key, raw, schema, problems)
+    else if (schema.default !== undefined) values[key] = structuredClone(schema.default)
+  }
+  const config = values as Config
+  if (config.OIDC_ENABLED === undefined) {
+    config.OIDC_ENABLED = [config.OIDC_CLIENT_ID, config.OIDC_AUTHORIZATION_URL, config.OIDC_TOKEN_URL, config.OIDC_USERINFO_URL].every((v) => v !== '')
+  }
+  if (config.TELEGRAM_ENABLED === undefined) {
+    config.TELEGRAM_ENABLED = config.TELEGRAM_BOT_TOKEN !== '' && config.TELEGRAM_BOT_USERNAME !== ''
+  }
+  if (config.PUBLIC_URL !== undefined) config.PUBLIC_URL = config.PUBLIC_URL.replace(/\/$/, '')
+  config.CORS_ORIGIN = config.CORS_ORIGIN.map((o) => o.replace(/\/$/, ''))
+  if (problems.length === 0) crossCheck(config, problems)
+  if (problems.length === 0 && !Value.Check(ConfigSchema, config)) {
+    for (const error of Value.Errors(ConfigSchema, config)) problems.push(`${error.path.slice(1)} ${error.message}`)
+  }
+  if (problems.length > 0) throw new ConfigError(problems)
+  return config
+}
+
+/** Reads `KEY=VALUE` lines of a `.env` file; real environment variables win over it. */
+export function readDotEnv (path = resolve(process.cwd(), '.env')): Env {
+  let text: string
+  try {
+    text = readFileSync(path, 'utf8')
+  } catch {
+    return {}
+  }
+  const env: Env = {}
+  for (const line of text.split(/\r?\n/)) {
+    const match = /^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*)\s*$/.exec(line)
+    if (!match) continue
+    const [, name, rawValue] = match as unknown as [string, string, string]
+    env[name] = rawValue.replace(/^(['"])(.*)\1$/, '$2')
+  }
+  return env
+}
+
+export function configFromProcess (): Config {
+  return loadConfig({ ...readDotEnv(), ...process.env })
+}
+
+/** Masks a secret for display: bullets plus the last four characters of long values. */
+export function mask (value: string): string {
+  if (value === '') return ''
+  return value.length > 8 ? `••••••••${value.slice(-4)}` : '••••••••'
+}
+
+/** The start-up summary: every variable that differs from its default, secrets masked. */
+export function summarize (config: Config): Record<string, unknown> {
+  const out: Record<string, unknown> = {}
+  for (const [key, schema] of Object.entries(ConfigSchema.properties) as Array<[ConfigKey, TSchema]>) {
+    const value = config[key]
+    if (value === undefined || value === '' || (Array.isArray(value) && value.length === 0)) continue
+    out[key] = meta(schema).secret ? mask(String(value)) : value
+  }
+  return out
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    config: Config
+  }
+}
+
+export default fp<{ config: Config }>(async (fastify, opts) => {
+  fastify.decorate('config', opts.config)
+}, { name: 'config', fastify: '5.x' })
