@@ -1,0 +1,84 @@
+import { randomUUID } from 'node:crypto'
+import Fastify, { type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify'
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import config, { type Config } from './plugins/config.js'
+import clock, { type Clock } from './plugins/clock.js'
+import errors from './plugins/errors.js'
+import proxyTrust, { trustedProxies } from './plugins/proxy-trust.js'
+import securityHeaders from './plugins/security-headers.js'
+import rateLimits from './plugins/rate-limits.js'
+import openapi from './plugins/openapi.js'
+import db from './plugins/db.js'
+import engineDb from './plugins/engine-db.js'
+import engine from './plugins/engine.js'
+import auth from './plugins/auth.js'
+import siteSettings from './plugins/site-settings.js'
+import healthRoutes from './routes/health/index.js'
+import settingsRoutes from './routes/settings/index.js'
+
+export interface AppOptions {
+  config: Config
+  clock?: Clock
+  /** Fastify's logger option; defaults to pino at LOG_LEVEL. Tests pass a stream to capture lines. */
+  logger?: LoggerOption
+}
+
+/** Query parameters that carry credentials: their values never reach a log line. */
+const SECRET_PARAMS = /^(code|state|token|refresh_token|access_token|id_token|id_token_hint|hash|session_state)$/i
+
+export function redactUrl (url: string): string {
+  const at = url.indexOf('?')
+  if (at === -1) return url
+  const params = new URLSearchParams(url.slice(at + 1))
+  for (const key of [...params.keys()]) if (SECRET_PARAMS.test(key)) params.set(key, '[redacted]')
+  return `${url.slice(0, at)}?${params.toString()}`
+}
+
+/** Request lines carry the method, the path with credentials redacted, and the client address. */
+const serializers = {
+  req: (request: FastifyRequest) => ({ method: request.method, url: redactUrl(request.url), host: request.host, remoteAddress: request.ip })
+}
+
+type LoggerOption = NonNullable<FastifyServerOptions['logger']>
+
+function loggerOptions (options: AppOptions): LoggerOption {
+  const base = options.logger ?? { level: options.config.LOG_LEVEL }
+  if (typeof base !== 'object' || base === null) return base
+  return { ...base, serializers }
+}
+
+/**
+ * The table of contents: shared capabilities first, then each concern under its prefix.
+ * Everything the service does is registered here, in this order.
+ */
+export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
+  const fastify = Fastify({
+    logger: loggerOptions(options),
+    trustProxy: trustedProxies(options.config),
+    genReqId: () => randomUUID(),
+    requestIdHeader: false,
+    requestIdLogLabel: 'reqId',
+    bodyLimit: 1_048_576,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 600 },
+    // Unknown body fields are an error (400), not silently dropped.
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: true } }
+  }).withTypeProvider<TypeBoxTypeProvider>()
+
+  await fastify.register(config, { config: options.config })
+  await fastify.register(clock, options.clock ? { clock: options.clock } : {})
+  await fastify.register(errors)
+  await fastify.register(proxyTrust)
+  await fastify.register(securityHeaders)
+  await fastify.register(rateLimits)
+  await fastify.register(openapi)
+  await fastify.register(db)
+  await fastify.register(engineDb)
+  await fastify.register(engine)
+  await fastify.register(auth)
+  await fastify.register(siteSettings)
+
+  await fastify.register(healthRoutes, { prefix: '/api' })
+  await fastify.register(settingsRoutes, { prefix: '/api/settings' })
+
+  return fastify
+}

@@ -1,0 +1,107 @@
+import { sql } from 'drizzle-orm'
+import { bigint, boolean, datetime, index, int, json, longtext, mysqlTable, text, uniqueIndex, varchar } from 'drizzle-orm/mysql-core'
+
+/**
+ * The service's own tables (database `WEB_DB_NAME`). Every change here is followed by
+ * `npm run db:generate -- --name <what>` on top of the current main, and the generated SQL is committed.
+ * Times are UTC `datetime(6)` strings ("YYYY-MM-DD hh:mm:ss.ffffff"); callers pass "now" explicitly.
+ */
+const utc = (name: string) => datetime(name, { fsp: 6, mode: 'string' })
+const createdAt = () => utc('created_at').notNull().default(sql`CURRENT_TIMESTAMP(6)`)
+
+export const siteSettings = mysqlTable('site_settings', {
+  id: int('id').autoincrement().primaryKey(),
+  category: varchar('category', { length: 50 }).notNull().default('general'),
+  key: varchar('key', { length: 100 }).notNull(),
+  value: text('value'),
+  valueType: varchar('value_type', { length: 20 }).notNull().default('string')
+}, (t) => [uniqueIndex('site_settings_key_unique').on(t.key)])
+
+export const webhookDelegates = mysqlTable('webhook_delegates', {
+  id: int('id').autoincrement().primaryKey(),
+  webhookId: varchar('webhook_id', { length: 500 }).notNull(),
+  userId: varchar('user_id', { length: 100 }).notNull(),
+  createdAt: createdAt()
+}, (t) => [
+  uniqueIndex('webhook_delegates_webhook_user_unique').on(t.webhookId, t.userId),
+  index('webhook_delegates_user_idx').on(t.userId)
+])
+
+export const quickPickDefinitions = mysqlTable('quick_pick_definitions', {
+  id: varchar('id', { length: 50 }).primaryKey(),
+  name: varchar('name', { length: 200 }).notNull(),
+  description: text('description'),
+  icon: varchar('icon', { length: 50 }).notNull().default('bolt'),
+  category: varchar('category', { length: 50 }).notNull().default('Common'),
+  alarmType: varchar('alarm_type', { length: 20 }).notNull().default('monster'),
+  sortOrder: int('sort_order').notNull().default(0),
+  enabled: boolean('enabled').notNull().default(true),
+  scope: varchar('scope', { length: 10 }).notNull().default('global'),
+  ownerUserId: varchar('owner_user_id', { length: 100 }),
+  filtersJson: json('filters_json').notNull(),
+  createdAt: createdAt(),
+  updatedAt: utc('updated_at').notNull().default(sql`CURRENT_TIMESTAMP(6)`)
+}, (t) => [index('quick_pick_definitions_scope_owner_idx').on(t.scope, t.ownerUserId)])
+
+export const quickPickAppliedStates = mysqlTable('quick_pick_applied_states', {
+  id: int('id').autoincrement().primaryKey(),
+  userId: varchar('user_id', { length: 100 }).notNull(),
+  profileNo: int('profile_no').notNull(),
+  quickPickId: varchar('quick_pick_id', { length: 50 }).notNull(),
+  alarmType: varchar('alarm_type', { length: 20 }).notNull().default('monster'),
+  appliedAt: utc('applied_at').notNull().default(sql`CURRENT_TIMESTAMP(6)`),
+  excludePokemonIdsJson: json('exclude_pokemon_ids_json'),
+  trackedUidsJson: json('tracked_uids_json').notNull()
+}, (t) => [uniqueIndex('quick_pick_applied_user_profile_pick_unique').on(t.userId, t.profileNo, t.quickPickId)])
+
+export const userGeofences = mysqlTable('user_geofences', {
+  id: int('id').autoincrement().primaryKey(),
+  humanId: varchar('human_id', { length: 255 }).notNull(),
+  kojiName: varchar('koji_name', { length: 100 }).notNull(),
+  displayName: varchar('display_name', { length: 100 }).notNull(),
+  groupName: varchar('group_name', { length: 100 }).notNull().default(''),
+  status: varchar('status', { length: 20 }).notNull().default('active'),
+  parentId: int('parent_id'),
+  polygonJson: longtext('polygon_json'),
+  submittedAt: utc('submitted_at'),
+  reviewedAt: utc('reviewed_at'),
+  reviewedBy: varchar('reviewed_by', { length: 100 }),
+  reviewNotes: text('review_notes'),
+  promotedName: varchar('promoted_name', { length: 100 }),
+  discordThreadId: varchar('discord_thread_id', { length: 100 }),
+  createdAt: createdAt(),
+  updatedAt: utc('updated_at').notNull().default(sql`CURRENT_TIMESTAMP(6)`)
+}, (t) => [
+  index('user_geofences_human_idx').on(t.humanId),
+  index('user_geofences_koji_name_idx').on(t.kojiName),
+  index('user_geofences_status_idx').on(t.status)
+])
+
+/**
+ * Refresh-backed SSO sessions. One row per opaque browser token; a login starts a family and every
+ * refresh inserts a successor in the same family. Only the SHA-256 of the opaque token is stored.
+ */
+export const oidcSessions = mysqlTable('oidc_sessions', {
+  id: bigint('id', { mode: 'number', unsigned: true }).autoincrement().primaryKey(),
+  tokenHash: varchar('token_hash', { length: 64 }).notNull(),
+  familyId: varchar('family_id', { length: 36 }).notNull(),
+  familyIssuedAt: utc('family_issued_at').notNull(),
+  userId: varchar('user_id', { length: 255 }).notNull(),
+  issuer: varchar('issuer', { length: 500 }).notNull().default(''),
+  subject: varchar('subject', { length: 255 }).notNull(),
+  encryptedRefreshToken: text('encrypted_refresh_token').notNull(),
+  encryptionKeyId: varchar('encryption_key_id', { length: 32 }).notNull(),
+  expiresAt: utc('expires_at').notNull(),
+  revokedAt: utc('revoked_at'),
+  revokedReason: varchar('revoked_reason', { length: 32 }),
+  replacedByHash: varchar('replaced_by_hash', { length: 64 }),
+  createdAt: createdAt(),
+  ipAddress: varchar('ip_address', { length: 45 }),
+  userAgent: varchar('user_agent', { length: 256 })
+}, (t) => [
+  uniqueIndex('oidc_sessions_token_hash_unique').on(t.tokenHash),
+  index('oidc_sessions_family_idx').on(t.familyId),
+  index('oidc_sessions_user_revoked_idx').on(t.userId, t.revokedAt),
+  index('oidc_sessions_revoked_expires_idx').on(t.revokedAt, t.expiresAt),
+  index('oidc_sessions_expires_idx').on(t.expiresAt)
+])

@@ -1,0 +1,161 @@
+import fp from 'fastify-plugin'
+import jwt from '@fastify/jwt'
+import type { FastifyReply, FastifyRequest } from 'fastify'
+import { forbidden, unauthorized } from './errors.js'
+
+/** The signed-in user as the service sees it (typed view of the JWT claims). */
+export interface SessionUser {
+  userId: string
+  username: string
+  type: string
+  isAdmin: boolean
+  enabled: boolean
+  profileNo: number
+  avatarUrl?: string
+  managedWebhooks?: string[]
+  impersonatedBy?: string
+  /** Expiry, seconds since the epoch. */
+  exp: number
+}
+
+export type TokenClaims = Omit<SessionUser, 'exp'>
+
+/**
+ * The wire form of the claims: every value a string, as the reference's clients expect
+ * (`isAdmin: "true"`, `profileNo: "2"`, `managedWebhooks` comma-joined).
+ */
+interface WireClaims {
+  userId: string
+  username: string
+  type: string
+  isAdmin: string
+  enabled: string
+  profileNo: string
+  avatarUrl?: string
+  managedWebhooks?: string
+  impersonatedBy?: string
+  iat?: number
+  exp: number
+}
+
+declare module '@fastify/jwt' {
+  interface FastifyJWT {
+    payload: WireClaims
+    user: SessionUser
+  }
+}
+
+function toWire (claims: TokenClaims, exp: number, iat: number): WireClaims {
+  const wire: WireClaims = {
+    userId: claims.userId,
+    username: claims.username,
+    type: claims.type,
+    isAdmin: String(claims.isAdmin),
+    enabled: String(claims.enabled),
+    profileNo: String(claims.profileNo),
+    iat,
+    exp
+  }
+  if (claims.avatarUrl) wire.avatarUrl = claims.avatarUrl
+  if (claims.managedWebhooks && claims.managedWebhooks.length > 0) wire.managedWebhooks = claims.managedWebhooks.join(',')
+  if (claims.impersonatedBy) wire.impersonatedBy = claims.impersonatedBy
+  return wire
+}
+
+function fromWire (wire: WireClaims): SessionUser {
+  const user: SessionUser = {
+    userId: String(wire.userId),
+    username: String(wire.username ?? ''),
+    type: String(wire.type ?? ''),
+    isAdmin: wire.isAdmin === 'true',
+    enabled: wire.enabled === 'true',
+    profileNo: Number.parseInt(wire.profileNo, 10) || 1,
+    exp: wire.exp
+  }
+  if (wire.avatarUrl) user.avatarUrl = wire.avatarUrl
+  if (wire.managedWebhooks) user.managedWebhooks = wire.managedWebhooks.split(',').filter((w) => w !== '')
+  if (wire.impersonatedBy) user.impersonatedBy = wire.impersonatedBy
+  return user
+}
+
+/** Tolerated clock difference between this service and the browser's view of expiry. */
+export const CLOCK_TOLERANCE_SECONDS = 30
+
+export interface MintedToken {
+  token: string
+  /** Seconds since the epoch. */
+  expiresAt: number
+  /** Lifetime in seconds. */
+  expiresIn: number
+}
+
+function createAuth (fastify: import('fastify').FastifyInstance) {
+  const { clock } = fastify
+
+  function sign (claims: TokenClaims, exp: number): MintedToken {
+    const iat = Math.floor(clock.now() / 1000)
+    return { token: fastify.jwt.sign(toWire(claims, exp, iat)), expiresAt: exp, expiresIn: exp - iat }
+  }
+
+  return {
+    /** Mints a token for `claims` that lives `minutes` from now. */
+    mint (claims: TokenClaims, minutes: number): MintedToken {
+      return sign(claims, Math.floor(clock.now() / 1000) + minutes * 60)
+    },
+
+    /**
+     * Re-issues the caller's token with some claims changed, keeping its original expiry: a 30-minute
+     * SSO token must never turn into a 24-hour one through a profile switch.
+     */
+    reissue (request: FastifyRequest, changes: Partial<TokenClaims>): MintedToken {
+      const { exp, ...claims } = request.user
+      return sign({ ...claims, ...changes }, exp)
+    },
+
+    /** onRequest/preHandler hook: 401 unless a valid, unexpired bearer token is presented. */
+    async authenticate (request: FastifyRequest, _reply: FastifyReply): Promise<void> {
+      const header = request.headers.authorization
+      if (header === undefined || !/^Bearer\s+\S+$/i.test(header)) throw unauthorized()
+      try {
+        await request.jwtVerify()
+      } catch {
+        throw unauthorized('Invalid or expired token.')
+      }
+      if (request.user.exp + CLOCK_TOLERANCE_SECONDS <= clock.now() / 1000) throw unauthorized('Invalid or expired token.')
+    },
+
+    /** Hook for admin-only routes; run after `authenticate`. */
+    async requireAdmin (request: FastifyRequest, _reply: FastifyReply): Promise<void> {
+      if (!request.user?.isAdmin) throw forbidden('Administrator rights are required.')
+    }
+  }
+}
+
+export type Auth = ReturnType<typeof createAuth>
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    auth: Auth
+  }
+}
+
+/**
+ * The internal JWT: HS256 with `JWT_SECRET`, issuer and audience checked. Expiry is checked against
+ * `fastify.clock` (not the library's own clock) so that every time rule of the service moves together.
+ */
+export default fp(async (fastify) => {
+  const { config } = fastify
+  await fastify.register(jwt, {
+    secret: config.JWT_SECRET,
+    sign: { algorithm: 'HS256', iss: config.JWT_ISSUER, aud: config.JWT_AUDIENCE },
+    verify: {
+      algorithms: ['HS256'],
+      allowedIss: config.JWT_ISSUER,
+      allowedAud: config.JWT_AUDIENCE,
+      ignoreExpiration: true,
+      ignoreNotBefore: true
+    },
+    formatUser: (payload) => fromWire(payload)
+  })
+  fastify.decorate('auth', createAuth(fastify))
+}, { name: 'auth', fastify: '5.x', dependencies: ['config', 'clock'] })

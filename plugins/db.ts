@@ -1,0 +1,27 @@
+import fp from 'fastify-plugin'
+import { createDb, type Db } from '../db/client.js'
+import { migrateServiceDb } from '../db/migrate.js'
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The service's own database: drizzle, the raw pool and transactions. */
+    db: Db
+  }
+}
+
+/** Opens the service database, creating and migrating it first, and closes the pool with the app. */
+export default fp(async (fastify) => {
+  const { config } = fastify
+  const options = {
+    host: config.WEB_DB_HOST,
+    port: config.WEB_DB_PORT,
+    user: config.WEB_DB_USER,
+    password: config.WEB_DB_PASSWORD,
+    database: config.WEB_DB_NAME
+  }
+  const applied = await migrateServiceDb(options)
+  if (applied > 0) fastify.log.info({ statements: applied, database: options.database }, 'service database migrated')
+  const db = createDb(options)
+  fastify.decorate('db', db)
+  fastify.addHook('onClose', async () => { await db.close() })
+}, { name: 'db', fastify: '5.x', dependencies: ['config'] })

@@ -1,0 +1,108 @@
+import fp from 'fastify-plugin'
+import rateLimit, { type RateLimitOptions } from '@fastify/rate-limit'
+import { Redis } from 'ioredis'
+import type { FastifyRequest } from 'fastify'
+
+const WINDOW_MS = 60_000
+
+type IncrCallback = (error: Error | null, result?: { current: number, ttl: number }) => void
+
+/** What @fastify/rate-limit asks of a store (fixed window: the first hit opens it, it lasts `windowMs`). */
+interface CounterBackend {
+  incr: (key: string, windowMs: number) => Promise<{ current: number, ttl: number }>
+  close: () => Promise<void>
+}
+
+function memoryCounters (): CounterBackend {
+  const windows = new Map<string, { count: number, resetAt: number }>()
+  return {
+    async incr (key, windowMs) {
+      const now = Date.now()
+      if (windows.size > 50_000) for (const [k, w] of windows) if (w.resetAt <= now) windows.delete(k)
+      let window = windows.get(key)
+      if (window === undefined || window.resetAt <= now) {
+        window = { count: 0, resetAt: now + windowMs }
+        windows.set(key, window)
+      }
+      window.count++
+      return { current: window.count, ttl: window.resetAt - now }
+    },
+    async close () { windows.clear() }
+  }
+}
+
+/** INCR and start the window on the first hit, atomically, so instances sharing Redis share one count. */
+const FIXED_WINDOW_SCRIPT = `
+local current = redis.call('INCR', KEYS[1])
+if current == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+local ttl = redis.call('PTTL', KEYS[1])
+if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]); ttl = tonumber(ARGV[1]) end
+return { current, ttl }`
+
+function redisCounters (url: string): CounterBackend {
+  const redis = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 2, enableOfflineQueue: true })
+  return {
+    async incr (key, windowMs) {
+      const [current, ttl] = await redis.eval(FIXED_WINDOW_SCRIPT, 1, `alarm-web:rl:${key}`, windowMs) as [number, number]
+      return { current, ttl }
+    },
+    async close () { await redis.quit().catch(() => redis.disconnect()) }
+  }
+}
+
+/**
+ * One store for every route: the policy name is part of the key, so all endpoints of a policy share
+ * one per-IP counter (as a named policy should), whichever route is hit.
+ */
+class PolicyStore {
+  constructor (private readonly backend: CounterBackend) {}
+  incr (key: string, callback: IncrCallback, timeWindow: number): void {
+    this.backend.incr(key, timeWindow).then((result) => callback(null, result), (error: Error) => callback(error))
+  }
+
+  child (): PolicyStore { return this }
+}
+
+export type RateLimitPolicy = Pick<RateLimitOptions, 'max' | 'timeWindow' | 'keyGenerator'>
+
+/**
+ * Policies keyed by the client address that `trustProxy` resolved (see proxy-trust.ts): never one global
+ * bucket, and a forged X-Forwarded-For from an untrusted peer cannot move a client to another bucket.
+ */
+function policy (name: string, max: number): RateLimitPolicy {
+  return { max, timeWindow: WINDOW_MS, keyGenerator: (request: FastifyRequest) => `${name}:ip:${request.ip}` }
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    rateLimits: {
+      /** Sign-in endpoints: 30 requests per 60 s per IP by default. */
+      auth: RateLimitPolicy
+      /** Auth read endpoints: 120 requests per 60 s per IP by default. */
+      authRead: RateLimitPolicy
+    }
+  }
+}
+
+/** @see https://github.com/fastify/fastify-rate-limit — routes opt in with `config: { rateLimit: fastify.rateLimits.auth }`. */
+export default fp(async (fastify) => {
+  const { config } = fastify
+  const backend = config.REDIS_URL !== undefined ? redisCounters(config.REDIS_URL) : memoryCounters()
+  const store = new PolicyStore(backend)
+  await fastify.register(rateLimit, {
+    global: false,
+    store: function Store () { return store } as unknown as NonNullable<RateLimitOptions['store']>,
+    // A store outage must not lock everyone out of signing in.
+    skipOnError: true,
+    errorResponseBuilder: (_request, context) => ({
+      statusCode: context.statusCode,
+      error: 'Too many requests. Please try again later.',
+      message: 'Too many requests. Please try again later.'
+    })
+  })
+  fastify.decorate('rateLimits', {
+    auth: policy('auth', config.RATE_LIMIT_AUTH_MAX),
+    authRead: policy('auth-read', config.RATE_LIMIT_AUTH_READ_MAX)
+  })
+  fastify.addHook('onClose', async () => { await backend.close() })
+}, { name: 'rate-limits', fastify: '5.x', dependencies: ['config'] })

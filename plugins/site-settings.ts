@@ -1,0 +1,115 @@
+import fp from 'fastify-plugin'
+import { asc, eq } from 'drizzle-orm'
+import type { FastifyRequest } from 'fastify'
+import { siteSettings } from '../db/schema/service.js'
+
+const CACHE_TTL_MS = 5 * 60_000
+
+export interface SiteSetting {
+  id: number
+  category: string
+  key: string
+  value: string | null
+  valueType: string
+}
+
+export interface SettingWrite {
+  value: string | null
+  category?: string
+  valueType?: string
+  /** Set by the admin when a guard asks for confirmation (e.g. switching the site to SSO). */
+  confirm?: boolean
+}
+
+/**
+ * A guard runs before a write of its key and throws an AppError (400, 409, ...) to refuse it.
+ * Concerns register their own: the OIDC concern guards `enable_oidc`, the chat-platform concern guards
+ * "not both logins off".
+ */
+export type SettingGuard = (write: SettingWrite, request: FastifyRequest) => Promise<void> | void
+
+/** Keys whose value is computed or internal bookkeeping: never written through the API. */
+export const READ_ONLY_KEYS = new Set(['migration_completed', 'quick_picks_seeded', 'poracle_locale'])
+/** Keys no one sees through the API. */
+export const HIDDEN_KEYS = new Set(['migration_completed'])
+
+/** What non-admins may read: branding plus every feature switch. */
+const PUBLIC_KEYS = new Set(['allowed_languages', 'custom_title', 'favicon_url', 'header_logo_url', 'hide_header_logo',
+  'signup_url', 'site_name', 'custom_page_name', 'custom_page_url', 'custom_page_icon', 'poracle_locale'])
+const PUBLIC_PREFIXES = ['disable_', 'enable_', 'uicons_']
+export const isVisibleToUsers = (key: string) => PUBLIC_KEYS.has(key) || PUBLIC_PREFIXES.some((p) => key.startsWith(p))
+
+/** What the anonymous login page may read. */
+export const ANONYMOUS_KEYS = ['allowed_languages', 'custom_title', 'enable_discord', 'enable_telegram', 'favicon_url', 'signup_url']
+
+function createSiteSettings (fastify: import('fastify').FastifyInstance) {
+  const { db, clock } = fastify
+  const cache = new Map<string, { value: string | undefined, until: number }>()
+  const guards = new Map<string, SettingGuard>()
+
+  async function get (key: string): Promise<string | undefined> {
+    const cached = cache.get(key)
+    if (cached !== undefined && cached.until > clock.now()) return cached.value
+    const [row] = await db.db.select({ value: siteSettings.value }).from(siteSettings).where(eq(siteSettings.key, key))
+    const value = row?.value ?? undefined
+    cache.set(key, { value, until: clock.now() + CACHE_TTL_MS })
+    return value
+  }
+
+  return {
+    get,
+
+    /** Only the exact string "true" turns a switch on; absent, null or anything else is off. */
+    async isTrue (key: string): Promise<boolean> {
+      return (await get(key)) === 'true'
+    },
+
+    /** For switches that default to on: only the exact string "false" turns them off. */
+    async isNotFalse (key: string): Promise<boolean> {
+      return (await get(key)) !== 'false'
+    },
+
+    async list (): Promise<SiteSetting[]> {
+      return db.db.select().from(siteSettings).orderBy(asc(siteSettings.key))
+    },
+
+    guard (key: string, check: SettingGuard): void {
+      if (guards.has(key)) throw new Error(`a guard for site setting ${key} is already registered`)
+      guards.set(key, check)
+    },
+
+    /** Runs the key's guard, then upserts; category and value type are kept when omitted. */
+    async set (key: string, write: SettingWrite, request: FastifyRequest): Promise<SiteSetting> {
+      await guards.get(key)?.(write, request)
+      const insert = { key, value: write.value, category: write.category ?? 'general', valueType: write.valueType ?? 'string' }
+      await db.db.insert(siteSettings).values(insert).onDuplicateKeyUpdate({
+        set: {
+          value: write.value,
+          ...(write.category !== undefined ? { category: write.category } : {}),
+          ...(write.valueType !== undefined ? { valueType: write.valueType } : {})
+        }
+      })
+      cache.delete(key)
+      const [row] = await db.db.select().from(siteSettings).where(eq(siteSettings.key, key))
+      return row as SiteSetting
+    },
+
+    evict (key?: string): void {
+      if (key === undefined) cache.clear()
+      else cache.delete(key)
+    }
+  }
+}
+
+export type SiteSettings = ReturnType<typeof createSiteSettings>
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    siteSettings: SiteSettings
+  }
+}
+
+/** Runtime settings an admin edits (table `site_settings`), read through a 5-minute per-key cache. */
+export default fp(async (fastify) => {
+  fastify.decorate('siteSettings', createSiteSettings(fastify))
+}, { name: 'site-settings', fastify: '5.x', dependencies: ['db', 'clock'] })

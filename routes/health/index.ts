@@ -1,0 +1,52 @@
+import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { sql } from 'drizzle-orm'
+
+const CheckSchema = Type.Object({ ok: Type.Boolean(), latencyMs: Type.Number(), error: Type.Optional(Type.String()) })
+const HealthSchema = Type.Object({
+  status: Type.Union([Type.Literal('ok'), Type.Literal('degraded')]),
+  checks: Type.Object({ serviceDb: CheckSchema, engineDb: CheckSchema, engineApi: CheckSchema })
+})
+
+async function timed (probe: () => Promise<unknown>): Promise<{ ok: boolean, latencyMs: number, error?: string }> {
+  const started = performance.now()
+  try {
+    await probe()
+    return { ok: true, latencyMs: Math.round((performance.now() - started) * 10) / 10 }
+  } catch (error) {
+    const latencyMs = Math.round((performance.now() - started) * 10) / 10
+    // The error's class is enough for an operator; its message may carry hosts or credentials.
+    return { ok: false, latencyMs, error: (error as Error).name === 'EngineError' ? (error as Error).message : 'unavailable' }
+  }
+}
+
+/** Liveness and dependencies (200 when all answer, 503 otherwise) and the build identity. */
+const healthRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
+  const { db, engineDb, engine, config } = fastify
+
+  fastify.get('/health', {
+    schema: { tags: ['health'], response: { 200: HealthSchema, 503: HealthSchema } }
+  }, async (_request, reply) => {
+    const [serviceDb, engineDbCheck, engineApi] = await Promise.all([
+      timed(() => db.db.execute(sql`SELECT 1`)),
+      timed(() => engineDb.db.execute(sql`SELECT 1`)),
+      timed(() => engine.health())
+    ])
+    const ok = serviceDb.ok && engineDbCheck.ok && engineApi.ok
+    return reply.code(ok ? 200 : 503).send({ status: ok ? 'ok' : 'degraded', checks: { serviceDb, engineDb: engineDbCheck, engineApi } })
+  })
+
+  fastify.get('/version', {
+    schema: {
+      tags: ['health'],
+      response: { 200: Type.Object({ version: Type.String(), revision: Type.String(), revisionShort: Type.String(), buildDate: Type.String(), environment: Type.String() }) }
+    }
+  }, async () => ({
+    version: config.BUILD_VERSION,
+    revision: config.BUILD_REVISION,
+    revisionShort: config.BUILD_REVISION.slice(0, 7),
+    buildDate: config.BUILD_DATE,
+    environment: config.NODE_ENV
+  }))
+}
+
+export default healthRoutes

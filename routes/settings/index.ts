@@ -1,0 +1,42 @@
+import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { badRequest } from '../../plugins/errors.js'
+import { ANONYMOUS_KEYS, HIDDEN_KEYS, READ_ONLY_KEYS, isVisibleToUsers } from '../../plugins/site-settings.js'
+import { errors } from '../../schemas/common.js'
+import { SettingKeySchema, SettingWriteSchema, SiteSettingSchema } from '../../schemas/settings.js'
+
+/** Site settings: admins read and write everything; users read the public allow-list; the login page reads a few. */
+const settingsRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
+  const { siteSettings, auth, rateLimits } = fastify
+
+  fastify.get('/', {
+    onRequest: auth.authenticate,
+    schema: { tags: ['settings'], response: { 200: Type.Array(SiteSettingSchema), ...errors(401) } }
+  }, async (request) => {
+    const rows = (await siteSettings.list()).filter((row) => !HIDDEN_KEYS.has(row.key))
+    return request.user.isAdmin ? rows : rows.filter((row) => isVisibleToUsers(row.key))
+  })
+
+  fastify.get('/public', {
+    config: { rateLimit: rateLimits.authRead },
+    schema: { tags: ['settings'], response: { 200: Type.Array(SiteSettingSchema), ...errors(429) } }
+  }, async () => {
+    const rows = await siteSettings.list()
+    return rows.filter((row) => ANONYMOUS_KEYS.includes(row.key))
+  })
+
+  fastify.put('/:key', {
+    onRequest: [auth.authenticate, auth.requireAdmin],
+    schema: {
+      tags: ['settings'],
+      params: Type.Object({ key: SettingKeySchema }),
+      body: SettingWriteSchema,
+      response: { 200: SiteSettingSchema, ...errors(400, 401, 403, 409) }
+    }
+  }, async (request) => {
+    const { key } = request.params
+    if (READ_ONLY_KEYS.has(key)) throw badRequest(`The setting ${key} is managed by the service and cannot be changed.`)
+    return siteSettings.set(key, request.body, request)
+  })
+}
+
+export default settingsRoutes
