@@ -1,0 +1,136 @@
+import { randomBytes } from 'node:crypto'
+import { Writable } from 'node:stream'
+import mariadb from 'mariadb'
+import tap from 'tap'
+import type { FastifyInstance } from 'fastify'
+import { buildApp } from '../app.js'
+import { loadConfig, type Config } from '../plugins/config.js'
+import { ManualClock } from '../plugins/clock.js'
+import type { TokenClaims } from '../plugins/auth.js'
+import { createEngineSchema, insertHuman, type SeedHuman } from './fakes/engine-db.js'
+import { startAlarmEngineFake } from './fakes/alarm-engine.js'
+
+type Test = Tap.Test
+
+export const ROOT = { host: '127.0.0.1', port: 3306, user: 'root', password: '' }
+export const ENGINE_SECRET = 'engine-shared-secret'
+export const JWT_SECRET = 'test-jwt-secret-that-is-long-enough-0123456789'
+
+/** A connection to the server without a default database, for creating and dropping test databases. */
+export async function rootConnection (): Promise<mariadb.Connection> {
+  return mariadb.createConnection({ ...ROOT, bigIntAsNumber: true, insertIdAsNumber: true, dateStrings: true })
+}
+
+interface TestDatabases { service: string, engine: string }
+let databases: Promise<TestDatabases> | undefined
+
+/**
+ * One fresh pair of databases per test process (tap runs each file in its own process): the service
+ * database is created and migrated by the app itself; the engine database gets the engine's schema.
+ * Both are dropped when the file's tests end.
+ */
+export function testDatabases (): Promise<TestDatabases> {
+  databases ??= (async () => {
+    const suffix = `${process.pid}_${randomBytes(3).toString('hex')}`
+    const names = { service: `aw_test_svc_${suffix}`, engine: `aw_test_eng_${suffix}` }
+    const connection = await rootConnection()
+    try {
+      await connection.query(`CREATE DATABASE \`${names.engine}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`)
+      await connection.query(`USE \`${names.engine}\``)
+      await createEngineSchema(connection)
+    } finally {
+      await connection.end()
+    }
+    tap.teardown(async () => {
+      const drop = await rootConnection()
+      await drop.query(`DROP DATABASE IF EXISTS \`${names.service}\``)
+      await drop.query(`DROP DATABASE IF EXISTS \`${names.engine}\``)
+      await drop.end()
+    })
+    return names
+  })()
+  return databases
+}
+
+/** The environment every test starts from: a valid production-like configuration. */
+export function baseEnv (dbs: TestDatabases, engineUrl = 'http://127.0.0.1:9'): Record<string, string> {
+  return {
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'silent',
+    JWT_SECRET,
+    CORS_ORIGIN: 'https://alarms.example.org',
+    WEB_DB_HOST: ROOT.host,
+    WEB_DB_PORT: String(ROOT.port),
+    WEB_DB_USER: ROOT.user,
+    WEB_DB_NAME: dbs.service,
+    DB_HOST: ROOT.host,
+    DB_PORT: String(ROOT.port),
+    DB_USER: ROOT.user,
+    DB_NAME: dbs.engine,
+    PORACLE_API_ADDRESS: engineUrl,
+    PORACLE_API_SECRET: ENGINE_SECRET,
+    ENGINE_TIMEOUT_MS: '2000'
+  }
+}
+
+export interface BuildOptions {
+  /** Extra environment variables, parsed like real ones. */
+  env?: Record<string, string>
+  /** Typed overrides applied after parsing (e.g. raised rate limits). */
+  config?: Partial<Config>
+  engineMode?: 'ng' | 'js'
+  /** Capture log lines (at `level`) into `logs`. */
+  logLevel?: string
+}
+
+export interface TestApp {
+  app: FastifyInstance
+  config: Config
+  clock: ManualClock
+  engine: Awaited<ReturnType<typeof startAlarmEngineFake>>
+  logs: Array<Record<string, unknown>>
+  /** Every log line as written, for "never logged" assertions. */
+  rawLogs: () => string
+  dbs: TestDatabases
+}
+
+/** Builds the whole app against fresh databases and a running engine fake; closes both after the test. */
+export async function build (t: Test, options: BuildOptions = {}): Promise<TestApp> {
+  const dbs = await testDatabases()
+  const engine = await startAlarmEngineFake({ database: dbs.engine, secret: ENGINE_SECRET, mode: options.engineMode ?? 'ng' })
+  t.teardown(() => engine.close())
+  const config = { ...loadConfig({ ...baseEnv(dbs, engine.url), ...options.env }), ...options.config }
+  const clock = new ManualClock(Date.parse('2026-11-26T12:00:00Z'))
+  const lines: string[] = []
+  const stream = new Writable({ write (chunk, _encoding, done) { lines.push(String(chunk)); done() } })
+  const app = await buildApp({ config, clock, logger: { level: options.logLevel ?? 'warn', stream } })
+  t.teardown(() => app.close())
+  await app.ready()
+  return {
+    app,
+    config,
+    clock,
+    engine,
+    dbs,
+    get logs () { return lines.flatMap((l) => l.split('\n')).filter((l) => l !== '').map((l) => JSON.parse(l) as Record<string, unknown>) },
+    rawLogs: () => lines.join('')
+  }
+}
+
+/** A signed-in user's Authorization header, minted by the app itself. */
+export function bearer (app: FastifyInstance, claims: Partial<TokenClaims> & { userId: string }, minutes = 60): { authorization: string } {
+  const { token } = app.auth.mint({
+    username: claims.userId,
+    type: 'discord:user',
+    isAdmin: false,
+    enabled: true,
+    profileNo: 1,
+    ...claims
+  }, minutes)
+  return { authorization: `Bearer ${token}` }
+}
+
+/** Seeds an engine user (with profile 1) straight into the engine database. */
+export async function seedHuman (testApp: TestApp, human: SeedHuman): Promise<void> {
+  await insertHuman(testApp.app.engineDb.pool, human)
+}
