@@ -175,3 +175,11 @@ t.test('bad configuration stops the server with exit code 1 and one readable mes
   t.match(result.stderr, /OIDC_USE_PKCE must be true, false, 1 or 0/)
   t.notMatch(result.stderr, /\n\s+at /, 'no stack trace')
 })
+
+t.test('.env.example lists every variable and is current', async (t) => {
+  const { readFileSync } = await import('node:fs')
+  const { renderEnvExample } = await import('../scripts/env-example.js')
+  const text = readFileSync(join(import.meta.dirname, '..', '.env.example'), 'utf8')
+  t.equal(text, renderEnvExample(), 'regenerate with npm run env:example')
+  for (const key of Object.keys(ConfigSchema.properties)) t.match(text, new RegExp(`^${key}=`, 'm'), key)
+})

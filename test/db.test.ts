@@ -1,0 +1,86 @@
+import { spawn } from 'node:child_process'
+import { join } from 'node:path'
+import t from 'tap'
+import { and, eq, isNull, sql } from 'drizzle-orm'
+import { createDb } from '../db/client.js'
+import { migrateServiceDb } from '../db/migrate.js'
+import { siteSettings } from '../db/schema/service.js'
+import { ROOT, rootConnection } from './helper.js'
+
+async function freshDatabase (t: Tap.Test, prefix: string): Promise<string> {
+  const name = `${prefix}_${process.pid}_${Math.random().toString(16).slice(2, 8)}`
+  t.teardown(async () => {
+    const c = await rootConnection()
+    await c.query(`DROP DATABASE IF EXISTS \`${name}\``)
+    await c.end()
+  })
+  return name
+}
+
+t.test('migrations create the database, apply once, and are idempotent', async (t) => {
+  const database = await freshDatabase(t, 'aw_mig')
+  const first = await migrateServiceDb({ ...ROOT, database })
+  t.ok(first > 5, `first run applied ${first} statements`)
+  t.equal(await migrateServiceDb({ ...ROOT, database }), 0, 'second run applies nothing')
+  const c = await rootConnection()
+  const tables = (await c.query('SELECT table_name AS name FROM information_schema.tables WHERE table_schema = ? ORDER BY table_name', [database]) as Array<{ name: string }>).map((r) => r.name)
+  await c.end()
+  t.same(tables, ['__drizzle_migrations', 'oidc_sessions', 'quick_pick_applied_states', 'quick_pick_definitions', 'site_settings', 'user_geofences', 'webhook_delegates'])
+})
+
+t.test('two processes starting together apply each migration exactly once', async (t) => {
+  const database = await freshDatabase(t, 'aw_race')
+  const script = join(import.meta.dirname, '..', 'db', 'migrate.ts')
+  const env = { ...process.env, JWT_SECRET: 'x'.repeat(32), NODE_ENV: 'development', WEB_DB_HOST: ROOT.host, WEB_DB_USER: ROOT.user, WEB_DB_NAME: database }
+  const run = () => new Promise<{ code: number | null, out: string }>((resolve) => {
+    const child = spawn(process.execPath, ['--import', import.meta.resolve('tsx'), script], { env })
+    let out = ''
+    child.stdout.on('data', (d) => { out += String(d) })
+    child.stderr.on('data', (d) => { out += String(d) })
+    child.on('close', (code) => resolve({ code, out }))
+  })
+  const results = await Promise.all([run(), run()])
+  t.same(results.map((r) => r.code), [0, 0], results.map((r) => r.out).join('\n'))
+  const applied = results.map((r) => Number(/applied: (\d+)/.exec(r.out)?.[1]))
+  t.equal(Math.min(...applied), 0, 'one of them found nothing to do')
+  t.ok(Math.max(...applied) > 5, 'the other applied everything')
+  const c = await rootConnection()
+  const [row] = await c.query(`SELECT COUNT(*) AS n FROM \`${database}\`.__drizzle_migrations`) as Array<{ n: number }>
+  await c.end()
+  t.equal(row?.n, 1, 'one bookkeeping row')
+})
+
+t.test('transactions commit, roll back, and serialize a conditional update', async (t) => {
+  const database = await freshDatabase(t, 'aw_tx')
+  await migrateServiceDb({ ...ROOT, database })
+  const handle = createDb({ ...ROOT, database, connectionLimit: 20 })
+  t.teardown(() => handle.close())
+  const { db } = handle
+
+  await handle.transaction(async (tx) => { await tx.insert(siteSettings).values({ key: 'committed', value: 'yes' }) })
+  t.equal((await db.select().from(siteSettings).where(eq(siteSettings.key, 'committed'))).length, 1, 'commit')
+
+  await t.rejects(handle.transaction(async (tx) => {
+    await tx.insert(siteSettings).values({ key: 'rolled_back', value: 'no' })
+    throw new Error('boom')
+  }), /boom/)
+  t.equal((await db.select().from(siteSettings).where(eq(siteSettings.key, 'rolled_back'))).length, 0, 'rollback')
+
+  await t.rejects(handle.transaction(async (tx) => {
+    await tx.insert(siteSettings).values({ key: 'dup', value: '1' })
+    await tx.insert(siteSettings).values({ key: 'dup', value: '2' })
+  }), 'a failing statement rolls back')
+  t.equal((await db.select().from(siteSettings).where(eq(siteSettings.key, 'dup'))).length, 0)
+
+  await db.insert(siteSettings).values({ key: 'claim_me', value: null })
+  const claims = await Promise.all(Array.from({ length: 20 }, (_, i) => handle.transaction(async (tx) => {
+    const [result] = await tx.update(siteSettings).set({ value: `winner-${i}` })
+      .where(and(eq(siteSettings.key, 'claim_me'), isNull(siteSettings.value)))
+    return (result as unknown as { affectedRows: number }).affectedRows
+  })))
+  t.equal(claims.filter((n) => n === 1).length, 1, 'exactly one of 20 concurrent conditional updates wins')
+  t.equal(claims.filter((n) => n === 0).length, 19)
+
+  const [count] = await db.select({ n: sql<number>`COUNT(*)` }).from(siteSettings)
+  t.equal(Number(count?.n), 2)
+})

@@ -1,0 +1,210 @@
+import t from 'tap'
+import { Redis } from 'ioredis'
+import type { FastifyInstance } from 'fastify'
+import { build, bearer } from './helper.js'
+
+t.test('unknown /api routes answer a JSON 404', async (t) => {
+  const { app } = await build(t)
+  const res = await app.inject({ method: 'GET', url: '/api/does-not-exist?x=1' })
+  t.equal(res.statusCode, 404)
+  t.same(res.json(), { error: 'Route GET /api/does-not-exist not found' })
+})
+
+t.test('bad JSON and wrong content types are clear 4xx answers', async (t) => {
+  const { app } = await build(t)
+  const headers = { ...bearer(app, { userId: 'admin', isAdmin: true }), 'content-type': 'application/json' }
+  const broken = await app.inject({ method: 'PUT', url: '/api/settings/site_name', headers, payload: '{"value":' })
+  t.equal(broken.statusCode, 400)
+  t.type(broken.json().error, 'string')
+  t.notMatch(broken.body, /at .*\.js/)
+  const text = await app.inject({ method: 'PUT', url: '/api/settings/site_name', headers: { ...headers, 'content-type': 'text/plain' }, payload: 'x' })
+  t.equal(text.statusCode, 415)
+  t.type(text.json().error, 'string')
+})
+
+t.test('validation failures list the fields', async (t) => {
+  const { app } = await build(t)
+  const res = await app.inject({
+    method: 'PUT',
+    url: '/api/settings/site_name',
+    headers: bearer(app, { userId: 'admin', isAdmin: true }),
+    payload: { value: 5, extra: true }
+  })
+  t.equal(res.statusCode, 400)
+  const body = res.json()
+  t.equal(body.error, 'Invalid request')
+  t.ok(body.details.some((d: { field: string }) => d.field === '/value'), 'names /value')
+  t.ok(body.details.some((d: { field: string }) => d.field === '/extra'), 'names the unknown field')
+})
+
+t.test('security headers and CSP on every response', async (t) => {
+  const { app } = await build(t)
+  const res = await app.inject({ method: 'GET', url: '/api/version' })
+  t.equal(res.headers['x-content-type-options'], 'nosniff')
+  t.equal(res.headers['x-frame-options'], 'DENY')
+  t.equal(res.headers['referrer-policy'], 'same-origin')
+  t.equal(res.headers['x-xss-protection'], '0')
+  t.match(res.headers['content-security-policy'], /default-src 'self'/)
+  t.match(res.headers['content-security-policy'], /frame-ancestors 'none'/)
+  t.match(res.headers['content-security-policy'], /script-src 'self' https:\/\/telegram.org/)
+})
+
+t.test('CORS allows only the configured origins', async (t) => {
+  const { app } = await build(t, { env: { CORS_ORIGIN: 'https://alarms.example.org,https://beta.example.org' } })
+  for (const origin of ['https://alarms.example.org', 'https://beta.example.org']) {
+    const res = await app.inject({ method: 'OPTIONS', url: '/api/version', headers: { origin, 'access-control-request-method': 'GET' } })
+    t.equal(res.headers['access-control-allow-origin'], origin)
+    t.equal(res.headers['access-control-allow-credentials'], 'true')
+  }
+  const evil = await app.inject({ method: 'GET', url: '/api/version', headers: { origin: 'https://evil.example' } })
+  t.equal(evil.headers['access-control-allow-origin'], undefined)
+})
+
+t.test('version', async (t) => {
+  const { app } = await build(t, { env: { BUILD_VERSION: '1.2.3', BUILD_REVISION: '0123456789abcdef' } })
+  const res = await app.inject({ method: 'GET', url: '/api/version' })
+  t.same(res.json(), { version: '1.2.3', revision: '0123456789abcdef', revisionShort: '0123456', buildDate: 'unknown', environment: 'production' })
+})
+
+t.test('health reports each dependency with its latency', async (t) => {
+  const testApp = await build(t)
+  const ok = await testApp.app.inject({ method: 'GET', url: '/api/health' })
+  t.equal(ok.statusCode, 200)
+  const body = ok.json()
+  t.equal(body.status, 'ok')
+  for (const name of ['serviceDb', 'engineDb', 'engineApi']) {
+    t.equal(body.checks[name].ok, true, `${name} ok`)
+    t.type(body.checks[name].latencyMs, 'number')
+  }
+  await testApp.engine.close()
+  const down = await testApp.app.inject({ method: 'GET', url: '/api/health' })
+  t.equal(down.statusCode, 503)
+  t.equal(down.json().status, 'degraded')
+  t.equal(down.json().checks.engineApi.ok, false)
+  t.equal(down.json().checks.serviceDb.ok, true)
+})
+
+t.test('the OpenAPI document lists the routes with their schemas', async (t) => {
+  const { app } = await build(t)
+  const res = await app.inject({ method: 'GET', url: '/api/openapi.json' })
+  t.equal(res.statusCode, 200)
+  const doc = res.json()
+  t.equal(doc.openapi, '3.1.0')
+  t.ok(doc.paths['/api/settings/{key}'].put.requestBody, 'PUT /api/settings/{key} has its body schema')
+  t.ok(doc.paths['/api/health'].get, 'health is documented')
+})
+
+/** Shows how the app resolved the client: address, scheme and public origin. */
+function probe (app: FastifyInstance): void {
+  app.get('/api/_probe', async (request) => ({ ip: request.ip, protocol: request.protocol, origin: app.publicOrigin(request) }))
+}
+
+t.test('forwarded headers are honoured only from declared proxies', async (t) => {
+  t.test('untrusted peer: forged X-Forwarded-For and -Proto are ignored, warned about once', async (t) => {
+    const testApp = await build(t, { routes: probe })
+    const { app } = testApp
+    for (let i = 0; i < 3; i++) {
+      const res = await app.inject({ method: 'GET', url: '/api/_probe', remoteAddress: '203.0.113.9', headers: { host: 'alarms.example.org', 'x-forwarded-for': '198.51.100.1', 'x-forwarded-proto': 'https' } })
+      t.same(res.json(), { ip: '203.0.113.9', protocol: 'http', origin: 'http://alarms.example.org' })
+    }
+    const warnings = testApp.logs.filter((l) => /X-Forwarded-Proto received from an untrusted peer/.test(String(l.msg)))
+    t.equal(warnings.length, 1, 'warned once, not per request')
+    t.match(String(warnings[0]?.msg), /PROXY_KNOWN_PROXIES.*PUBLIC_URL/)
+  })
+
+  t.test('declared proxy address', async (t) => {
+    const { app } = await build(t, { env: { PROXY_KNOWN_PROXIES: '10.0.0.5' }, routes: probe })
+    const res = await app.inject({ method: 'GET', url: '/api/_probe', remoteAddress: '10.0.0.5', headers: { host: 'alarms.example.org', 'x-forwarded-for': '198.51.100.1', 'x-forwarded-proto': 'https' } })
+    t.same(res.json(), { ip: '198.51.100.1', protocol: 'https', origin: 'https://alarms.example.org' })
+  })
+
+  t.test('declared proxy network', async (t) => {
+    const { app } = await build(t, { env: { PROXY_KNOWN_NETWORKS: '172.18.0.0/16' }, routes: probe })
+    const res = await app.inject({ method: 'GET', url: '/api/_probe', remoteAddress: '172.18.3.4', headers: { host: 'alarms.example.org', 'x-forwarded-for': '198.51.100.7', 'x-forwarded-proto': 'https' } })
+    t.same(res.json(), { ip: '198.51.100.7', protocol: 'https', origin: 'https://alarms.example.org' })
+  })
+
+  t.test('PUBLIC_URL wins over the request', async (t) => {
+    const testApp = await build(t, { env: { PUBLIC_URL: 'https://alarms.example.org' }, routes: probe })
+    const res = await testApp.app.inject({ method: 'GET', url: '/api/_probe', remoteAddress: '203.0.113.9', headers: { host: 'internal:8082', 'x-forwarded-proto': 'https' } })
+    t.equal(res.json().origin, 'https://alarms.example.org')
+    t.equal(testApp.logs.filter((l) => /untrusted peer/.test(String(l.msg))).length, 0, 'no warning when PUBLIC_URL is set')
+  })
+})
+
+async function hammer (app: Awaited<ReturnType<typeof build>>['app'], url: string, count: number, remoteAddress: string, headers: Record<string, string> = {}) {
+  const statuses: number[] = []
+  for (let i = 0; i < count; i++) {
+    const res = await app.inject({ method: 'GET', url, remoteAddress, headers })
+    statuses.push(res.statusCode)
+  }
+  return statuses
+}
+
+t.test('auth-read policy: 120 per minute per IP, fixed window, never global', async (t) => {
+  const { app } = await build(t)
+  const first = await hammer(app, '/api/settings/public', 120, '198.51.100.1')
+  t.ok(first.every((s) => s === 200), '120 pass')
+  const over = await app.inject({ method: 'GET', url: '/api/settings/public', remoteAddress: '198.51.100.1' })
+  t.equal(over.statusCode, 429)
+  t.same(over.json(), { error: 'Too many requests. Please try again later.' })
+  t.ok(Number(over.headers['retry-after']) > 0, 'Retry-After')
+  const other = await app.inject({ method: 'GET', url: '/api/settings/public', remoteAddress: '198.51.100.2' })
+  t.equal(other.statusCode, 200, 'another IP still passes')
+  const forged = await app.inject({ method: 'GET', url: '/api/settings/public', remoteAddress: '198.51.100.1', headers: { 'x-forwarded-for': '192.0.2.55' } })
+  t.equal(forged.statusCode, 429, 'a forged X-Forwarded-For from an untrusted peer does not move the client to another bucket')
+})
+
+t.test('auth policy: the 31st request from one IP gets 429, shared by every route of the policy', async (t) => {
+  const { app } = await build(t, {
+    routes: (app) => {
+      app.get('/api/_auth-a', { config: { rateLimit: app.rateLimits.auth } }, async () => ({ ok: true }))
+      app.get('/api/_auth-b', { config: { rateLimit: app.rateLimits.auth } }, async () => ({ ok: true }))
+    }
+  })
+  const a = await hammer(app, '/api/_auth-a', 20, '198.51.100.1')
+  const b = await hammer(app, '/api/_auth-b', 10, '198.51.100.1')
+  t.ok([...a, ...b].every((s) => s === 200), '30 pass across two routes')
+  t.same(await hammer(app, '/api/_auth-a', 1, '198.51.100.1'), [429], 'the 31st is refused')
+  t.same(await hammer(app, '/api/_auth-b', 1, '198.51.100.3'), [200], 'another IP still passes')
+  t.same(await hammer(app, '/api/settings/public', 1, '198.51.100.1'), [200], 'the auth-read policy counts separately')
+})
+
+t.test('policies can be raised through the config object', async (t) => {
+  const { app } = await build(t, { config: { RATE_LIMIT_AUTH_READ_MAX: 1000 } })
+  const statuses = await hammer(app, '/api/settings/public', 200, '198.51.100.1')
+  t.ok(statuses.every((s) => s === 200))
+})
+
+t.test('behind a declared proxy each client has its own bucket', async (t) => {
+  const { app } = await build(t, { env: { PROXY_KNOWN_PROXIES: '10.0.0.5' }, config: { RATE_LIMIT_AUTH_READ_MAX: 3 } })
+  const a = await hammer(app, '/api/settings/public', 4, '10.0.0.5', { 'x-forwarded-for': '198.51.100.1' })
+  const b = await hammer(app, '/api/settings/public', 1, '10.0.0.5', { 'x-forwarded-for': '198.51.100.2' })
+  t.same(a, [200, 200, 200, 429])
+  t.same(b, [200])
+})
+
+t.test('the Redis store shares counters between instances', async (t) => {
+  const redis = new Redis('redis://127.0.0.1:6379', { lazyConnect: true, maxRetriesPerRequest: 1 })
+  try {
+    await redis.connect()
+  } catch {
+    t.fail('Redis must answer on 127.0.0.1:6379 (.ci/run starts it)')
+    return
+  }
+  // Distinct addresses per run keep earlier runs' windows out of the way.
+  const ip = `198.51.100.${Math.floor(Math.random() * 200) + 20}`
+  await redis.del(`alarm-web:rl:auth-read:ip:${ip}`)
+  await redis.quit()
+  const env = { REDIS_URL: 'redis://127.0.0.1:6379' }
+  const one = await build(t, { env, config: { RATE_LIMIT_AUTH_READ_MAX: 4 } })
+  const two = await build(t, { env, config: { RATE_LIMIT_AUTH_READ_MAX: 4 } })
+  const statuses = [
+    ...await hammer(one.app, '/api/settings/public', 2, ip),
+    ...await hammer(two.app, '/api/settings/public', 2, ip),
+    ...await hammer(one.app, '/api/settings/public', 1, ip)
+  ]
+  t.same(statuses, [200, 200, 200, 200, 429], 'the fifth request over two instances is refused')
+  const other = await hammer(two.app, '/api/settings/public', 1, `${ip}1`)
+  t.same(other, [200], 'another IP still passes')
+})
