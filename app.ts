@@ -4,6 +4,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import config, { type Config } from './plugins/config.js'
 import clock, { type Clock } from './plugins/clock.js'
 import errors from './plugins/errors.js'
+import validation from './plugins/validation.js'
 import proxyTrust, { trustedProxies } from './plugins/proxy-trust.js'
 import securityHeaders from './plugins/security-headers.js'
 import rateLimits from './plugins/rate-limits.js'
@@ -57,16 +58,14 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
     trustProxy: trustedProxies(options.config),
     genReqId: () => randomUUID(),
     requestIdHeader: false,
-    requestIdLogLabel: 'reqId',
     bodyLimit: 1_048_576,
-    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 600 },
-    // Unknown body fields are an error (400), not silently dropped.
-    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: true } }
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 600 }
   }).withTypeProvider<TypeBoxTypeProvider>()
 
   await fastify.register(config, { config: options.config })
   await fastify.register(clock, options.clock ? { clock: options.clock } : {})
   await fastify.register(errors)
+  await fastify.register(validation)
   await fastify.register(proxyTrust)
   await fastify.register(securityHeaders)
   await fastify.register(rateLimits)

@@ -5,9 +5,9 @@ import { and, eq, isNull, sql } from 'drizzle-orm'
 import { createDb } from '../db/client.js'
 import { migrateServiceDb } from '../db/migrate.js'
 import { siteSettings } from '../db/schema/service.js'
-import { ROOT, rootConnection } from './helper.js'
+import { ROOT, rootConnection, type Test } from './helper.js'
 
-async function freshDatabase (t: Tap.Test, prefix: string): Promise<string> {
+async function freshDatabase (t: Test, prefix: string): Promise<string> {
   const name = `${prefix}_${process.pid}_${Math.random().toString(16).slice(2, 8)}`
   t.teardown(async () => {
     const c = await rootConnection()
@@ -25,7 +25,7 @@ t.test('migrations create the database, apply once, and are idempotent', async (
   const c = await rootConnection()
   const tables = (await c.query('SELECT table_name AS name FROM information_schema.tables WHERE table_schema = ? ORDER BY table_name', [database]) as Array<{ name: string }>).map((r) => r.name)
   await c.end()
-  t.same(tables, ['__drizzle_migrations', 'oidc_sessions', 'quick_pick_applied_states', 'quick_pick_definitions', 'site_settings', 'user_geofences', 'webhook_delegates'])
+  t.same(tables.sort(), ['__drizzle_migrations', 'oidc_sessions', 'quick_pick_applied_states', 'quick_pick_definitions', 'site_settings', 'user_geofences', 'webhook_delegates'])
 })
 
 t.test('two processes starting together apply each migration exactly once', async (t) => {

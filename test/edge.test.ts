@@ -17,7 +17,7 @@ t.test('bad JSON and wrong content types are clear 4xx answers', async (t) => {
   t.equal(broken.statusCode, 400)
   t.type(broken.json().error, 'string')
   t.notMatch(broken.body, /at .*\.js/)
-  const text = await app.inject({ method: 'PUT', url: '/api/settings/site_name', headers: { ...headers, 'content-type': 'text/plain' }, payload: 'x' })
+  const text = await app.inject({ method: 'PUT', url: '/api/settings/site_name', headers: { ...headers, 'content-type': 'application/xml' }, payload: '<value/>' })
   t.equal(text.statusCode, 415)
   t.type(text.json().error, 'string')
 })
@@ -76,7 +76,7 @@ t.test('health reports each dependency with its latency', async (t) => {
     t.equal(body.checks[name].ok, true, `${name} ok`)
     t.type(body.checks[name].latencyMs, 'number')
   }
-  await testApp.engine.close()
+  testApp.engine.failWith({ drop: true })
   const down = await testApp.app.inject({ method: 'GET', url: '/api/health' })
   t.equal(down.statusCode, 503)
   t.equal(down.json().status, 'degraded')

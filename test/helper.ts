@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import { Writable } from 'node:stream'
-import mariadb from 'mariadb'
+import mariadb, { type Connection } from 'mariadb'
 import tap from 'tap'
 import type { FastifyInstance } from 'fastify'
 import { buildApp } from '../app.js'
@@ -10,14 +10,15 @@ import type { TokenClaims } from '../plugins/auth.js'
 import { createEngineSchema, insertHuman, type SeedHuman } from './fakes/engine-db.js'
 import { startAlarmEngineFake } from './fakes/alarm-engine.js'
 
-type Test = Tap.Test
+/** The type of `t` inside a tap test callback. */
+export type Test = Parameters<Parameters<typeof tap.test>[0]>[0]
 
 export const ROOT = { host: '127.0.0.1', port: 3306, user: 'root', password: '' }
 export const ENGINE_SECRET = 'engine-shared-secret'
 export const JWT_SECRET = 'test-jwt-secret-that-is-long-enough-0123456789'
 
 /** A connection to the server without a default database, for creating and dropping test databases. */
-export async function rootConnection (): Promise<mariadb.Connection> {
+export async function rootConnection (): Promise<Connection> {
   return mariadb.createConnection({ ...ROOT, bigIntAsNumber: true, insertIdAsNumber: true, dateStrings: true })
 }
 
@@ -81,6 +82,8 @@ export interface BuildOptions {
   engineMode?: 'ng' | 'js'
   /** Capture log lines (at `level`) into `logs`. */
   logLevel?: string
+  /** Extra routes a test needs (registered before the app is ready). */
+  routes?: (app: FastifyInstance) => void
 }
 
 export interface TestApp {
@@ -105,6 +108,8 @@ export async function build (t: Test, options: BuildOptions = {}): Promise<TestA
   const stream = new Writable({ write (chunk, _encoding, done) { lines.push(String(chunk)); done() } })
   const app = await buildApp({ config, clock, logger: { level: options.logLevel ?? 'warn', stream } })
   t.teardown(() => app.close())
+  await resetData(app)
+  options.routes?.(app)
   await app.ready()
   return {
     app,
@@ -114,6 +119,15 @@ export async function build (t: Test, options: BuildOptions = {}): Promise<TestA
     dbs,
     get logs () { return lines.flatMap((l) => l.split('\n')).filter((l) => l !== '').map((l) => JSON.parse(l) as Record<string, unknown>) },
     rawLogs: () => lines.join('')
+  }
+}
+
+/** Every test starts from empty tables: the file's databases are shared by its tests. */
+async function resetData (app: FastifyInstance): Promise<void> {
+  await app.after()
+  for (const pool of [app.db.pool, app.engineDb.pool]) {
+    const tables = await pool.query("SELECT table_name AS name FROM information_schema.tables WHERE table_schema = DATABASE() AND table_name NOT IN ('__drizzle_migrations', 'schema_migrations', 'migrations')") as Array<{ name: string }>
+    for (const { name } of tables) await pool.query(`DELETE FROM \`${name}\``)
   }
 }
 

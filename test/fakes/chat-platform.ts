@@ -1,0 +1,318 @@
+import { randomBytes } from 'node:crypto'
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+
+/**
+ * The chat platform's (Discord's) HTTP API on 127.0.0.1, in the shape the sign-in uses: the OAuth2
+ * authorize page and token endpoint, `GET /users/@me` and the bot's guild-member lookup. `url` plays
+ * the role of DISCORD_API_URL (`https://discord.com/api` in production): every route is relative to it.
+ * Error bodies are Discord's: `{error}` on the OAuth2 endpoints, `{message, code}` on the API.
+ */
+
+export interface ChatUser {
+  id: string
+  username: string
+  global_name?: string | null
+  avatar?: string | null
+}
+
+/** An authorization code: whom it signs in, and the redirect URI it was issued for. */
+export interface CodeGrant {
+  userId: string
+  redirectUri?: string
+}
+
+export type ChatEndpoint = 'authorize' | 'token' | 'user' | 'member'
+
+/**
+ * `server_error`: 500; `hang`: never answers (until close); `garbage`: 200 with a body that claims to
+ * be JSON and is not; `rate_limited`: Discord's 429 with `retry_after`.
+ */
+export type FailureMode = 'server_error' | 'hang' | 'garbage' | 'rate_limited'
+
+export interface RecordedRequest {
+  method: string
+  /** Path relative to `url`, with the query string. */
+  path: string
+  headers: IncomingHttpHeaders
+  body: string
+}
+
+export interface ChatPlatformOptions {
+  clientId?: string
+  clientSecret?: string
+  botToken?: string
+  /** Registered redirect URIs; when absent any redirect URI is accepted. */
+  redirectUris?: string[]
+  users?: ChatUser[]
+  /** Account signed in by the authorize page. */
+  nextUser?: string
+}
+
+export interface ChatPlatformFake {
+  /** Base URL (DISCORD_API_URL). */
+  readonly url: string
+  readonly authorizeUrl: string
+  readonly clientId: string
+  readonly clientSecret: string
+  readonly botToken: string
+  redirectUris: string[] | undefined
+  nextUser: string | undefined
+  readonly users: Map<string, ChatUser>
+  readonly codes: Map<string, CodeGrant>
+  /** Access token → user id. */
+  readonly accessTokens: Map<string, string>
+  /** Guild id → (user id → role ids). A guild absent here is one the bot is not in. */
+  readonly guilds: Map<string, Map<string, string[]>>
+  /** Per-endpoint failure switches. */
+  readonly failures: Partial<Record<ChatEndpoint, FailureMode>>
+  readonly requests: RecordedRequest[]
+  /** Puts the user in the guild (creating it) with these roles, replacing earlier ones. */
+  setMember(guildId: string, userId: string, roles: string[]): void
+  removeMember(guildId: string, userId: string): void
+  /** A one-time code for the user, as the authorize page would issue it. */
+  issueCode(userId: string, redirectUri?: string): string
+  close(): Promise<void>
+}
+
+const ACCESS_TOKEN_SECONDS = 604800
+
+const unauthorized = { message: '401: Unauthorized', code: 0 }
+
+export async function startChatPlatformFake (opts: ChatPlatformOptions = {}): Promise<ChatPlatformFake> {
+  const server = createServer()
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(0, '127.0.0.1', resolve)
+  })
+  const { port } = server.address() as AddressInfo
+  const url = `http://127.0.0.1:${port}`
+
+  const fake: ChatPlatformFake = {
+    url,
+    authorizeUrl: `${url}/oauth2/authorize`,
+    clientId: opts.clientId ?? '100000000000000001',
+    clientSecret: opts.clientSecret ?? randomBytes(16).toString('hex'),
+    botToken: opts.botToken ?? randomBytes(24).toString('base64url'),
+    redirectUris: opts.redirectUris && [...opts.redirectUris],
+    nextUser: opts.nextUser,
+    users: new Map((opts.users ?? []).map((u) => [u.id, u])),
+    codes: new Map(),
+    accessTokens: new Map(),
+    guilds: new Map(),
+    failures: {},
+    requests: [],
+    setMember: (guildId, userId, roles) => {
+      const members = fake.guilds.get(guildId) ?? new Map<string, string[]>()
+      members.set(userId, [...roles])
+      fake.guilds.set(guildId, members)
+    },
+    removeMember: (guildId, userId) => { fake.guilds.get(guildId)?.delete(userId) },
+    issueCode: (userId, redirectUri) => {
+      const code = randomBytes(15).toString('base64url')
+      fake.codes.set(code, { userId, ...(redirectUri !== undefined && { redirectUri }) })
+      return code
+    },
+    close: async () => {
+      server.closeAllConnections()
+      await new Promise<void>((resolve) => server.close(() => resolve()))
+    },
+  }
+
+  server.on('request', (req, res) => {
+    handle(fake, req, res).catch((err: unknown) => {
+      if (!res.headersSent) json(res, 500, { message: String(err), code: 0 })
+    })
+  })
+  return fake
+}
+
+async function handle (fake: ChatPlatformFake, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const body = await readBody(req)
+  const target = new URL(req.url ?? '/', fake.url)
+  fake.requests.push({ method: req.method ?? '', path: target.pathname + target.search, headers: req.headers, body })
+
+  // Discord serves every route with and without a version prefix (/api/v10/users/@me).
+  const path = target.pathname.replace(/^\/v\d+(?=\/)/, '')
+  const member = /^\/guilds\/([^/]+)\/members\/([^/]+)$/.exec(path)
+  const route = routeOf(req.method, path, member !== null)
+  if (route === undefined) {
+    json(res, 404, { message: '404: Not Found', code: 0 })
+    return
+  }
+  const failure = fake.failures[route]
+  if (failure !== undefined) {
+    fail(res, failure)
+    return
+  }
+  switch (route) {
+    case 'authorize': authorize(fake, target.searchParams, res); break
+    case 'token': token(fake, req.headers, body, res); break
+    case 'user': currentUser(fake, req.headers, res); break
+    case 'member': guildMember(fake, req.headers, decodeURIComponent(member?.[1] ?? ''), decodeURIComponent(member?.[2] ?? ''), res)
+  }
+}
+
+function routeOf (method: string | undefined, path: string, isMember: boolean): ChatEndpoint | undefined {
+  if (method === 'GET' && path === '/oauth2/authorize') return 'authorize'
+  if (method === 'POST' && path === '/oauth2/token') return 'token'
+  if (method === 'GET' && path === '/users/@me') return 'user'
+  if (method === 'GET' && isMember) return 'member'
+  return undefined
+}
+
+/**
+ * The consent page, already approved: 302 back to `redirect_uri` with a code for `nextUser` (or
+ * `access_denied` when there is none, as when the user cancels). Requests the platform cannot
+ * redirect (unknown client, unregistered redirect URI) get an error page instead, like the real one.
+ */
+function authorize (fake: ChatPlatformFake, query: URLSearchParams, res: ServerResponse): void {
+  const redirectUri = query.get('redirect_uri')
+  if (query.get('client_id') !== fake.clientId) {
+    page(res, 400, 'Unknown Application')
+    return
+  }
+  if (redirectUri === null || (fake.redirectUris !== undefined && !fake.redirectUris.includes(redirectUri))) {
+    page(res, 400, 'Invalid OAuth2 redirect_uri')
+    return
+  }
+  const back = new URL(redirectUri)
+  const state = query.get('state')
+  if (query.get('response_type') !== 'code') {
+    back.searchParams.set('error', 'unsupported_response_type')
+  } else if (fake.nextUser === undefined) {
+    back.searchParams.set('error', 'access_denied')
+    back.searchParams.set('error_description', 'The resource owner or authorization server denied the request')
+  } else {
+    back.searchParams.set('code', fake.issueCode(fake.nextUser, redirectUri))
+  }
+  if (state !== null) back.searchParams.set('state', state)
+  res.writeHead(302, { location: back.href }).end()
+}
+
+/** Code exchange. Client credentials are accepted in the form body or as HTTP Basic, as Discord does. */
+function token (fake: ChatPlatformFake, headers: IncomingHttpHeaders, body: string, res: ServerResponse): void {
+  if (!String(headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded')) {
+    json(res, 400, { error: 'invalid_request', error_description: 'Unsupported content type' })
+    return
+  }
+  const form = new URLSearchParams(body)
+  const basic = /^basic (.+)$/i.exec(String(headers.authorization ?? ''))?.[1]
+  const [basicId, basicSecret] = basic === undefined
+    ? []
+    : Buffer.from(basic, 'base64').toString('utf8').split(':').map(decodeURIComponent)
+  const clientId = basicId ?? form.get('client_id')
+  const clientSecret = basicSecret ?? form.get('client_secret')
+  if (clientId !== fake.clientId || clientSecret !== fake.clientSecret) {
+    json(res, 401, { error: 'invalid_client' })
+    return
+  }
+  if (form.get('grant_type') !== 'authorization_code') {
+    json(res, 400, { error: 'unsupported_grant_type' })
+    return
+  }
+  const code = form.get('code') ?? ''
+  const grant = fake.codes.get(code)
+  if (grant === undefined || !fake.users.has(grant.userId)) {
+    json(res, 400, { error: 'invalid_grant', error_description: 'Invalid "code" in request.' })
+    return
+  }
+  if (grant.redirectUri !== undefined && form.get('redirect_uri') !== grant.redirectUri) {
+    json(res, 400, { error: 'invalid_grant', error_description: 'Invalid "redirect_uri" in request.' })
+    return
+  }
+  fake.codes.delete(code)
+  const accessToken = randomBytes(20).toString('base64url')
+  fake.accessTokens.set(accessToken, grant.userId)
+  json(res, 200, {
+    access_token: accessToken,
+    token_type: 'Bearer',
+    expires_in: ACCESS_TOKEN_SECONDS,
+    refresh_token: randomBytes(20).toString('base64url'),
+    scope: 'identify',
+  })
+}
+
+function currentUser (fake: ChatPlatformFake, headers: IncomingHttpHeaders, res: ServerResponse): void {
+  const bearer = /^bearer (.+)$/i.exec(String(headers.authorization ?? ''))?.[1]
+  const user = bearer === undefined ? undefined : fake.users.get(fake.accessTokens.get(bearer) ?? '')
+  if (user === undefined) {
+    json(res, 401, unauthorized)
+    return
+  }
+  json(res, 200, publicUser(user))
+}
+
+/** The bot's member lookup. A guild the fake does not know is one the bot is not in: 403 Missing Access. */
+function guildMember (
+  fake: ChatPlatformFake,
+  headers: IncomingHttpHeaders,
+  guildId: string,
+  userId: string,
+  res: ServerResponse,
+): void {
+  if (headers.authorization !== `Bot ${fake.botToken}`) {
+    json(res, 401, unauthorized)
+    return
+  }
+  const members = fake.guilds.get(guildId)
+  if (members === undefined) {
+    json(res, 403, { message: 'Missing Access', code: 50001 })
+    return
+  }
+  const roles = members.get(userId)
+  if (roles === undefined) {
+    json(res, 404, { message: 'Unknown Member', code: 10007 })
+    return
+  }
+  json(res, 200, {
+    user: publicUser(fake.users.get(userId) ?? { id: userId, username: userId }),
+    nick: null,
+    avatar: null,
+    roles,
+    joined_at: '2024-01-01T00:00:00.000000+00:00',
+    premium_since: null,
+    deaf: false,
+    mute: false,
+    flags: 0,
+    pending: false,
+  })
+}
+
+function publicUser (user: ChatUser): object {
+  return {
+    id: user.id,
+    username: user.username,
+    global_name: user.global_name ?? null,
+    avatar: user.avatar ?? null,
+    discriminator: '0',
+    public_flags: 0,
+  }
+}
+
+function fail (res: ServerResponse, mode: FailureMode): void {
+  switch (mode) {
+    case 'server_error': json(res, 500, { message: '500: Internal Server Error', code: 0 }); break
+    case 'garbage': res.writeHead(200, { 'content-type': 'application/json' }).end('<html>upstream error</html>'); break
+    case 'rate_limited':
+      res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '1' })
+        .end(JSON.stringify({ message: 'You are being rate limited.', retry_after: 0.5, global: false }))
+      break
+    // The request stays open; close() destroys it with the other connections.
+    case 'hang': break
+  }
+}
+
+function json (res: ServerResponse, status: number, body: object): void {
+  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body))
+}
+
+function page (res: ServerResponse, status: number, message: string): void {
+  res.writeHead(status, { 'content-type': 'text/html; charset=utf-8' }).end(`<!doctype html><title>${message}</title><p>${message}</p>`)
+}
+
+async function readBody (req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = []
+  for await (const chunk of req) chunks.push(chunk as Buffer)
+  return Buffer.concat(chunks).toString('utf8')
+}
