@@ -14,6 +14,8 @@ import engineDb from './plugins/engine-db.js'
 import engine from './plugins/engine.js'
 import auth from './plugins/auth.js'
 import siteSettings from './plugins/site-settings.js'
+import chatPlatform from './plugins/chat-platform.js'
+import identity from './plugins/identity.js'
 import healthRoutes from './routes/health/index.js'
 import settingsRoutes from './routes/settings/index.js'
 
@@ -75,6 +77,8 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   await fastify.register(engine)
   await fastify.register(auth)
   await fastify.register(siteSettings)
+  await fastify.register(chatPlatform)
+  await fastify.register(identity)
 
   await fastify.register(healthRoutes, { prefix: '/api' })
   await fastify.register(settingsRoutes, { prefix: '/api/settings' })

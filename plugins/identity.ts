@@ -1,0 +1,185 @@
+import fp from 'fastify-plugin'
+import { eq } from 'drizzle-orm'
+import type { FastifyInstance } from 'fastify'
+import { webhookDelegates } from '../db/schema/service.js'
+import { EngineError, type EngineHuman } from './engine.js'
+import type { TokenClaims } from './auth.js'
+
+/** How long a cleanly resolved admin/delegation answer is reused. */
+const ROLES_TTL_MS = 60_000
+
+/** The engine's type for chat-platform accounts: role gating applies to these only. */
+export const CHAT_PLATFORM_TYPE = 'discord:user'
+
+export type SignInMethod = 'oidc' | 'discord' | 'telegram'
+
+export type SignInErrorCode =
+  | 'user_not_registered' | 'engine_unavailable' | 'account_blocked'
+  | 'oidc_disabled' | 'discord_disabled' | 'telegram_disabled'
+  | 'not_in_guild' | 'missing_required_role' | 'role_check_failed'
+
+/** A refused sign-in; `code` is what the login page shows (`/login#error=<code>`). */
+export class SignInError extends Error {
+  constructor (readonly code: SignInErrorCode, message: string = code) {
+    super(message)
+    this.name = 'SignInError'
+  }
+}
+
+export interface Roles {
+  isAdmin: boolean
+  /** Webhooks the user may manage; null for admins (they manage everything). */
+  managedWebhooks: string[] | null
+  /** False when a source could not be asked: callers must not demote anyone on such an answer. */
+  resolved: boolean
+}
+
+/** The site setting that switches each sign-in method for non-admins, and whether it is opt-in. */
+const METHOD_GATES: Record<SignInMethod, { key: string, optIn: boolean }> = {
+  // SSO is opt-in: only an explicit "true" lets non-admins in.
+  oidc: { key: 'enable_oidc', optIn: true },
+  discord: { key: 'enable_discord', optIn: false },
+  telegram: { key: 'enable_telegram', optIn: false }
+}
+
+/** Role ids as admins type them: commas, spaces and quotes (straight or typographic) tolerated. */
+export function parseRoleIds (raw: string): { valid: string[], ignored: string[] } {
+  const entries = raw.split(',').map((e) => e.trim().replace(/^["'“”‘’`]+|["'“”‘’`]+$/g, '').trim()).filter((e) => e !== '')
+  return { valid: entries.filter((e) => /^\d+$/.test(e)), ignored: entries.filter((e) => !/^\d+$/.test(e)) }
+}
+
+function createIdentity (fastify: FastifyInstance) {
+  const { engine, db, siteSettings, chatPlatform, config, clock, log } = fastify
+  const rolesCache = new Map<string, { roles: Roles, until: number }>()
+
+  async function engineAdmins (): Promise<string[]> {
+    const { admins } = await engine.config.poracleWeb()
+    return [...admins.discord, ...admins.telegram].filter((id) => id.trim() !== '')
+  }
+
+  /** The engine's delegated administration: root or chat-platform admin, plus the webhooks it hands out. */
+  async function administrationRoles (userId: string): Promise<{ isAdmin: boolean, webhooks: string[] }> {
+    const admin = await engine.humans.administrationRoles(userId) as { isAdmin?: unknown, discord?: { isAdmin?: unknown, webhooks?: unknown } }
+    const webhooks = Array.isArray(admin.discord?.webhooks) ? admin.discord.webhooks.map(String) : []
+    return { isAdmin: admin.isAdmin === true || admin.discord?.isAdmin === true, webhooks }
+  }
+
+  async function resolveRoles (userId: string): Promise<Roles> {
+    if (config.PORACLE_ADMIN_IDS.includes(userId)) return { isAdmin: true, managedWebhooks: null, resolved: true }
+    const [admins, delegated, delegates] = await Promise.allSettled([
+      engineAdmins(),
+      administrationRoles(userId),
+      db.db.select({ webhookId: webhookDelegates.webhookId }).from(webhookDelegates).where(eq(webhookDelegates.userId, userId))
+    ])
+    const resolved = admins.status === 'fulfilled' && delegated.status === 'fulfilled' && delegates.status === 'fulfilled'
+    const isAdmin = (admins.status === 'fulfilled' && admins.value.includes(userId)) ||
+      (delegated.status === 'fulfilled' && delegated.value.isAdmin)
+    if (isAdmin) return { isAdmin: true, managedWebhooks: null, resolved }
+    const webhooks = new Set([
+      ...(delegated.status === 'fulfilled' ? delegated.value.webhooks : []),
+      ...(delegates.status === 'fulfilled' ? delegates.value.map((d) => d.webhookId) : [])
+    ])
+    return { isAdmin: false, managedWebhooks: [...webhooks].sort(), resolved }
+  }
+
+  /** Admin rights and delegated webhooks, cached a minute; an outage is reported, never cached. */
+  async function roles (userId: string): Promise<Roles> {
+    const cached = rolesCache.get(userId)
+    if (cached !== undefined && cached.until > clock.now()) return cached.roles
+    const answer = await resolveRoles(userId)
+    if (answer.resolved) rolesCache.set(userId, { roles: answer, until: clock.now() + ROLES_TTL_MS })
+    else rolesCache.delete(userId)
+    return answer
+  }
+
+  /**
+   * Role gating for chat-platform ids (site settings `enable_roles` and `allowed_role_ids`). Fails closed:
+   * no usable role id, or no bot token or guild id to ask with, refuses sign-in.
+   */
+  async function checkGuildRoles (userId: string): Promise<void> {
+    if (!await siteSettings.isTrue('enable_roles')) return
+    const raw = await siteSettings.get('allowed_role_ids') ?? ''
+    if (raw.trim() === '') return
+    const { valid, ignored } = parseRoleIds(raw)
+    if (ignored.length > 0) log.warn({ ignored }, 'allowed_role_ids has entries that are not role ids; they are ignored')
+    if (valid.length === 0) {
+      log.warn('role gating is on but allowed_role_ids holds no usable role id: every non-admin sign-in is refused')
+      throw new SignInError('role_check_failed')
+    }
+    if (config.DISCORD_BOT_TOKEN === '' || config.DISCORD_GUILD_ID === '') {
+      log.warn('role gating is on but DISCORD_BOT_TOKEN or DISCORD_GUILD_ID is missing: every non-admin sign-in is refused')
+      throw new SignInError('role_check_failed')
+    }
+    let member
+    try {
+      member = await chatPlatform.guildMember(config.DISCORD_GUILD_ID, userId)
+    } catch (error) {
+      log.warn({ reason: (error as Error).message }, 'guild role check failed')
+      throw new SignInError('role_check_failed')
+    }
+    if (member === null) throw new SignInError('not_in_guild')
+    if (!member.roles.some((role) => valid.includes(role))) throw new SignInError('missing_required_role')
+  }
+
+  async function findHuman (userId: string): Promise<EngineHuman> {
+    try {
+      return await engine.humans.one(userId)
+    } catch (error) {
+      if (error instanceof EngineError && error.kind === 'not_found') throw new SignInError('user_not_registered')
+      log.warn({ kind: (error as EngineError).kind ?? 'unknown' }, 'the alarm engine could not be asked during sign-in')
+      throw new SignInError('engine_unavailable')
+    }
+  }
+
+  return {
+    roles,
+    evictRoles (userId: string): void { rolesCache.delete(userId) },
+    checkGuildRoles,
+
+    /** The JWT `type` each sign-in method mints. */
+    typeFor (method: SignInMethod): string {
+      return method === 'oidc' ? config.OIDC_IDENTITY_TYPE : method === 'telegram' ? 'telegram:user' : 'chat:user'
+    },
+
+    /**
+     * The shared sign-in pipeline: the identity must be an existing engine user (never created here),
+     * not blocked by an admin; non-admins must pass the method's site switch and, for chat-platform ids,
+     * role gating. Returns the claims to mint; throws SignInError with the code to show.
+     */
+    async signIn (input: { userId: string, method: SignInMethod, username?: string, avatarUrl?: string }): Promise<{ human: EngineHuman, roles: Roles, claims: TokenClaims }> {
+      const human = await findHuman(input.userId)
+      const userRoles = await roles(input.userId)
+      if (human.admin_disable === 1) throw new SignInError('account_blocked')
+      if (!userRoles.isAdmin) {
+        const gate = METHOD_GATES[input.method]
+        const allowed = gate.optIn ? await siteSettings.isTrue(gate.key) : await siteSettings.isNotFalse(gate.key)
+        if (!allowed) throw new SignInError(`${input.method}_disabled`)
+        if (human.type === CHAT_PLATFORM_TYPE) await checkGuildRoles(input.userId)
+      }
+      const claims: TokenClaims = {
+        userId: human.id,
+        username: input.username ?? human.name ?? human.id,
+        type: this.typeFor(input.method),
+        isAdmin: userRoles.isAdmin,
+        enabled: human.enabled === 1 && human.admin_disable === 0,
+        profileNo: human.current_profile_no
+      }
+      if (input.avatarUrl) claims.avatarUrl = input.avatarUrl
+      if (userRoles.managedWebhooks && userRoles.managedWebhooks.length > 0) claims.managedWebhooks = userRoles.managedWebhooks
+      return { human, roles: userRoles, claims }
+    }
+  }
+}
+
+export type Identity = ReturnType<typeof createIdentity>
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    identity: Identity
+  }
+}
+
+/** Who a signed-in identity is to this service: engine user, admin rights, delegation, gates. */
+export default fp(async (fastify) => {
+  fastify.decorate('identity', createIdentity(fastify))
+}, { name: 'identity', fastify: '5.x', dependencies: ['config', 'clock', 'db', 'engine', 'site-settings', 'chat-platform'] })
