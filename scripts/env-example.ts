@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { resolve } from 'node:path'
 import type { TSchema } from '@sinclair/typebox'
@@ -49,6 +49,35 @@ export function renderEnvExample (): string {
   return [...header, ...body].join('\n').replace(/\n+$/, '\n')
 }
 
+const cell = (value: string) => value.replace(/\|/g, '\\|')
+
+/** The README's configuration table, from the same schema. */
+export function renderConfigTable (): string {
+  const rows = ['| Variable | Also read as | Default | Meaning |', '|---|---|---|---|']
+  for (const [key, schema] of Object.entries(ConfigSchema.properties) as Array<[string, TSchema]>) {
+    const alias = (schema as { alias?: string[] }).alias ?? []
+    const fallback = schema.default === undefined || schema.default === '' || (Array.isArray(schema.default) && schema.default.length === 0)
+      ? ''
+      : `\`${Array.isArray(schema.default) ? schema.default.join(',') : String(schema.default)}\``
+    rows.push(`| \`${key}\` | ${alias.map((a) => `\`${a}\``).join(', ')} | ${fallback} | ${cell(schema.description as string)} |`)
+  }
+  return rows.join('\n')
+}
+
+const START = '<!-- config-table:start -->'
+const END = '<!-- config-table:end -->'
+
+/** README.md with its configuration table replaced by the current one. */
+export function withConfigTable (readme: string): string {
+  const from = readme.indexOf(START)
+  const to = readme.indexOf(END)
+  if (from === -1 || to === -1) throw new Error('README.md lacks the config-table markers')
+  return `${readme.slice(0, from + START.length)}\n${renderConfigTable()}\n${readme.slice(to)}`
+}
+
 if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  writeFileSync(resolve(fileURLToPath(import.meta.url), '../../.env.example'), renderEnvExample())
+  const root = resolve(fileURLToPath(import.meta.url), '../..')
+  writeFileSync(resolve(root, '.env.example'), renderEnvExample())
+  const readme = resolve(root, 'README.md')
+  writeFileSync(readme, withConfigTable(readFileSync(readme, 'utf8')))
 }

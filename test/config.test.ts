@@ -183,3 +183,10 @@ t.test('.env.example lists every variable and is current', async (t) => {
   t.equal(text, renderEnvExample(), 'regenerate with npm run env:example')
   for (const key of Object.keys(ConfigSchema.properties)) t.match(text, new RegExp(`^${key}=`, 'm'), key)
 })
+
+t.test('the README configuration table is current', async (t) => {
+  const { readFileSync } = await import('node:fs')
+  const { withConfigTable } = await import('../scripts/env-example.js')
+  const readme = readFileSync(join(import.meta.dirname, '..', 'README.md'), 'utf8')
+  t.equal(readme, withConfigTable(readme), 'regenerate with npm run env:example')
+})
