@@ -16,8 +16,35 @@ import auth from './plugins/auth.js'
 import siteSettings from './plugins/site-settings.js'
 import chatPlatform from './plugins/chat-platform.js'
 import identity from './plugins/identity.js'
+import oidcClient from './plugins/oidc-client.js'
+import refreshSessions from './plugins/refresh-sessions.js'
+import sessionCleanup from './plugins/session-cleanup.js'
+import blockedAccounts from './plugins/blocked-accounts.js'
+import featureGates from './plugins/feature-gates.js'
+import alarmEvents from './plugins/alarm-events.js'
+import areaSelection from './plugins/area-selection.js'
 import healthRoutes from './routes/health/index.js'
 import settingsRoutes from './routes/settings/index.js'
+import oidcRoutes from './routes/auth/oidc/index.js'
+import oidcSettingsRoutes from './routes/auth/oidc/settings.js'
+import refreshRoutes from './routes/auth/refresh/index.js'
+import adminSessionRoutes from './routes/auth/refresh/admin.js'
+import providersRoutes from './routes/auth/providers/index.js'
+import discordRoutes from './routes/auth/discord/index.js'
+import telegramRoutes from './routes/auth/telegram/index.js'
+import sessionUserRoutes from './routes/auth/user/index.js'
+import impersonationRoutes from './routes/impersonation/index.js'
+import featureGateRoutes from './routes/feature-gates/index.js'
+import alarmRoutes from './routes/alarms/index.js'
+import profileRoutes from './routes/profiles/index.js'
+import profileOverviewRoutes from './routes/profiles/overview.js'
+import locationRoutes from './routes/location/index.js'
+import areaRoutes from './routes/areas/index.js'
+import engineConfigRoutes from './routes/engine-config/index.js'
+import summaryScheduleRoutes from './routes/summary-schedules/index.js'
+import cleaningRoutes from './routes/cleaning/index.js'
+import masterdataRoutes from './routes/masterdata/index.js'
+import spa from './plugins/spa.js'
 
 export interface AppOptions {
   config: Config
@@ -79,9 +106,38 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   await fastify.register(siteSettings)
   await fastify.register(chatPlatform)
   await fastify.register(identity)
+  await fastify.register(oidcClient)
+  await fastify.register(refreshSessions)
+  await fastify.register(sessionCleanup)
+  await fastify.register(blockedAccounts)
+  await fastify.register(featureGates)
+  await fastify.register(alarmEvents)
+  await fastify.register(areaSelection)
 
   await fastify.register(healthRoutes, { prefix: '/api' })
   await fastify.register(settingsRoutes, { prefix: '/api/settings' })
+  await fastify.register(oidcRoutes, { prefix: '/api/auth/oidc' })
+  await fastify.register(oidcSettingsRoutes, { prefix: '/api/settings' })
+  await fastify.register(refreshRoutes, { prefix: '/api/auth/oidc/refresh' })
+  await fastify.register(adminSessionRoutes, { prefix: '/api/admin/users/sessions' })
+  await fastify.register(providersRoutes, { prefix: '/api/auth' })
+  await fastify.register(discordRoutes, { prefix: '/api/auth/discord' })
+  await fastify.register(telegramRoutes, { prefix: '/api/auth/telegram' })
+  await fastify.register(sessionUserRoutes, { prefix: '/api/auth' })
+  await fastify.register(impersonationRoutes, { prefix: '/api/admin' })
+  await fastify.register(featureGateRoutes, { prefix: '/api/settings' })
+  await fastify.register(alarmRoutes, { prefix: '/api' })
+  await fastify.register(profileRoutes, { prefix: '/api/profiles' })
+  await fastify.register(profileOverviewRoutes, { prefix: '/api/profile-overview' })
+  await fastify.register(locationRoutes, { prefix: '/api/location' })
+  await fastify.register(areaRoutes, { prefix: '/api/areas' })
+  await fastify.register(engineConfigRoutes, { prefix: '/api/config' })
+  await fastify.register(summaryScheduleRoutes, { prefix: '/api/summary-schedules' })
+  await fastify.register(cleaningRoutes, { prefix: '/api/cleaning' })
+  await fastify.register(masterdataRoutes, { prefix: '/api/masterdata' })
+
+  // Last: the client's pages for every non-API path a browser asks for.
+  await fastify.register(spa)
 
   return fastify
 }

@@ -14,7 +14,25 @@ export interface GuildMember {
   roles: string[]
 }
 
-function createChatPlatform (options: { apiUrl: string, botToken: string }) {
+/** The signed-in account as `GET /users/@me` describes it (scope `identify`). */
+export interface ChatPlatformUser {
+  id: string
+  username: string
+  /** Avatar hash; null when the account uses a default avatar. */
+  avatar: string | null
+}
+
+export interface ChatPlatformOptions {
+  apiUrl: string
+  botToken: string
+  clientId: string
+  clientSecret: string
+}
+
+/** Discord's snowflakes: decimal, at most 20 digits today; anything else is not an account id. */
+const SNOWFLAKE = /^\d{1,25}$/
+
+function createChatPlatform (options: ChatPlatformOptions) {
   const base = options.apiUrl.replace(/\/$/, '')
 
   async function request (path: string, init: RequestInit): Promise<Response> {
@@ -23,6 +41,12 @@ function createChatPlatform (options: { apiUrl: string, botToken: string }) {
     } catch (error) {
       throw new ChatPlatformError(null, `chat platform unreachable: ${(error as Error).name}`)
     }
+  }
+
+  async function jsonObject (res: Response, what: string): Promise<Record<string, unknown>> {
+    const body = await res.json().catch(() => null) as unknown
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new ChatPlatformError(res.status, `${what} answered no JSON object`)
+    return body as Record<string, unknown>
   }
 
   return {
@@ -39,6 +63,44 @@ function createChatPlatform (options: { apiUrl: string, botToken: string }) {
       const body = await res.json().catch(() => null) as { roles?: unknown } | null
       if (body === null || !Array.isArray(body.roles)) throw new ChatPlatformError(res.status, 'guild member lookup answered no roles')
       return { roles: body.roles.map(String) }
+    },
+
+    /**
+     * The OAuth2 authorization-code exchange (client credentials in the form body). Returns the user's
+     * access token, which is only used for `currentUser` and then dropped. The error message carries
+     * the platform's OAuth2 error name (e.g. `invalid_grant`), never the code or a secret.
+     */
+    async exchangeCode (code: string, redirectUri: string): Promise<string> {
+      const res = await request('/oauth2/token', {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+        body: new URLSearchParams({
+          client_id: options.clientId,
+          client_secret: options.clientSecret,
+          grant_type: 'authorization_code',
+          code,
+          redirect_uri: redirectUri
+        }).toString()
+      })
+      if (!res.ok) {
+        const body = await res.json().catch(() => null) as { error?: unknown } | null
+        const reason = typeof body?.error === 'string' && /^[a-z_]{1,64}$/.test(body.error) ? `: ${body.error}` : ''
+        throw new ChatPlatformError(res.status, `token exchange answered ${res.status}${reason}`)
+      }
+      const body = await jsonObject(res, 'token exchange')
+      if (typeof body.access_token !== 'string' || body.access_token === '') throw new ChatPlatformError(res.status, 'token exchange answered no access token')
+      return body.access_token
+    },
+
+    /** The account an access token belongs to (`GET /users/@me`). */
+    async currentUser (accessToken: string): Promise<ChatPlatformUser> {
+      const res = await request('/users/@me', { headers: { authorization: `Bearer ${accessToken}`, accept: 'application/json' } })
+      if (!res.ok) throw new ChatPlatformError(res.status, `current user lookup answered ${res.status}`)
+      const body = await jsonObject(res, 'current user lookup')
+      if (typeof body.id !== 'string' || !SNOWFLAKE.test(body.id)) throw new ChatPlatformError(res.status, 'current user lookup answered no usable id')
+      const username = typeof body.username === 'string' && body.username !== '' ? body.username : body.id
+      const avatar = typeof body.avatar === 'string' && /^[A-Za-z0-9_]{1,64}$/.test(body.avatar) ? body.avatar : null
+      return { id: body.id, username, avatar }
     }
   }
 }
@@ -53,5 +115,11 @@ declare module 'fastify' {
 }
 
 export default fp(async (fastify) => {
-  fastify.decorate('chatPlatform', createChatPlatform({ apiUrl: fastify.config.DISCORD_API_URL, botToken: fastify.config.DISCORD_BOT_TOKEN }))
+  const { config } = fastify
+  fastify.decorate('chatPlatform', createChatPlatform({
+    apiUrl: config.DISCORD_API_URL,
+    botToken: config.DISCORD_BOT_TOKEN,
+    clientId: config.DISCORD_CLIENT_ID,
+    clientSecret: config.DISCORD_CLIENT_SECRET
+  }))
 }, { name: 'chat-platform', fastify: '5.x', dependencies: ['config'] })

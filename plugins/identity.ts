@@ -17,6 +17,8 @@ export type SignInErrorCode =
   | 'user_not_registered' | 'engine_unavailable' | 'account_blocked'
   | 'oidc_disabled' | 'discord_disabled' | 'telegram_disabled'
   | 'not_in_guild' | 'missing_required_role' | 'role_check_failed'
+  | 'oidc_invalid_state' | 'missing_code' | 'oidc_provider_error'
+  | 'oidc_token_exchange_failed' | 'oidc_userinfo_failed' | 'oidc_no_identity'
 
 /** A refused sign-in; `code` is what the login page shows (`/login#error=<code>`). */
 export class SignInError extends Error {
@@ -131,15 +133,16 @@ function createIdentity (fastify: FastifyInstance) {
     }
   }
 
+  /** The JWT `type` each sign-in method mints. */
+  function typeFor (method: SignInMethod): string {
+    return method === 'oidc' ? config.OIDC_IDENTITY_TYPE : method === 'telegram' ? 'telegram:user' : 'chat:user'
+  }
+
   return {
     roles,
     evictRoles (userId: string): void { rolesCache.delete(userId) },
     checkGuildRoles,
-
-    /** The JWT `type` each sign-in method mints. */
-    typeFor (method: SignInMethod): string {
-      return method === 'oidc' ? config.OIDC_IDENTITY_TYPE : method === 'telegram' ? 'telegram:user' : 'chat:user'
-    },
+    typeFor,
 
     /**
      * The shared sign-in pipeline: the identity must be an existing engine user (never created here),
@@ -154,12 +157,13 @@ function createIdentity (fastify: FastifyInstance) {
         const gate = METHOD_GATES[input.method]
         const allowed = gate.optIn ? await siteSettings.isTrue(gate.key) : await siteSettings.isNotFalse(gate.key)
         if (!allowed) throw new SignInError(`${input.method}_disabled`)
-        if (human.type === CHAT_PLATFORM_TYPE) await checkGuildRoles(input.userId)
+        // The Telegram widget proves a Telegram identity, which guild roles say nothing about.
+        if (input.method !== 'telegram' && human.type === CHAT_PLATFORM_TYPE) await checkGuildRoles(input.userId)
       }
       const claims: TokenClaims = {
         userId: human.id,
         username: input.username ?? human.name ?? human.id,
-        type: this.typeFor(input.method),
+        type: typeFor(input.method),
         isAdmin: userRoles.isAdmin,
         enabled: human.enabled === 1 && human.admin_disable === 0,
         profileNo: human.current_profile_no

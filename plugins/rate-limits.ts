@@ -80,6 +80,8 @@ declare module 'fastify' {
       auth: RateLimitPolicy
       /** Auth read endpoints: 120 requests per 60 s per IP by default. */
       authRead: RateLimitPolicy
+      /** Test alerts: 5 per 60 s per signed-in user (each one makes the engine deliver a message). */
+      testAlert: RateLimitPolicy
     }
   }
 }
@@ -102,7 +104,9 @@ export default fp(async (fastify) => {
   })
   fastify.decorate('rateLimits', {
     auth: policy('auth', config.RATE_LIMIT_AUTH_MAX),
-    authRead: policy('auth-read', config.RATE_LIMIT_AUTH_READ_MAX)
+    authRead: policy('auth-read', config.RATE_LIMIT_AUTH_READ_MAX),
+    // Runs after authentication, so the user is known; per user, so one household's IP is not one bucket.
+    testAlert: { max: 5, timeWindow: WINDOW_MS, keyGenerator: (request: FastifyRequest) => `test-alert:user:${request.user.userId}` }
   })
   fastify.addHook('onClose', async () => { await backend.close() })
 }, { name: 'rate-limits', fastify: '5.x', dependencies: ['config'] })

@@ -401,7 +401,8 @@ export async function startAlarmEngineFake (options: AlarmEngineFakeOptions): Pr
     const d = ALARM_DEFAULTS[type]
     const base = (fields: string[]) => Object.fromEntries(fields.map((f) => [f, int(raw[f], d[f] as number)]))
     const common = (): Row => ({
-      clean: type === 'fort' ? undefined : flag(raw.clean, 0),
+      // NG stores `clean` as a bitmask (1 delete, 2 edit, 4 summary); JS as a boolean.
+      clean: type === 'fort' ? undefined : mode === 'ng' ? int(raw.clean, 0) : flag(raw.clean, 0),
       distance: Math.min(int(raw.distance, 0), MAX_DISTANCE),
       template: template(raw.template),
       profile_no: profileNo

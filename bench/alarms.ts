@@ -1,0 +1,161 @@
+/**
+ * The cost of the alarm layer: GET /api/monsters for a user with 50 alarms through the service (JWT,
+ * blocked-account check, feature gate, engine call, reshaping, serialisation) against the same list
+ * asked straight from the engine fake, both measured with the same load generator in this run.
+ * The engine fake and the service each run in their own process, so the service's peak RSS is its own.
+ *
+ *   npm run bench:alarms            (MariaDB on 127.0.0.1:3306, root without password)
+ */
+import { fork, type ChildProcess } from 'node:child_process'
+import autocannon from 'autocannon'
+import mariadb from 'mariadb'
+
+const DURATION_S = Number(process.env.BENCH_SECONDS ?? 10)
+const MANY = 32
+const ALARMS = 50
+const DB = { host: '127.0.0.1', port: 3306, user: 'root', password: '' }
+const SECRET = 'bench-engine-secret'
+const USER = '123456789012345678'
+// Named after the parent's pid; the children are told the names in their environment.
+const SERVICE_DB = `aw_bench_alarms_${process.pid}`
+const ENGINE_DB = `aw_bench_alarms_eng_${process.pid}`
+
+type Message = { port: number } | { maxRss: number } | { token: string } | { cpuMs: number }
+
+/** Starts this file again in `role`, and waits for its first message. */
+function child (role: string, env: Record<string, string> = {}): Promise<{ process: ChildProcess, port: number }> {
+  const proc = fork(import.meta.filename, [role], { execArgv: ['--import', 'tsx'], env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
+  return new Promise((resolve, reject) => {
+    proc.once('message', (message: Message) => { if ('port' in message) resolve({ process: proc, port: message.port }) })
+    proc.once('exit', (code) => reject(new Error(`${role} exited with ${String(code)}`)))
+  })
+}
+
+function ask<T extends Message> (proc: ChildProcess, question: string): Promise<T> {
+  return new Promise((resolve) => {
+    proc.once('message', (message: T) => resolve(message))
+    proc.send(question)
+  })
+}
+
+async function stop (proc: ChildProcess): Promise<void> {
+  if (proc.exitCode !== null) return
+  const exited = new Promise((resolve) => proc.once('exit', resolve))
+  proc.kill('SIGTERM')
+  await exited
+}
+
+function cpuNow (): { cpuMs: number } {
+  const { user, system } = process.cpuUsage()
+  return { cpuMs: (user + system) / 1000 }
+}
+
+/** One autocannon run; `measured` are the processes whose CPU time per request is reported. */
+async function load (url: string, connections: number, headers: Record<string, string>, measured: ChildProcess[]) {
+  const cpu = async () => Promise.all(measured.map(async (p) => (await ask<{ cpuMs: number }>(p, 'cpu')).cpuMs))
+  const before = await cpu()
+  const result = await autocannon({ url, connections, duration: DURATION_S, headers })
+  const after = await cpu()
+  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`)
+  const cpuPerRequest = after.map((a, i) => (a - (before[i] ?? 0)) / result.requests.total)
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, cpuPerRequest }
+}
+
+async function engineRole (): Promise<void> {
+  const { startAlarmEngineFake } = await import('../test/fakes/alarm-engine.js')
+  const fake = await startAlarmEngineFake({ database: process.env.BENCH_ENGINE_DB ?? '', secret: SECRET, mode: 'ng' })
+  // The fake keeps every request for test assertions; a load run only needs the answers.
+  const forget = setInterval(() => { fake.requests.length = 0 }, 1000)
+  process.on('message', (question) => { if (question === 'cpu') process.send?.(cpuNow()) })
+  process.on('SIGTERM', () => { clearInterval(forget); void fake.close().then(() => process.exit(0)) })
+  process.send?.({ port: Number(new URL(fake.url).port) })
+}
+
+async function serviceRole (): Promise<void> {
+  const { buildApp } = await import('../app.js')
+  const { loadConfig } = await import('../plugins/config.js')
+  const app = await buildApp({ config: loadConfig(process.env as Record<string, string>), logger: { level: 'info', stream: { write: () => {} } } })
+  await app.listen({ port: 0, host: '127.0.0.1' })
+  const address = app.server.address()
+  process.on('message', (question) => {
+    if (question === 'rss') process.send?.({ maxRss: process.resourceUsage().maxRSS * 1024 })
+    if (question === 'cpu') process.send?.(cpuNow())
+    if (question === 'token') {
+      process.send?.({ token: app.auth.mint({ userId: USER, username: 'bench', type: 'discord:user', isAdmin: false, enabled: true, profileNo: 1 }, 60).token })
+    }
+  })
+  process.on('SIGTERM', () => { void app.close().then(() => process.exit(0)) })
+  process.send?.({ port: typeof address === 'object' && address !== null ? address.port : 0 })
+}
+
+async function main (): Promise<void> {
+  const { createEngineSchema, insertAlarm, insertHuman } = await import('../test/fakes/engine-db.js')
+  const setup = await mariadb.createConnection({ ...DB, bigIntAsNumber: true, insertIdAsNumber: true })
+  await setup.query(`CREATE DATABASE \`${ENGINE_DB}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`)
+  await setup.query(`USE \`${ENGINE_DB}\``)
+  await createEngineSchema(setup)
+  await insertHuman(setup, { id: USER })
+  for (let i = 0; i < ALARMS; i++) await insertAlarm(setup, 'pokemon', { id: USER, pokemon_id: i + 1, min_iv: i % 100, distance: i * 10 })
+  await setup.end()
+
+  const children: ChildProcess[] = []
+  try {
+    const engine = await child('--engine', { BENCH_ENGINE_DB: ENGINE_DB })
+    children.push(engine.process)
+    const service = await child('--service', {
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'info',
+      JWT_SECRET: 'bench-secret-bench-secret-bench-secret-0000',
+      CORS_ORIGIN: 'https://alarms.example.org',
+      WEB_DB_NAME: SERVICE_DB,
+      DB_NAME: ENGINE_DB,
+      PORACLE_API_ADDRESS: `http://127.0.0.1:${engine.port}`,
+      PORACLE_API_SECRET: SECRET
+    })
+    children.push(service.process)
+    const { token } = await ask<{ token: string }>(service.process, 'token')
+
+    const direct = { url: `http://127.0.0.1:${engine.port}/api/tracking/pokemon/${USER}`, headers: { 'x-poracle-secret': SECRET } }
+    const through = { url: `http://127.0.0.1:${service.port}/api/monsters`, headers: { authorization: `Bearer ${token}` } }
+
+    // The same answer both ways, then a warm-up of both so JIT, pools and caches are in the same state.
+    const [viaEngine, viaService] = await Promise.all([
+      fetch(direct.url, { headers: direct.headers }).then(async (r) => (await r.json() as { pokemon: unknown[] }).pokemon.length),
+      fetch(through.url, { headers: through.headers }).then(async (r) => (await r.json() as unknown[]).length)
+    ])
+    if (viaEngine !== ALARMS || viaService !== ALARMS) throw new Error(`expected ${ALARMS} alarms, got ${viaEngine} and ${viaService}`)
+    for (const target of [direct, through]) await autocannon({ ...target, connections: 8, duration: 2 })
+
+    const engineOne = await load(direct.url, 1, direct.headers, [])
+    const serviceOne = await load(through.url, 1, through.headers, [])
+    const engineMany = await load(direct.url, MANY, direct.headers, [engine.process])
+    const serviceMany = await load(through.url, MANY, through.headers, [service.process, engine.process])
+    const { maxRss } = await ask<{ maxRss: number }>(service.process, 'rss')
+
+    const ms = (n: number) => `${n.toFixed(2)} ms`
+    console.log(`\nGET /api/monsters, ${ALARMS} alarms, ${DURATION_S} s per run`)
+    console.log('1 connection            p50        p99')
+    console.log(`engine fake directly    ${ms(engineOne.p50).padEnd(10)} ${ms(engineOne.p99)}`)
+    console.log(`through the service     ${ms(serviceOne.p50).padEnd(10)} ${ms(serviceOne.p99)}`)
+    console.log(`added latency           ${ms(serviceOne.p50 - engineOne.p50).padEnd(10)} ${ms(serviceOne.p99 - engineOne.p99)}`)
+    console.log(`${MANY} connections`)
+    console.log(`engine fake directly    ${engineMany.rps.toFixed(0).padStart(6)} req/s`)
+    console.log(`through the service     ${serviceMany.rps.toFixed(0).padStart(6)} req/s`)
+    console.log(`ratio (service / engine) ${(serviceMany.rps / engineMany.rps).toFixed(2)}`)
+    console.log(`CPU per request         engine ${ms(engineMany.cpuPerRequest[0] ?? 0)}, service ${ms(serviceMany.cpuPerRequest[0] ?? 0)} (+ engine ${ms(serviceMany.cpuPerRequest[1] ?? 0)})`)
+    console.log(`service peak RSS        ${(maxRss / 1024 / 1024).toFixed(0)} MiB`)
+  } finally {
+    for (const proc of children.reverse()) await stop(proc)
+    const cleanup = await mariadb.createConnection(DB)
+    await cleanup.query(`DROP DATABASE IF EXISTS \`${SERVICE_DB}\``)
+    await cleanup.query(`DROP DATABASE IF EXISTS \`${ENGINE_DB}\``)
+    await cleanup.end()
+  }
+}
+
+const role = process.argv[2]
+const run = role === '--engine' ? engineRole : role === '--service' ? serviceRole : main
+run().catch((error: unknown) => {
+  console.error(error)
+  process.exitCode = 1
+})

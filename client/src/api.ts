@@ -1,0 +1,131 @@
+import { markSpent, storageMovedPast, wasSpent, withRefreshLock } from './cross-tab'
+import { clearSession, getRefreshToken, getSignInMethod, getToken, msUntilExpiry, storeTokens } from './session'
+
+/** Refresh this long before the JWT expires, so no request leaves with a token that dies in flight. */
+const REFRESH_AHEAD_MS = 60_000
+
+export class ApiError extends Error {
+  constructor (readonly status: number, message: string) {
+    super(message)
+    this.name = 'ApiError'
+  }
+}
+
+export interface RequestOptions {
+  method?: string
+  json?: unknown
+  signal?: AbortSignal
+}
+
+interface RefreshResponse {
+  token: string
+  refreshToken: string
+  expiresIn: number
+}
+
+async function send (path: string, options: RequestOptions, token: string | null): Promise<Response> {
+  const headers = new Headers({ Accept: 'application/json' })
+  if (token !== null) headers.set('Authorization', `Bearer ${token}`)
+  // Answers are per user and per moment: never from the HTTP cache, which would also make identical
+  // requests from several tabs wait for one another.
+  const init: RequestInit = { method: options.method ?? 'GET', headers, cache: 'no-store' }
+  if (options.json !== undefined) {
+    headers.set('Content-Type', 'application/json')
+    init.body = JSON.stringify(options.json)
+  }
+  if (options.signal !== undefined) init.signal = options.signal
+  try {
+    return await fetch(path, init)
+  } catch (err) {
+    if (options.signal?.aborted === true) throw err
+    throw new ApiError(0, 'The server could not be reached. Check your connection and try again.')
+  }
+}
+
+async function parse<T> (res: Response): Promise<T> {
+  const body: unknown = res.status === 204 ? undefined : await res.json().catch(() => undefined)
+  if (!res.ok) {
+    const message = (body as { error?: unknown } | undefined)?.error
+    throw new ApiError(res.status, typeof message === 'string' ? message : `Request failed (${res.status})`)
+  }
+  return body as T
+}
+
+/** A request outside the session: no bearer token, no refresh (sign-in options, sign-out). */
+export async function publicApi<T> (path: string, options: RequestOptions = {}): Promise<T> {
+  return await parse<T>(await send(path, options, null))
+}
+
+let refreshing: Promise<string | null> | null = null
+
+/**
+ * Rotates the tokens. Resolves to the JWT to use, or null when the session cannot go on. Throws an
+ * ApiError for temporary failures (network, rate limit, server error), which keep the session.
+ */
+async function rotate (staleToken: string | null): Promise<string | null> {
+  const current = getToken()
+  // Another request of this tab, or another tab, rotated the tokens while this one waited.
+  if (current !== null && current !== staleToken) return current
+  const refreshToken = getRefreshToken()
+  if (current === null || refreshToken === null) return null
+  if (await wasSpent(refreshToken)) {
+    await storageMovedPast(refreshToken)
+    return getRefreshToken() === refreshToken ? null : getToken()
+  }
+  const res = await send('/api/auth/oidc/refresh', { method: 'POST', json: { refreshToken } }, null)
+  if (res.status === 429 || res.status >= 500) throw new ApiError(res.status, 'Your session could not be renewed right now.')
+  if (!res.ok) return null
+  const body = await parse<RefreshResponse>(res)
+  storeTokens(body.token, body.refreshToken)
+  await markSpent(refreshToken)
+  return body.token
+}
+
+/** One refresh for every caller that needs one now; concurrent 401s wait for the same rotation. */
+function refreshSession (staleToken: string | null): Promise<string | null> {
+  refreshing ??= withRefreshLock(async () => await rotate(staleToken)).finally(() => { refreshing = null })
+  return refreshing
+}
+
+/** The session is over (refresh refused, or a 401 that no refresh can fix): back to the login page. */
+function endSession (): never {
+  clearSession()
+  window.location.replace('/login')
+  throw new ApiError(401, 'Your session has ended. Please sign in again.')
+}
+
+/**
+ * A request in the session: bearer token, a proactive refresh shortly before the JWT expires (when a
+ * refresh token is stored), and on a 401 one refresh and one retry.
+ */
+export async function api<T> (path: string, options: RequestOptions = {}): Promise<T> {
+  let token = getToken()
+  const expiresIn = token === null ? null : msUntilExpiry(token)
+  if (token !== null && getRefreshToken() !== null && expiresIn !== null && expiresIn < REFRESH_AHEAD_MS) {
+    // After a temporary failure the current token is still good for up to a minute.
+    token = await refreshSession(token).catch(() => token)
+    if (token === null) endSession()
+  }
+  let res = await send(path, options, token)
+  if (res.status === 401 && token !== null) {
+    token = await refreshSession(token)
+    if (token === null) endSession()
+    res = await send(path, options, token)
+    if (res.status === 401) endSession()
+  }
+  return await parse<T>(res)
+}
+
+/**
+ * Signs out: revokes the refresh session, forgets the tokens, and for SSO sign-ins lets the server
+ * end the provider's session too (it lands on the signed-out page either way).
+ */
+export async function signOut (): Promise<void> {
+  const refreshToken = getRefreshToken()
+  const sso = getSignInMethod() === 'oidc'
+  if (refreshToken !== null) {
+    await publicApi('/api/auth/oidc/refresh/revoke', { method: 'POST', json: { refreshToken } }).catch(() => undefined)
+  }
+  clearSession()
+  window.location.assign(sso ? '/api/auth/oidc/logout' : '/login?loggedout=1')
+}

@@ -1,0 +1,110 @@
+import fp from 'fastify-plugin'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { AppError } from './errors.js'
+import { EngineError } from './engine.js'
+
+/** The spec's "engine disabled-type re-read within 5 minutes". */
+const UPSTREAM_TTL_MS = 5 * 60_000
+
+export const FEATURE_DISABLED_MESSAGE = 'This feature is disabled by the administrator.'
+
+/**
+ * The engine's `disabledHooks` names (lower-cased) and the site switch each one turns on. Eggs are raids
+ * to the engine. `pokestop` and `weather` are absent on purpose: the service has no alarm type for them.
+ */
+const HOOK_KEYS: Readonly<Record<string, string>> = {
+  pokemon: 'disable_mons',
+  raid: 'disable_raids',
+  egg: 'disable_raids',
+  quest: 'disable_quests',
+  invasion: 'disable_invasions',
+  lure: 'disable_lures',
+  nest: 'disable_nests',
+  gym: 'disable_gyms',
+  maxbattle: 'disable_maxbattles'
+}
+
+/** Fort updates are not in `disabledHooks`; PoracleNG reports them as this config value instead. */
+const FORT_KEY = 'disable_fort_changes'
+
+export const featureDisabled = (disableKey: string) => new AppError(403, FEATURE_DISABLED_MESSAGE, { disableKey })
+
+function createFeatureGates (fastify: FastifyInstance) {
+  const { engine, siteSettings, clock, log } = fastify
+  let cached: { keys: string[], until: number } | null = null
+  let inFlight: Promise<string[]> | null = null
+
+  /** `general.disable_fort_update`, or null when this engine cannot say (PoracleJS has no config values). */
+  async function fortUpdatesDisabled (): Promise<boolean | null> {
+    try {
+      const values = await engine.config.values('general')
+      return values.general?.disable_fort_update === true
+    } catch (err) {
+      if (err instanceof EngineError && err.kind === 'unsupported') return null
+      throw err
+    }
+  }
+
+  async function read (): Promise<string[]> {
+    try {
+      const [config, fort] = await Promise.all([engine.config.poracleWeb(), fortUpdatesDisabled()])
+      const keys = new Set<string>()
+      for (const hook of config.disabledHooks ?? []) {
+        const key = HOOK_KEYS[hook]
+        if (key !== undefined) keys.add(key)
+      }
+      if (fort === true) keys.add(FORT_KEY)
+      const sorted = [...keys].sort()
+      cached = { keys: sorted, until: clock.now() + UPSTREAM_TTL_MS }
+      return sorted
+    } catch (err) {
+      // An engine outage must not switch every alarm type off: answer "nothing disabled" and ask again next time.
+      log.warn({ err: err instanceof EngineError ? { kind: err.kind, path: err.details.path } : err }, 'could not read the alarm engine\'s disabled alarm types; treating none as disabled')
+      return []
+    }
+  }
+
+  async function upstreamDisabled (): Promise<string[]> {
+    if (cached !== null && cached.until > clock.now()) return cached.keys
+    // Concurrent requests after expiry share one engine read.
+    inFlight ??= read().finally(() => { inFlight = null })
+    return inFlight
+  }
+
+  async function isDisabled (disableKey: string): Promise<boolean> {
+    if (await siteSettings.isTrue(disableKey)) return true
+    return (await upstreamDisabled()).includes(disableKey)
+  }
+
+  /** Throws 403 `{ error, disableKey }` when the feature is off; admins are not exempt. */
+  async function ensure (disableKey: string): Promise<void> {
+    if (await isDisabled(disableKey)) throw featureDisabled(disableKey)
+  }
+
+  return {
+    ensure,
+    isDisabled,
+    upstreamDisabled,
+
+    /** A route hook (`preHandler: fastify.featureGates.gate('disable_mons')`) that runs `ensure`. */
+    gate (disableKey: string) {
+      return async (_request: FastifyRequest, _reply: FastifyReply): Promise<void> => ensure(disableKey)
+    }
+  }
+}
+
+export type FeatureGates = ReturnType<typeof createFeatureGates>
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    featureGates: FeatureGates
+  }
+}
+
+/**
+ * Alarm-type kill switches: a type is off when its site setting `disable_*` is exactly "true" or when the
+ * alarm engine's own configuration disables it (read at most every 5 minutes, failing open).
+ */
+export default fp(async (fastify) => {
+  fastify.decorate('featureGates', createFeatureGates(fastify))
+}, { name: 'feature-gates', fastify: '5.x', dependencies: ['engine', 'site-settings', 'clock'] })

@@ -1,0 +1,449 @@
+import { createCipheriv, createDecipheriv, createHash, randomBytes, randomUUID } from 'node:crypto'
+import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises'
+import { join, resolve } from 'node:path'
+import fp from 'fastify-plugin'
+import { and, eq, isNull, or, sql, type SQL } from 'drizzle-orm'
+import type { FastifyInstance } from 'fastify'
+import { oidcSessions } from '../db/schema/service.js'
+import { fromSqlTime, toSqlTime } from '../db/client.js'
+import type { Config } from './config.js'
+import { SignInError } from './identity.js'
+import { OidcClientError } from './oidc-client.js'
+import type { MintedToken } from './auth.js'
+
+const DAY_MS = 86_400_000
+
+/** The key file created in DATA_DIR when OIDC_TOKEN_ENCRYPTION_KEY is not set. */
+export const KEY_FILE = 'oidc-token-encryption.key'
+/** Retired keys, still accepted for decryption: `oidc-token-encryption.<label>.key` in DATA_DIR. */
+export const RETIRED_KEY_FILE = /^oidc-token-encryption\.[^/]+\.key$/
+
+/**
+ * `revoked_reason` values. ROTATING marks a row whose token has been consumed by a refresh that is still
+ * talking to the provider: it is not usable, and a family revoke overwrites the mark, which is how the
+ * in-flight refresh learns (under a row lock) that it must not publish its successor.
+ */
+export const REASON = {
+  rotating: 'rotating',
+  rotation: 'rotation',
+  logout: 'logout',
+  replay: 'replay_detected',
+  cap: 'absolute_cap',
+  decrypt: 'decrypt_failed',
+  provider: 'provider_revoked',
+  userinfo: 'userinfo_failed',
+  subjectChanged: 'subject_changed',
+  identityChanged: 'identity_changed',
+  adminRevoked: 'admin_revoked'
+} as const
+
+/** A refresh refused; the client only ever sees `invalid_grant`, the reason goes to the log. */
+export class RefreshRefused extends Error {
+  constructor (readonly reason: string) {
+    super(reason)
+    this.name = 'RefreshRefused'
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Opaque browser tokens
+
+/** 32 CSPRNG bytes, base64url without padding (43 characters). */
+export function newOpaqueToken (): { token: string, hash: string } {
+  const token = randomBytes(32).toString('base64url')
+  return { token, hash: hashToken(token) }
+}
+
+/** Lower-case hex SHA-256 of the token's UTF-8 bytes: the only form the database ever holds. */
+export function hashToken (token: string): string {
+  return createHash('sha256').update(token, 'utf8').digest('hex')
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Provider tokens at rest: AES-256-GCM, random 96-bit IV, the family id as additional authenticated
+// data so a ciphertext copied onto another family's row does not decrypt.
+
+export interface KeyRing {
+  /** Encrypts every new ciphertext. */
+  current: { id: string, key: Buffer }
+  /** Every key that may still decrypt, by id (the current one included). */
+  byId: Map<string, Buffer>
+}
+
+/** A key's id: a fingerprint that names the key without revealing it, stored next to each ciphertext. */
+export function keyId (key: Buffer): string {
+  return createHash('sha256').update('alarm-web token key\0').update(key).digest('hex').slice(0, 16)
+}
+
+function parseKey (raw: string, source: string): Buffer {
+  const key = Buffer.from(raw.trim(), 'base64')
+  if (key.length !== 32) throw new Error(`${source} must hold a base64-encoded 32-byte key`)
+  return key
+}
+
+export function keyRingOf (current: Buffer, retired: Buffer[] = []): KeyRing {
+  const byId = new Map<string, Buffer>()
+  for (const key of retired) byId.set(keyId(key), key)
+  byId.set(keyId(current), current)
+  return { current: { id: keyId(current), key: current }, byId }
+}
+
+/**
+ * The current key is OIDC_TOKEN_ENCRYPTION_KEY, else DATA_DIR/oidc-token-encryption.key (created on
+ * first start, mode 0600). Retired keys are read from DATA_DIR so that families encrypted before a key
+ * change keep working until they end; the key file also counts as retired once the variable is set.
+ */
+export async function loadKeyRing (config: Pick<Config, 'OIDC_TOKEN_ENCRYPTION_KEY' | 'DATA_DIR'>): Promise<{ ring: KeyRing, created?: string }> {
+  const dir = resolve(config.DATA_DIR)
+  const retired: Buffer[] = []
+  let names: string[] = []
+  try {
+    names = await readdir(dir)
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
+  }
+  for (const name of names.filter((n) => RETIRED_KEY_FILE.test(n)).sort()) {
+    retired.push(parseKey(await readFile(join(dir, name), 'utf8'), join(dir, name)))
+  }
+
+  const keyPath = join(dir, KEY_FILE)
+  if (config.OIDC_TOKEN_ENCRYPTION_KEY !== '') {
+    if (names.includes(KEY_FILE)) retired.push(parseKey(await readFile(keyPath, 'utf8'), keyPath))
+    return { ring: keyRingOf(parseKey(config.OIDC_TOKEN_ENCRYPTION_KEY, 'OIDC_TOKEN_ENCRYPTION_KEY'), retired) }
+  }
+  if (names.includes(KEY_FILE)) return { ring: keyRingOf(parseKey(await readFile(keyPath, 'utf8'), keyPath), retired) }
+
+  await mkdir(dir, { recursive: true, mode: 0o700 })
+  try {
+    // `wx`: when two instances share DATA_DIR and start together, the second one reads the first one's key.
+    await writeFile(keyPath, `${randomBytes(32).toString('base64')}\n`, { flag: 'wx', mode: 0o600 })
+    return { ring: keyRingOf(parseKey(await readFile(keyPath, 'utf8'), keyPath), retired), created: keyPath }
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
+    return { ring: keyRingOf(parseKey(await readFile(keyPath, 'utf8'), keyPath), retired) }
+  }
+}
+
+export function encryptToken (ring: KeyRing, plaintext: string, familyId: string): { ciphertext: string, keyId: string } {
+  const iv = randomBytes(12)
+  const cipher = createCipheriv('aes-256-gcm', ring.current.key, iv)
+  cipher.setAAD(Buffer.from(familyId, 'utf8'))
+  const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()])
+  const parts = [iv, cipher.getAuthTag(), body].map((b) => b.toString('base64url'))
+  return { ciphertext: `v1.${parts.join('.')}`, keyId: ring.current.id }
+}
+
+/** Throws on an unknown key id, a malformed value or a failed authentication tag. */
+export function decryptToken (ring: KeyRing, ciphertext: string, id: string, familyId: string): string {
+  const key = ring.byId.get(id)
+  if (key === undefined) throw new Error('unknown encryption key id')
+  const [version, iv, tag, body] = ciphertext.split('.')
+  if (version !== 'v1' || iv === undefined || tag === undefined || body === undefined) throw new Error('malformed ciphertext')
+  const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'))
+  decipher.setAAD(Buffer.from(familyId, 'utf8'))
+  decipher.setAuthTag(Buffer.from(tag, 'base64url'))
+  return Buffer.concat([decipher.update(Buffer.from(body, 'base64url')), decipher.final()]).toString('utf8')
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The service
+
+export interface StartFamilyInput {
+  userId: string
+  issuer: string
+  subject: string
+  providerRefreshToken: string
+  ipAddress?: string | undefined
+  userAgent?: string | undefined
+}
+
+export interface ClientInfo {
+  ipAddress?: string | undefined
+  userAgent?: string | undefined
+}
+
+export interface RefreshGrant extends MintedToken {
+  /** The successor opaque token for the browser. */
+  refreshToken: string
+}
+
+const sessionColumns = {
+  id: oidcSessions.id,
+  familyId: oidcSessions.familyId,
+  familyIssuedAt: oidcSessions.familyIssuedAt,
+  userId: oidcSessions.userId,
+  issuer: oidcSessions.issuer,
+  subject: oidcSessions.subject,
+  encryptedRefreshToken: oidcSessions.encryptedRefreshToken,
+  encryptionKeyId: oidcSessions.encryptionKeyId,
+  expiresAt: oidcSessions.expiresAt,
+  revokedAt: oidcSessions.revokedAt,
+  revokedReason: oidcSessions.revokedReason
+}
+
+const clip = (value: string | undefined, length: number): string | null =>
+  value === undefined || value === '' ? null : value.slice(0, length)
+
+const errorKind = (error: unknown): string =>
+  error instanceof Error ? ((error as { code?: unknown }).code as string | undefined) ?? error.name : 'unknown'
+
+/** The loggable parts of a provider failure (never a token or a response body). */
+function providerFailure (error: unknown): Record<string, unknown> {
+  if (error instanceof OidcClientError) {
+    return { kind: error.reason, ...(error.status !== undefined && { status: error.status }), ...(error.providerError !== undefined && { providerError: error.providerError }) }
+  }
+  return { kind: errorKind(error) }
+}
+
+/** Refusal of a rotation whose family was revoked by someone else while it ran: nothing left to revoke. */
+const REVOKED_MEANWHILE = 'revoked_during_rotation'
+
+type SessionRow = Pick<typeof oidcSessions.$inferSelect, keyof typeof sessionColumns>
+
+function createRefreshSessions (fastify: FastifyInstance, ring: KeyRing | null) {
+  const { db, clock, config, log, auth, identity } = fastify
+  const capMs = config.OIDC_REFRESH_TOKEN_LIFETIME_DAYS * DAY_MS
+
+  /** The key ring exists only while the feature is on; nothing may be encrypted or decrypted otherwise. */
+  function keys (): KeyRing {
+    if (ring === null) throw new RefreshRefused('feature_off')
+    return ring
+  }
+
+  /**
+   * Revokes every row of the family that is still usable, and the row of a rotation in flight (its
+   * ROTATING mark is overwritten). One statement, so the refusal that follows is never visible before
+   * the family is dead. Rows rotated earlier keep their own reason and time.
+   */
+  async function revokeFamily (familyId: string, reason: string): Promise<number> {
+    const now = toSqlTime(clock.now())
+    const [result] = await db.db.update(oidcSessions)
+      .set({ revokedAt: sql`COALESCE(${oidcSessions.revokedAt}, ${now})`, revokedReason: reason })
+      .where(and(eq(oidcSessions.familyId, familyId), or(isNull(oidcSessions.revokedAt), eq(oidcSessions.revokedReason, REASON.rotating))))
+    return result.affectedRows
+  }
+
+  async function refuse (row: { familyId: string, userId: string }, reason: string, level: 'info' | 'warn' = 'info'): Promise<never> {
+    const revoked = await revokeFamily(row.familyId, reason)
+    log[level]({ event: 'LogOidcRefreshFamilyRevoked', reason, familyId: row.familyId, userId: row.userId, revoked }, 'refresh family revoked')
+    throw new RefreshRefused(reason)
+  }
+
+  /** The encrypted provider token of each usable row of the families given (normally one per family). */
+  async function liveTokens (where: SQL): Promise<Array<{ familyId: string, encryptedRefreshToken: string, encryptionKeyId: string }>> {
+    return db.db.select({
+      familyId: oidcSessions.familyId,
+      encryptedRefreshToken: oidcSessions.encryptedRefreshToken,
+      encryptionKeyId: oidcSessions.encryptionKeyId
+    }).from(oidcSessions).where(and(where, or(isNull(oidcSessions.revokedAt), eq(oidcSessions.revokedReason, REASON.rotating))))
+  }
+
+  /**
+   * RFC 7009 at the provider for tokens of families just ended locally. Best effort: the local revoke
+   * already ended the session; a provider that cannot be reached only keeps a grant nobody can use.
+   */
+  async function revokeAtProvider (rows: Array<{ familyId: string, encryptedRefreshToken: string, encryptionKeyId: string }>): Promise<void> {
+    if (ring === null || config.OIDC_REVOCATION_URL === '') return
+    const tokens = new Set<string>()
+    for (const row of rows) {
+      try {
+        tokens.add(decryptToken(ring, row.encryptedRefreshToken, row.encryptionKeyId, row.familyId))
+      } catch {
+        log.warn({ familyId: row.familyId }, 'a provider refresh token could not be decrypted for revocation')
+      }
+    }
+    await Promise.all([...tokens].map(async (token) => {
+      try {
+        await fastify.oidcClient.revoke(token)
+      } catch (error) {
+        log.warn(providerFailure(error), 'provider token revocation failed')
+      }
+    }))
+  }
+
+  /**
+   * Everything after the claim: the provider, the user, then publishing the successor. Throws
+   * RefreshRefused or SignInError for a refusal; the caller revokes the family for either.
+   */
+  async function renew (row: SessionRow, successor: { token: string, hash: string }, ringNow: KeyRing, now: number, client: ClientInfo): Promise<RefreshGrant> {
+    let providerToken: string
+    try {
+      providerToken = decryptToken(ringNow, row.encryptedRefreshToken, row.encryptionKeyId, row.familyId)
+    } catch {
+      throw new RefreshRefused(REASON.decrypt)
+    }
+
+    let tokens: Awaited<ReturnType<typeof fastify.oidcClient.refresh>>
+    try {
+      tokens = await fastify.oidcClient.refresh(providerToken, row.issuer)
+    } catch (error) {
+      log.info({ ...providerFailure(error), familyId: row.familyId }, 'the provider refused or failed the refresh grant')
+      throw new RefreshRefused(REASON.provider)
+    }
+    if (tokens.idTokenSubject !== undefined && tokens.idTokenSubject !== row.subject) throw new RefreshRefused(REASON.subjectChanged)
+
+    let info: Record<string, unknown>
+    try {
+      info = await fastify.oidcClient.userinfo(tokens.accessToken, row.subject)
+    } catch (error) {
+      log.info({ ...providerFailure(error), familyId: row.familyId }, 'userinfo failed during refresh')
+      throw new RefreshRefused(REASON.userinfo)
+    }
+    // The subject is derived as at sign-in (`sub`, else the identity claim), so a provider whose
+    // userinfo has no `sub` keeps working while one that changed it does not.
+    const who = fastify.oidcClient.mapIdentity(info)
+    if (who.subject !== row.subject) throw new RefreshRefused(REASON.subjectChanged)
+    if (who.userId !== row.userId) throw new RefreshRefused(REASON.identityChanged)
+    const { claims } = await identity.signIn({
+      userId: who.userId,
+      method: 'oidc',
+      ...(who.username !== undefined && { username: who.username }),
+      ...(who.avatarUrl !== undefined && { avatarUrl: who.avatarUrl })
+    })
+
+    const familyIssuedAt = fromSqlTime(row.familyIssuedAt)
+    const nowSql = toSqlTime(now)
+    const carried = encryptToken(ringNow, tokens.refreshToken ?? providerToken, row.familyId)
+    const published = await db.transaction(async (tx) => {
+      // Finishing the claimed row first takes its row lock and checks its mark in one statement. A
+      // family revoke that ran while the provider was being asked has overwritten the mark: nothing
+      // matches and the successor must never exist. A revoke arriving now waits for this commit, then
+      // finds the successor through the family index and ends it as well.
+      const [finished] = await tx.update(oidcSessions).set({ revokedReason: REASON.rotation })
+        .where(and(eq(oidcSessions.id, row.id), eq(oidcSessions.revokedReason, REASON.rotating)))
+      if (finished.affectedRows !== 1) return false
+      await tx.insert(oidcSessions).values({
+        tokenHash: successor.hash,
+        familyId: row.familyId,
+        familyIssuedAt: row.familyIssuedAt,
+        userId: row.userId,
+        issuer: row.issuer,
+        subject: row.subject,
+        encryptedRefreshToken: carried.ciphertext,
+        encryptionKeyId: carried.keyId,
+        // Renewal never extends a family: every row ends at the family's cap.
+        expiresAt: toSqlTime(familyIssuedAt + capMs),
+        createdAt: nowSql,
+        ipAddress: clip(client.ipAddress, 45),
+        userAgent: clip(client.userAgent, 256)
+      })
+      return true
+    })
+    if (!published) {
+      log.warn({ event: 'LogOidcRefreshFamilyRevoked', reason: REVOKED_MEANWHILE, familyId: row.familyId, userId: row.userId }, 'family revoked while its refresh was in flight')
+      throw new RefreshRefused(REVOKED_MEANWHILE)
+    }
+    return { ...auth.mint(claims, config.OIDC_ACCESS_TOKEN_MINUTES), refreshToken: successor.token }
+  }
+
+  return {
+    /** A new family for a completed sign-in; returns the opaque token for the browser. */
+    async startFamily (input: StartFamilyInput): Promise<{ refreshToken: string, familyId: string }> {
+      const now = clock.now()
+      const familyId = randomUUID()
+      const { token, hash } = newOpaqueToken()
+      const { ciphertext, keyId: kid } = encryptToken(keys(), input.providerRefreshToken, familyId)
+      await db.db.insert(oidcSessions).values({
+        tokenHash: hash,
+        familyId,
+        familyIssuedAt: toSqlTime(now),
+        userId: input.userId,
+        issuer: input.issuer,
+        subject: input.subject,
+        encryptedRefreshToken: ciphertext,
+        encryptionKeyId: kid,
+        expiresAt: toSqlTime(now + capMs),
+        createdAt: toSqlTime(now),
+        ipAddress: clip(input.ipAddress, 45),
+        userAgent: clip(input.userAgent, 256)
+      })
+      return { refreshToken: token, familyId }
+    },
+
+    /**
+     * Exchanges an opaque token for a new JWT and its successor token (the state table of the spec).
+     * Throws RefreshRefused for every refusal; after the claim, every refusal revokes the family.
+     */
+    async refresh (opaqueToken: string, client: ClientInfo = {}): Promise<RefreshGrant> {
+      const ringNow = keys()
+      const now = clock.now()
+      const [row] = await db.db.select(sessionColumns).from(oidcSessions).where(eq(oidcSessions.tokenHash, hashToken(opaqueToken))).limit(1)
+      if (row === undefined) throw new RefreshRefused('unknown_token')
+
+      // A consumed token presented again (a rotated one, one being rotated right now, or a revoked one)
+      // means two parties hold the family: end it for both.
+      if (row.revokedAt !== null) return refuse(row, REASON.replay, 'warn')
+      const familyIssuedAt = fromSqlTime(row.familyIssuedAt)
+      if (familyIssuedAt + capMs <= now) return refuse(row, REASON.cap)
+      if (fromSqlTime(row.expiresAt) <= now) throw new RefreshRefused('expired')
+
+      const successor = newOpaqueToken()
+      const nowSql = toSqlTime(now)
+      const [claim] = await db.db.update(oidcSessions)
+        .set({ revokedAt: nowSql, revokedReason: REASON.rotating, replacedByHash: successor.hash })
+        .where(and(eq(oidcSessions.id, row.id), isNull(oidcSessions.revokedAt), sql`${oidcSessions.expiresAt} > ${nowSql}`))
+      // Someone else consumed the token between the read and the claim: that is a replay too.
+      if (claim.affectedRows !== 1) return refuse(row, REASON.replay, 'warn')
+
+      try {
+        return await renew(row, successor, ringNow, now, client)
+      } catch (error) {
+        // The token is spent from here on, so whatever went wrong ends the family.
+        if (error instanceof RefreshRefused && error.reason === REVOKED_MEANWHILE) throw error
+        if (error instanceof RefreshRefused) return refuse(row, error.reason)
+        if (error instanceof SignInError) return refuse(row, error.code)
+        log.error({ kind: errorKind(error), familyId: row.familyId }, 'refresh failed unexpectedly')
+        return refuse(row, 'internal_error')
+      }
+    },
+
+    /** Logout: ends the family of any known token (whatever its state) and the provider's token. */
+    async revoke (opaqueToken: string): Promise<void> {
+      const [row] = await db.db.select({ familyId: oidcSessions.familyId, userId: oidcSessions.userId })
+        .from(oidcSessions).where(eq(oidcSessions.tokenHash, hashToken(opaqueToken))).limit(1)
+      if (row === undefined) return
+      const live = await liveTokens(eq(oidcSessions.familyId, row.familyId))
+      const revoked = await revokeFamily(row.familyId, REASON.logout)
+      log.info({ event: 'LogOidcRefreshFamilyRevoked', reason: REASON.logout, familyId: row.familyId, userId: row.userId, revoked }, 'refresh family revoked')
+      await revokeAtProvider(live)
+    },
+
+    /**
+     * Ends every refresh family of a user at once (admin block, delete, or an explicit admin action),
+     * rather than waiting for the next renewal to notice. Returns how many usable tokens were revoked.
+     */
+    async revokeAllForUser (userId: string, reason: string): Promise<number> {
+      const live = await liveTokens(eq(oidcSessions.userId, userId))
+      const now = toSqlTime(clock.now())
+      const [result] = await db.db.update(oidcSessions)
+        .set({ revokedAt: sql`COALESCE(${oidcSessions.revokedAt}, ${now})`, revokedReason: reason.slice(0, 32) })
+        .where(and(eq(oidcSessions.userId, userId), or(isNull(oidcSessions.revokedAt), eq(oidcSessions.revokedReason, REASON.rotating))))
+      if (result.affectedRows > 0) log.info({ event: 'LogOidcRefreshFamilyRevoked', reason, userId, revoked: result.affectedRows }, 'all refresh families of a user revoked')
+      await revokeAtProvider(live)
+      return result.affectedRows
+    }
+  }
+}
+
+export type RefreshSessions = ReturnType<typeof createRefreshSessions>
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    refreshSessions: RefreshSessions
+  }
+}
+
+/**
+ * Refresh-backed OIDC sessions: families of rotating opaque tokens in `oidc_sessions`, each carrying the
+ * provider's refresh token encrypted at rest. With OIDC_USE_REFRESH_TOKENS off no key is loaded or
+ * created and every refresh is refused; logout still ends any family left from when it was on.
+ */
+export default fp(async (fastify) => {
+  let ring: KeyRing | null = null
+  if (fastify.config.OIDC_USE_REFRESH_TOKENS) {
+    const loaded = await loadKeyRing(fastify.config)
+    ring = loaded.ring
+    if (loaded.created !== undefined) fastify.log.info({ path: loaded.created, keyId: ring.current.id }, 'created the provider-token encryption key file')
+  }
+  fastify.decorate('refreshSessions', createRefreshSessions(fastify, ring))
+}, { name: 'refresh-sessions', fastify: '5.x', dependencies: ['config', 'clock', 'db', 'auth', 'identity', 'oidc-client'] })

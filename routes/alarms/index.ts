@@ -1,0 +1,138 @@
+import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { FastifyRequest } from 'fastify'
+import { badRequest, notFound } from '../../plugins/errors.js'
+import { ALARM_TYPES } from '../../plugins/engine.js'
+import { errors } from '../../schemas/common.js'
+import {
+  BulkDistanceSchema, DashboardSchema, DeletedSchema, DistanceSchema, TestAlertParamsSchema, TestAlertResultSchema,
+  UidParamsSchema, UpdatedSchema, alarmCreateSchema, alarmSchema, alarmUpdateSchema
+} from '../../schemas/alarms.js'
+import { createAlarmService, present, type AlarmService } from './service.js'
+import { testAlert } from './test-alert.js'
+import { ALARM_KINDS, KIND_OF, type AlarmKind } from './types.js'
+
+type Row = Record<string, unknown>
+
+/**
+ * The spec reads alarm keys case-insensitively: top-level keys are lower-cased before validation, and a
+ * key given twice in different cases is refused rather than one silently winning.
+ */
+async function lowerCaseKeys (request: FastifyRequest): Promise<void> {
+  const body = request.body
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return
+  const keys = new Map<string, unknown>()
+  const details: Array<{ field: string, message: string }> = []
+  for (const [key, value] of Object.entries(body)) {
+    const lower = key.toLowerCase()
+    if (keys.has(lower)) details.push({ field: `/${key}`, message: 'repeats another field (field names are case-insensitive)' })
+    keys.set(lower, value)
+  }
+  if (details.length > 0) throw badRequest('Invalid request', { details })
+  request.body = Object.fromEntries(keys)
+}
+
+/** The nine routes of one alarm type; every one of them is behind the type's feature gate. */
+function typeRoutes (kind: AlarmKind, service: AlarmService): FastifyPluginAsyncTypebox {
+  return async (fastify) => {
+    const { auth, featureGates } = fastify
+    fastify.addHook('onRequest', auth.authenticate)
+    fastify.addHook('preValidation', lowerCaseKeys)
+    fastify.addHook('preHandler', featureGates.gate(kind.disableKey))
+
+    const Alarm = alarmSchema(kind.type)
+    const tags = [kind.tag]
+    const location = (uid: number) => `${fastify.prefix}/${uid}`
+
+    fastify.get('/', {
+      schema: { tags, description: `The caller's ${kind.type} alarms of the active profile.`, response: { 200: Type.Array(Alarm), ...errors(401, 403, 404, 500, 501) } }
+    }, async (request) => service.list(kind, request.user.userId))
+
+    fastify.get('/:uid', {
+      schema: { tags, params: UidParamsSchema, response: { 200: Alarm, ...errors(400, 401, 403, 404, 500, 501) } }
+    }, async (request) => service.one(kind, request.user.userId, request.params.uid))
+
+    fastify.post('/', {
+      schema: {
+        tags,
+        description: '201 with a Location when created; 200 with uid 0 when the engine already has this exact alarm.',
+        body: alarmCreateSchema(kind.type),
+        response: { 201: Alarm, 200: Alarm, ...errors(400, 401, 403, 404, 409, 500, 501) }
+      }
+    }, async (request, reply) => {
+      const { created, alarm } = await service.create(kind, request.user.userId, request.body as Row)
+      if (!created) return alarm
+      return reply.code(201).header('location', location(alarm.uid)).send(alarm)
+    })
+
+    fastify.put('/distance', {
+      schema: {
+        tags,
+        description: 'Sets the distance of every alarm of this type in the active profile.',
+        body: DistanceSchema,
+        response: { 200: UpdatedSchema, ...errors(400, 401, 403, 404, 409, 500, 501) }
+      }
+    }, async (request) => ({ updated: await service.setDistance(kind, request.user.userId, request.body, null) }))
+
+    fastify.put('/distance/bulk', {
+      schema: { tags, body: BulkDistanceSchema, response: { 200: UpdatedSchema, ...errors(400, 401, 403, 404, 409, 500, 501) } }
+    }, async (request) => ({ updated: await service.setDistance(kind, request.user.userId, request.body.distance, request.body.uids) }))
+
+    fastify.put('/:uid', {
+      schema: {
+        tags,
+        description: 'Partial update: null or absent fields keep their stored values. The uid may change (PoracleNG re-keys edited rows).',
+        params: UidParamsSchema,
+        body: alarmUpdateSchema(kind.type),
+        response: { 200: Alarm, ...errors(400, 401, 403, 404, 409, 500, 501) }
+      }
+    }, async (request) => service.update(kind, request.user.userId, request.params.uid, request.body as Row))
+
+    fastify.delete('/:uid', {
+      schema: { tags, params: UidParamsSchema, response: { 204: Type.Null(), ...errors(400, 401, 403, 404, 500, 501) } }
+    }, async (request, reply) => {
+      await service.remove(kind, request.user.userId, request.params.uid)
+      return reply.code(204).send(null)
+    })
+
+    fastify.delete('/', {
+      schema: { tags, description: 'Deletes every alarm of this type in the active profile.', response: { 200: DeletedSchema, ...errors(401, 403, 404, 500, 501) } }
+    }, async (request) => ({ deleted: await service.removeAll(kind, request.user.userId) }))
+  }
+}
+
+/** The ten alarm types, the dashboard counts and test alerts, all over the alarm engine. */
+const alarmRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
+  const { auth, engine, featureGates, rateLimits } = fastify
+  const service = createAlarmService(fastify)
+
+  for (const kind of ALARM_KINDS) await fastify.register(typeRoutes(kind, service), { prefix: kind.path })
+
+  fastify.get('/dashboard', {
+    onRequest: auth.authenticate,
+    schema: { tags: ['dashboard'], description: 'Alarm counts per type for the active profile.', response: { 200: DashboardSchema, ...errors(401, 404, 500) } }
+  }, async (request) => {
+    const { alarms } = await engine.tracking.all(request.user.userId)
+    return Object.fromEntries(ALARM_TYPES.map((type) => [KIND_OF[type].dashboardKey, alarms[type].length])) as Record<AlarmKind['dashboardKey'], number>
+  })
+
+  fastify.post('/test-alert/:type/:uid', {
+    onRequest: auth.authenticate,
+    config: { rateLimit: rateLimits.testAlert },
+    schema: {
+      tags: ['test-alerts'],
+      description: 'Has the engine render and deliver a sample alert matching one alarm (PoracleNG only).',
+      params: TestAlertParamsSchema,
+      response: { 200: TestAlertResultSchema, ...errors(400, 401, 403, 404, 429, 500, 501) }
+    }
+  }, async (request) => {
+    const { type, uid } = request.params
+    await featureGates.ensure(KIND_OF[type].disableKey)
+    const { human, alarms } = await engine.tracking.all(request.user.userId)
+    const alarm = alarms[type].find((row) => row.uid === uid)
+    if (alarm === undefined) throw notFound('Alarm not found.')
+    await testAlert(fastify, type, present(alarm), human)
+    return { status: 'ok' as const, message: 'Test alert sent' }
+  })
+}
+
+export default alarmRoutes

@@ -1,0 +1,312 @@
+import type { FastifyInstance } from 'fastify'
+import { badRequest, conflict, notFound } from '../../plugins/errors.js'
+import { EngineError, type AlarmRow } from '../../plugins/engine.js'
+import { ALARM_FIELDS } from '../../schemas/alarms.js'
+import { META_FIELDS, canon, differences, engineRules, predict, sameAlarm } from './diff.js'
+import type { AlarmKind } from './types.js'
+
+type Row = Record<string, unknown>
+/** A stored alarm as the API shows it: JSON-text list columns parsed to arrays. */
+export type Alarm = Row & { uid: number, id: string, profile_no: number }
+
+/** One row to write: a new alarm, or the new content of `replaces`. */
+interface Step {
+  candidate: Row
+  replaces?: Alarm
+  /** Delete `replaces` before writing: the engine would insert a second row under the same unique key. */
+  deleteFirst?: boolean
+}
+
+/** Columns the engine keeps as JSON text but the API shows as lists. */
+const LIST_COLUMNS = ['override_areas', 'change_types']
+/** Columns where null is a value ("any gym"), sent as such; other nulls are left out so the engine applies its default. */
+const NULL_MEANS_ANY = new Set(['gym_id', 'station_id'])
+
+function parseList (value: unknown): unknown {
+  if (typeof value !== 'string') return value
+  try {
+    const parsed: unknown = JSON.parse(value)
+    return Array.isArray(parsed) ? parsed : value
+  } catch {
+    return value
+  }
+}
+
+export function present (row: AlarmRow): Alarm {
+  const shown: Row = { ...row }
+  for (const column of LIST_COLUMNS) if (column in shown) shown[column] = parseList(shown[column])
+  return shown as Alarm
+}
+
+/** The alarm's own fields, without the row's bookkeeping. */
+const content = (row: Row): Row => Object.fromEntries(Object.entries(row).filter(([field]) => !META_FIELDS.has(field)))
+
+/** The type's fields a client sent, without nulls (null = "keep" on updates, "default" on creates). */
+function given (kind: AlarmKind, body: Row): Row {
+  const known = ALARM_FIELDS[kind.type]
+  return Object.fromEntries(Object.entries(body).filter(([field, value]) => Object.hasOwn(known, field) && value !== null))
+}
+
+/** The spec's storage rules: grunt types and area names lower-case, "" means "none" for ids and labels. */
+function normalize (row: Row): Row {
+  const out = { ...row }
+  if (typeof out.grunt_type === 'string') out.grunt_type = out.grunt_type.toLowerCase()
+  for (const field of ['gym_id', 'station_id', 'override_location_label']) if (out[field] === '') out[field] = null
+  if (Array.isArray(out.override_areas)) {
+    const areas = [...new Set(out.override_areas.map((a) => String(a).trim().toLowerCase()).filter((a) => a !== ''))]
+    out.override_areas = areas.length > 0 ? areas : null
+  }
+  return out
+}
+
+/** What goes to the engine: no bookkeeping, and nulls only where null means "any". */
+function outgoing (row: Row): Row {
+  return Object.fromEntries(Object.entries(content(row)).filter(([field, value]) => value !== null || NULL_MEANS_ANY.has(field)))
+}
+
+interface Problem { field: string, message: string }
+const invalid = (details: Problem[]) => badRequest('Invalid request', { details })
+
+/** Rules across fields, checked on the complete row that will be stored. */
+function check (kind: AlarmKind, row: Row): void {
+  const details: Problem[] = []
+  const num = (field: string) => (typeof row[field] === 'number' ? row[field] : null)
+  for (const [low, high] of kind.ranges ?? []) {
+    const a = num(low)
+    const b = num(high)
+    if (a !== null && b !== null && a > b) details.push({ field: `/${low}`, message: `must not be greater than ${high}` })
+  }
+  if (kind.type === 'raid' && num('pokemon_id') === 9000 && num('level') === null) {
+    details.push({ field: '/level', message: 'is required for raids by level (pokemon_id 9000)' })
+  }
+  const label = row.override_location_label
+  const areas = Array.isArray(row.override_areas) && row.override_areas.length > 0
+  const distance = num('distance') ?? 0
+  if (typeof label === 'string' && areas) details.push({ field: '/override_areas', message: 'cannot be combined with override_location_label' })
+  if (areas && distance > 0) details.push({ field: '/distance', message: 'must be 0 when override_areas is set' })
+  if (typeof label === 'string' && distance <= 0) details.push({ field: '/distance', message: 'must be greater than 0 when override_location_label is set' })
+  if (details.length > 0) throw invalid(details)
+}
+
+const TAKEOVER = 'This change would overwrite another of your alarms; edit that one instead.'
+
+/** The engine answered success but its list does not show the written alarm. */
+const unstored = (kind: AlarmKind) =>
+  new EngineError('invalid_response', 'The alarm engine did not store the change.', { method: 'POST', path: `/api/tracking/${kind.type}/{user}` })
+
+const sameKey = (fields: string[], a: Row, b: Row) => fields.every((f) => canon(a[f]) === canon(b[f]))
+
+export function createAlarmService (fastify: FastifyInstance) {
+  const { engine, alarmEvents, log } = fastify
+
+  const conflictFor = (kind: AlarmKind, message: string) => conflict(message, { trackingType: kind.type })
+
+  async function list (kind: AlarmKind, userId: string): Promise<Alarm[]> {
+    const rows = await engine.tracking.get(kind.type, userId)
+    return rows.map(present).sort((a, b) => a.uid - b.uid)
+  }
+
+  const find = (rows: Alarm[], uid: number): Alarm => {
+    const row = rows.find((r) => r.uid === uid)
+    if (row === undefined) throw notFound('Alarm not found.')
+    return row
+  }
+
+  /** Refuses a batch the engine would turn into duplicates or into a change of an alarm not in it (reference 5.3). */
+  async function plan (kind: AlarmKind, before: Alarm[], steps: Step[]): Promise<void> {
+    const rules = engineRules(kind.type, await engine.generation())
+    const replaced = new Set(steps.flatMap((s) => (s.replaces ? [s.replaces.uid] : [])))
+    const untouched = before.filter((r) => !replaced.has(r.uid))
+    steps.forEach((step, i) => {
+      const others = steps.filter((_, j) => j !== i).map((s) => s.candidate)
+      if (untouched.some((r) => sameAlarm(step.candidate, r)) || others.some((c) => sameAlarm(step.candidate, c))) {
+        throw conflictFor(kind, steps.length > 1
+          ? 'This change would make two of your alarms identical.'
+          : 'You already have an identical alarm.')
+      }
+      if (kind.uniqueKey !== undefined) {
+        const key = kind.uniqueKey
+        if (untouched.some((r) => sameKey(key, step.candidate, r)) || others.some((c) => sameKey(key, step.candidate, c))) {
+          throw conflictFor(kind, `You already have an alarm with this ${key.join(' and ').replace(/_/g, ' ')}.`)
+        }
+      }
+      // Pokemon updates name their uid and bypass the engine's comparison.
+      if (kind.type === 'pokemon' && step.replaces) return
+      const outcome = predict(rules, step.candidate, before)
+      if (outcome.kind === 'update' && outcome.row.uid !== step.replaces?.uid) {
+        throw conflictFor(kind, TAKEOVER)
+      }
+      if (outcome.kind === 'insert' && step.replaces && kind.uniqueKey !== undefined && sameKey(kind.uniqueKey, step.candidate, step.replaces)) {
+        step.deleteFirst = true
+      }
+    })
+  }
+
+  /**
+   * Puts back what a failed multi-step write changed: rows it added go, rows it removed or altered return
+   * (under new uids where the engine assigns them). Best effort: the engine may be the reason it failed.
+   */
+  async function restore (kind: AlarmKind, userId: string, before: Alarm[], steps: Step[]): Promise<void> {
+    try {
+      const current = await list(kind, userId)
+      const known = new Set(before.map((r) => r.uid))
+      const added = current.filter((r) => !known.has(r.uid) && steps.some((s) => sameAlarm(s.candidate, r)))
+      const damaged = before.filter((r) => {
+        const now = current.find((c) => c.uid === r.uid)
+        return now === undefined || !sameAlarm(content(r), now)
+      })
+      if (added.length === 0 && damaged.length === 0) return
+      const explicit = (r: Alarm) => kind.type === 'pokemon' && current.some((c) => c.uid === r.uid)
+      const doomed = [...added.map((r) => r.uid), ...damaged.filter((r) => !explicit(r) && current.some((c) => c.uid === r.uid)).map((r) => r.uid)]
+      await engine.tracking.bulkDelete(kind.type, userId, doomed, { silent: true })
+      if (damaged.length > 0) {
+        await engine.tracking.create(kind.type, userId, damaged.map((r) => (explicit(r) ? { ...outgoing(r), uid: r.uid } : outgoing(r))), { silent: true })
+        const after = await list(kind, userId)
+        for (const r of damaged) {
+          if (explicit(r)) continue
+          const back = after.find((a) => !known.has(a.uid) && sameAlarm(content(r), a))
+          if (back !== undefined) alarmEvents.emit('uidChanged', { userId, type: kind.type, oldUid: r.uid, newUid: back.uid })
+        }
+      }
+      log.warn({ type: kind.type, removed: added.length, restored: damaged.length }, 'undid a partly applied alarm change')
+    } catch (err) {
+      log.error({ err, type: kind.type }, 'could not undo a partly applied alarm change')
+    }
+  }
+
+  /**
+   * Writes the steps in one engine call and reconciles the outcome (reference 5.3): finds each step's
+   * stored row, deletes rows the engine superseded instead of updating, reports uid changes, and undoes
+   * everything when the engine changed an alarm outside the batch or a later step fails.
+   * Returns each step's stored row, or null when the engine stored nothing new (already present).
+   */
+  async function apply (kind: AlarmKind, userId: string, before: Alarm[], steps: Step[]): Promise<Array<Alarm | null>> {
+    const explicit = kind.type === 'pokemon'
+    // An update is the create call with the uid present (the spec); only pokemon rows are matched by it.
+    const bodies = steps.map((s) => (s.replaces && s.deleteFirst !== true ? { ...outgoing(s.candidate), uid: s.replaces.uid } : outgoing(s.candidate)))
+    const early = steps.filter((s) => s.deleteFirst === true).map((s) => (s.replaces as Alarm).uid)
+    try {
+      await engine.tracking.bulkDelete(kind.type, userId, early, { silent: true })
+      await engine.tracking.create(kind.type, userId, bodies.length === 1 ? bodies[0] as Row : bodies, { silent: true })
+      const after = await list(kind, userId)
+      const replaced = new Set(steps.flatMap((s) => (s.replaces ? [s.replaces.uid] : [])))
+      const disturbed = before.some((r) => {
+        if (replaced.has(r.uid)) return false
+        const now = after.find((a) => a.uid === r.uid)
+        return now === undefined || !sameAlarm(content(r), now)
+      })
+      if (disturbed) throw conflictFor(kind, 'The alarm engine merged this change into another of your alarms; nothing was changed.')
+
+      const known = new Set(before.map((r) => r.uid))
+      const claimed = new Set<number>()
+      const results = steps.map((step) => {
+        const pick = (row: Alarm | undefined) => { if (row !== undefined) claimed.add(row.uid); return row ?? null }
+        const free = after.filter((a) => !claimed.has(a.uid))
+        // A pokemon update keeps its uid, whatever the engine made of the values (PoracleJS caps distance).
+        if (explicit && step.replaces) return pick(free.find((a) => a.uid === step.replaces?.uid))
+        const fresh = free.filter((a) => !known.has(a.uid))
+        return pick(fresh.find((a) => sameAlarm(step.candidate, a)) ??
+          free.find((a) => sameAlarm(step.candidate, a)) ??
+          // A single new row is the one written even where the engine normalised a value differently.
+          (steps.length === 1 && fresh.length === 1 ? fresh[0] : undefined))
+      })
+      if (results.some((r, i) => r === null && steps[i]?.replaces !== undefined)) throw unstored(kind)
+
+      const superseded = steps.flatMap((s, i) => {
+        const old = s.replaces?.uid
+        return old !== undefined && results[i]?.uid !== old && after.some((a) => a.uid === old) ? [old] : []
+      })
+      await engine.tracking.bulkDelete(kind.type, userId, superseded, { silent: true })
+      steps.forEach((s, i) => {
+        const newUid = results[i]?.uid
+        if (s.replaces && newUid !== undefined && newUid !== s.replaces.uid) {
+          alarmEvents.emit('uidChanged', { userId, type: kind.type, oldUid: s.replaces.uid, newUid })
+        }
+      })
+      return results
+    } catch (err) {
+      await restore(kind, userId, before, steps)
+      throw err
+    }
+  }
+
+  return {
+    list,
+
+    async one (kind: AlarmKind, userId: string, uid: number): Promise<Alarm> {
+      return find(await list(kind, userId), uid)
+    },
+
+    /** `created: false` with uid 0 when the engine already had this exact alarm. */
+    async create (kind: AlarmKind, userId: string, body: Row): Promise<{ created: boolean, alarm: Alarm }> {
+      const sent = normalize({ ...kind.createDefaults, ...given(kind, body) })
+      // The complete row the engine will compare and store; raids of one pokemon are stored at level 9000.
+      const candidate = { ...kind.engineDefaults, ...sent }
+      if (kind.type === 'raid' && candidate.pokemon_id !== 9000) candidate.level = 9000
+      check(kind, candidate)
+      const before = await list(kind, userId)
+      const rules = engineRules(kind.type, await engine.generation())
+      const twin = before.find((r) => sameAlarm(candidate, r))
+      if (twin !== undefined) {
+        // Max battles have no duplicate detection in the engine: answer as the other types do, without writing.
+        if (rules.match === null) return { created: false, alarm: { ...twin, uid: 0 } }
+        if (predict(rules, candidate, before).kind === 'update') throw conflictFor(kind, TAKEOVER)
+      } else {
+        await plan(kind, before, [{ candidate }])
+      }
+      const [stored] = await apply(kind, userId, before, [{ candidate: sent }])
+      if (stored && !before.some((r) => r.uid === stored.uid)) return { created: true, alarm: stored }
+      const existing = stored ?? twin
+      if (existing === undefined) throw unstored(kind)
+      return { created: false, alarm: { ...existing, uid: 0 } }
+    },
+
+    /** Null or absent fields keep their stored values; stored columns the API does not know are sent back unchanged. */
+    async update (kind: AlarmKind, userId: string, uid: number, body: Row): Promise<Alarm> {
+      const before = await list(kind, userId)
+      const stored = find(before, uid)
+      const candidate = normalize({ ...content(stored), ...given(kind, body) })
+      check(kind, candidate)
+      if (differences(candidate, stored).length === 0) return stored
+      const steps: Step[] = [{ candidate, replaces: stored }]
+      await plan(kind, before, steps)
+      const [result] = await apply(kind, userId, before, steps)
+      return result as Alarm
+    },
+
+    async remove (kind: AlarmKind, userId: string, uid: number): Promise<void> {
+      find(await list(kind, userId), uid)
+      try {
+        await engine.tracking.deleteByUid(kind.type, userId, uid, { silent: true })
+      } catch (err) {
+        // Already gone is what the caller wanted.
+        if (!(err instanceof EngineError && err.kind === 'not_found')) throw err
+      }
+    },
+
+    async removeAll (kind: AlarmKind, userId: string): Promise<number> {
+      const rows = await list(kind, userId)
+      await engine.tracking.bulkDelete(kind.type, userId, rows.map((r) => r.uid), { silent: true })
+      return rows.length
+    },
+
+    /**
+     * Sets `distance` on the given alarms (all of the type when `uids` is null): the stored rows are
+     * changed in memory and posted back in one call. Alarms already at that distance are not rewritten.
+     */
+    async setDistance (kind: AlarmKind, userId: string, distance: number, uids: number[] | null): Promise<number> {
+      const before = await list(kind, userId)
+      const selected = uids === null ? before : uids.map((uid) => find(before, uid))
+      const steps: Step[] = selected
+        .filter((r) => canon(r.distance) !== canon(distance))
+        .map((r) => ({ candidate: { ...content(r), distance }, replaces: r }))
+      if (steps.length === 0) return 0
+      for (const step of steps) check(kind, step.candidate)
+      await plan(kind, before, steps)
+      await apply(kind, userId, before, steps)
+      return steps.length
+    }
+  }
+}
+
+export type AlarmService = ReturnType<typeof createAlarmService>

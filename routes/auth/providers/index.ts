@@ -1,0 +1,45 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { errors } from '../../../schemas/common.js'
+import { ProvidersSchema } from '../../../schemas/sign-in.js'
+import { singleLogoutAvailable, ssoEnabledByAdmin } from '../oidc/modes.js'
+
+/** Which sign-in methods the login page offers, and whether it skips straight to the provider. */
+const providersRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
+  const { config, siteSettings, oidcClient, rateLimits } = fastify
+
+  fastify.get('/providers', {
+    config: { rateLimit: rateLimits.authRead },
+    schema: { tags: ['auth'], response: { 200: ProvidersSchema, ...errors(429) } }
+  }, async () => {
+    const configured = oidcClient.isConfigured()
+    const [ssoMode, endSession, discordOn, telegramOn, telegramBot] = await Promise.all([
+      ssoEnabledByAdmin(fastify),
+      singleLogoutAvailable(fastify),
+      siteSettings.isNotFalse('enable_discord'),
+      siteSettings.isNotFalse('enable_telegram'),
+      siteSettings.get('telegram_bot')
+    ])
+    const botUsername = (config.TELEGRAM_BOT_USERNAME.trim() !== '' ? config.TELEGRAM_BOT_USERNAME : telegramBot ?? '').trim().replace(/^@/, '')
+    return {
+      oidc: {
+        configured,
+        enabledByAdmin: ssoMode,
+        providerName: config.OIDC_PROVIDER_NAME,
+        endSession,
+        refresh: configured && config.OIDC_USE_REFRESH_TOKENS
+      },
+      discord: {
+        configured: config.DISCORD_CLIENT_ID !== '' && config.DISCORD_CLIENT_SECRET !== '',
+        enabledByAdmin: discordOn
+      },
+      telegram: {
+        // Without the bot token the widget's hash proves nothing: never offered then.
+        configured: config.TELEGRAM_ENABLED === true && config.TELEGRAM_BOT_TOKEN !== '',
+        enabledByAdmin: telegramOn,
+        botUsername
+      }
+    }
+  })
+}
+
+export default providersRoutes

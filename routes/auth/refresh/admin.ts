@@ -1,0 +1,24 @@
+import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { REASON } from '../../../plugins/refresh-sessions.js'
+import { errors } from '../../../schemas/common.js'
+import { RevokedSessionsSchema } from '../../../schemas/refresh-sessions.js'
+
+/** Admins end every refresh-backed session of a user at once (DELETE /api/admin/users/sessions?id=). */
+const adminSessionRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
+  const { refreshSessions, auth } = fastify
+
+  fastify.delete('/', {
+    onRequest: [auth.authenticate, auth.requireAdmin],
+    schema: {
+      tags: ['admin'],
+      querystring: Type.Object({ id: Type.String({ minLength: 1, maxLength: 255 }) }),
+      response: { 200: RevokedSessionsSchema, ...errors(400, 401, 403) }
+    }
+  }, async (request) => {
+    const revoked = await refreshSessions.revokeAllForUser(request.query.id, REASON.adminRevoked)
+    request.log.info({ event: 'LogOidcSessionsRevokedByAdmin', userId: request.query.id, admin: request.user.userId, revoked }, 'admin revoked refresh sessions')
+    return { revoked }
+  })
+}
+
+export default adminSessionRoutes

@@ -1,0 +1,91 @@
+import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { AppError, badRequest, forbidden, unauthorized } from '../../../plugins/errors.js'
+import { BLOCKED_MESSAGE } from '../../../plugins/blocked-accounts.js'
+import { SignInError, type SignInErrorCode } from '../../../plugins/identity.js'
+import { errors } from '../../../schemas/common.js'
+import { TelegramConfigSchema, TelegramSignInSchema } from '../../../schemas/session-user.js'
+import { activeProfileName, engineUnavailable, userInfo } from '../user/user-info.js'
+import { FUTURE_SKEW_SECONDS, MAX_AGE_SECONDS, hashMatches } from './widget.js'
+
+const Digits = (max: number) => Type.String({ pattern: `^[0-9]{1,${max}}$` })
+const Text = (maxLength: number) => Type.Optional(Type.String({ maxLength }))
+
+/** The login widget's fields exactly as Telegram hands them to the page (ids and dates as numbers or digit strings). */
+const WidgetBodySchema = Type.Object({
+  id: Type.Union([Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }), Digits(16)]),
+  first_name: Text(256),
+  last_name: Text(256),
+  username: Text(64),
+  photo_url: Text(2048),
+  auth_date: Type.Union([Type.Integer({ minimum: 0, maximum: 99_999_999_999 }), Digits(11)]),
+  hash: Type.String({ pattern: '^[0-9a-fA-F]{64}$' })
+}, { additionalProperties: false })
+
+/** Refused sign-ins as JSON: the widget posts with fetch, so there is no redirect to send. */
+function refusal (code: SignInErrorCode): AppError {
+  switch (code) {
+    case 'user_not_registered': return forbidden('User not registered in Poracle.')
+    case 'account_blocked': return forbidden(BLOCKED_MESSAGE)
+    case 'engine_unavailable': return engineUnavailable()
+    case 'telegram_disabled': return badRequest('Telegram login is disabled by the administrator.', { code })
+    default: return forbidden('Telegram sign-in was refused.', { code })
+  }
+}
+
+/** Telegram login widget: `POST /verify` checks the signed widget data; `GET /config` feeds the login page. */
+const telegramRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
+  const { config, clock, auth, identity, engine, siteSettings, rateLimits } = fastify
+  // Without the bot token the hash could be computed by anyone: never treat that as enabled.
+  const enabled = config.TELEGRAM_ENABLED === true && config.TELEGRAM_BOT_TOKEN !== ''
+
+  fastify.post('/verify', {
+    config: { rateLimit: rateLimits.auth },
+    schema: {
+      tags: ['auth'],
+      summary: 'Signs in with the Telegram login widget\'s data',
+      body: WidgetBodySchema,
+      response: { 200: TelegramSignInSchema, ...errors(400, 401, 403, 429, 503) }
+    }
+  }, async (request) => {
+    if (!enabled) throw badRequest('Telegram login is not enabled.')
+    const fields = request.body
+    const authDate = Number(fields.auth_date)
+    const now = Math.floor(clock.now() / 1000)
+    if (now - authDate > MAX_AGE_SECONDS) throw unauthorized('Telegram login data is too old. Please sign in again.')
+    if (authDate - now > FUTURE_SKEW_SECONDS) throw unauthorized('Telegram login data is dated in the future.')
+    if (!hashMatches(fields, fields.hash, config.TELEGRAM_BOT_TOKEN)) throw unauthorized('Telegram login data could not be verified.')
+
+    const userId = String(fields.id)
+    let result
+    try {
+      result = await identity.signIn({
+        userId,
+        method: 'telegram',
+        username: fields.username || fields.first_name || 'Unknown',
+        ...(fields.photo_url !== undefined && fields.photo_url !== '' && { avatarUrl: fields.photo_url })
+      })
+    } catch (error) {
+      if (error instanceof SignInError) {
+        request.log.info({ userId, code: error.code }, 'Telegram sign-in refused')
+        throw refusal(error.code)
+      }
+      throw error
+    }
+    const { claims, human, roles } = result
+    const { token } = auth.mint(claims, config.JWT_EXPIRATION_MINUTES)
+    return { token, user: userInfo(claims, human, roles.managedWebhooks, await activeProfileName(engine, human, request.log)) }
+  })
+
+  fastify.get('/config', {
+    config: { rateLimit: rateLimits.auth },
+    schema: { tags: ['auth'], summary: 'Whether the Telegram widget is offered, and for which bot', response: { 200: TelegramConfigSchema, ...errors(429) } }
+  }, async () => {
+    const botUsername = config.TELEGRAM_BOT_USERNAME !== '' ? config.TELEGRAM_BOT_USERNAME : (await siteSettings.get('telegram_bot') ?? '')
+    return {
+      enabled: enabled && await siteSettings.isNotFalse('enable_telegram'),
+      botUsername: botUsername.trim().replace(/^@/, '')
+    }
+  })
+}
+
+export default telegramRoutes

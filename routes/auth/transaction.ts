@@ -1,0 +1,83 @@
+import { randomBytes, timingSafeEqual } from 'node:crypto'
+import type { FastifyRequest } from 'fastify'
+import type { Config } from '../../plugins/config.js'
+
+/*
+ * The state handling shared by the redirect sign-in flows (OIDC and the chat platform): a signed,
+ * single-use cookie binding the callback to the browser that started the login, and the return origin.
+ */
+
+/** How long a started sign-in may take before its state is refused (the cookies live as long). */
+export const TRANSACTION_SECONDS = 600
+
+/** What the login step remembers for the callback (OIDC keeps its PKCE verifier in a cookie of its own). */
+export interface LoginTransaction {
+  state: string
+  /** Seconds since the epoch. */
+  issuedAt: number
+  /** The front-end origin to send the browser back to. */
+  origin: string
+}
+
+/** 32 random bytes, base64url: the CSRF binding between login and callback. */
+export const newState = (): string => randomBytes(32).toString('base64url')
+
+export function encodeTransaction (t: LoginTransaction): string {
+  return `${t.state}~${t.issuedAt}~${t.origin}`
+}
+
+export function decodeTransaction (value: string): LoginTransaction | null {
+  const match = /^([A-Za-z0-9_-]{43})~(\d{1,12})~(https?:\/\/[^~\s]+)$/.exec(value)
+  if (match === null) return null
+  const [, state, issuedAt, origin] = match as unknown as [string, string, string, string]
+  return { state, issuedAt: Number(issuedAt), origin }
+}
+
+/** Constant-time comparison of two secrets of possibly different length. */
+export function sameSecret (expected: string, given: string): boolean {
+  const a = Buffer.from(expected)
+  const b = Buffer.from(given)
+  return a.length === b.length && timingSafeEqual(a, b)
+}
+
+/**
+ * States already redeemed, kept until they would have expired anyway, so that a replayed callback
+ * (same URL, same cookies) is refused although the browser could resend its copy of the cookie. Per
+ * instance: a replay that reaches another instance still fails at the provider, whose codes are
+ * single-use.
+ */
+export class RedeemedStates {
+  private readonly until = new Map<string, number>()
+
+  /** Records the state; false when it was redeemed before. */
+  redeem (state: string, nowSeconds: number): boolean {
+    if (this.until.size > 1000) for (const [s, t] of this.until) if (t <= nowSeconds) this.until.delete(s)
+    const known = this.until.get(state)
+    if (known !== undefined && known > nowSeconds) return false
+    this.until.set(state, nowSeconds + TRANSACTION_SECONDS)
+    return true
+  }
+}
+
+/** Whether the browser may be sent back to `origin`: a CORS origin, or with none configured this service. */
+export function isReturnOrigin (config: Pick<Config, 'CORS_ORIGIN'>, origin: string, self: string): boolean {
+  return config.CORS_ORIGIN.length > 0 ? config.CORS_ORIGIN.includes(origin) : origin === self
+}
+
+/**
+ * Where the browser goes back to after signing in or out: the Referer's origin when it is allowed
+ * (see isReturnOrigin), otherwise this service's own origin. Never anything else: the flows must not
+ * become an open redirect that hands a token to a stranger.
+ */
+export function returnOrigin (request: FastifyRequest, config: Pick<Config, 'CORS_ORIGIN'>, self: string): string {
+  const referer = request.headers.referer
+  if (typeof referer !== 'string' || referer === '') return self
+  let url: URL
+  try {
+    url = new URL(referer)
+  } catch {
+    return self
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return self
+  return isReturnOrigin(config, url.origin, self) ? url.origin : self
+}

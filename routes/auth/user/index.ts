@@ -1,0 +1,91 @@
+import { type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { EngineError, type EngineHuman } from '../../../plugins/engine.js'
+import { AppError, badRequest, notFound, unauthorized } from '../../../plugins/errors.js'
+import { BLOCKED_MESSAGE } from '../../../plugins/blocked-accounts.js'
+import type { TokenClaims } from '../../../plugins/auth.js'
+import { errors } from '../../../schemas/common.js'
+import { AlertsToggleSchema, MessageSchema, UserInfoSchema } from '../../../schemas/session-user.js'
+import { activeProfileName, engineUnavailable, userInfo } from './user-info.js'
+
+const ACCOUNT_GONE = 'This account no longer exists.'
+
+/** The signed-in user: who they are right now (`/me`), pausing their alerts, and logging out. */
+const sessionUserRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
+  const { auth, engine, identity, rateLimits } = fastify
+
+  /** The caller's engine row; a missing account and an engine outage are told apart. */
+  async function liveHuman (userId: string, whenMissing: () => AppError): Promise<EngineHuman> {
+    try {
+      return await engine.humans.one(userId)
+    } catch (error) {
+      if (error instanceof EngineError && error.kind === 'not_found') throw whenMissing()
+      throw engineUnavailable()
+    }
+  }
+
+  fastify.get('/me', {
+    onRequest: auth.authenticate,
+    config: { rateLimit: rateLimits.authRead },
+    schema: { tags: ['auth'], summary: 'The signed-in user, read live; re-issues the token when the active profile changed', response: { 200: UserInfoSchema, ...errors(401, 429, 503) } }
+  }, async (request) => {
+    const user = request.user
+    const human = await liveHuman(user.userId, () => unauthorized(ACCOUNT_GONE))
+    const impersonating = user.impersonatedBy !== undefined
+    // An admin looking at a blocked account sees the block as data; the owner is signed out.
+    if (human.admin_disable === 1 && !impersonating) throw unauthorized(BLOCKED_MESSAGE)
+
+    let isAdmin = user.isAdmin
+    let managedWebhooks: string[] | null = user.managedWebhooks ?? []
+    let freshIsAdmin: boolean | undefined
+    // An impersonation token is never elevated and its delegation is not re-resolved: it acts as
+    // exactly the account it names.
+    if (!impersonating) {
+      const roles = await identity.roles(user.userId)
+      if (roles.resolved) {
+        isAdmin = freshIsAdmin = roles.isAdmin
+        managedWebhooks = roles.managedWebhooks
+      } else {
+        // Partial answer during an outage: keep the claim's rights (never demote) plus whatever was learnt.
+        managedWebhooks = [...new Set([...(user.managedWebhooks ?? []), ...(roles.managedWebhooks ?? [])])].sort()
+      }
+    }
+
+    const claims: TokenClaims = { ...user, isAdmin }
+    const info = userInfo(claims, human, managedWebhooks, await activeProfileName(engine, human, request.log))
+    // The engine changes the active profile behind the service's back (active hours, bot commands):
+    // hand out a token with the new profile, keeping the original expiry.
+    if (human.current_profile_no !== user.profileNo) {
+      info.token = auth.reissue(request, {
+        profileNo: human.current_profile_no,
+        ...(freshIsAdmin !== undefined && { isAdmin: freshIsAdmin })
+      }).token
+    }
+    return info
+  })
+
+  fastify.post('/alerts/toggle', {
+    onRequest: auth.authenticate,
+    config: { rateLimit: rateLimits.authRead },
+    schema: { tags: ['auth'], summary: 'Pauses or resumes the caller\'s own alert delivery', response: { 200: AlertsToggleSchema, ...errors(400, 401, 404, 429, 503) } }
+  }, async (request) => {
+    const human = await liveHuman(request.user.userId, () => notFound('User not found.'))
+    if (human.admin_disable === 1) throw badRequest('Your account has been disabled by an administrator.')
+    const enable = human.enabled !== 1
+    try {
+      if (enable) await engine.humans.start(human.id)
+      else await engine.humans.stop(human.id)
+    } catch (error) {
+      if (error instanceof EngineError && error.kind === 'not_found') throw notFound('User not found.')
+      throw engineUnavailable()
+    }
+    return { enabled: enable }
+  })
+
+  fastify.post('/logout', {
+    onRequest: auth.authenticate,
+    config: { rateLimit: rateLimits.authRead },
+    schema: { tags: ['auth'], summary: 'Signs out; tokens are held by the browser, which forgets them', response: { 200: MessageSchema, ...errors(401, 429) } }
+  }, async () => ({ message: 'Logged out successfully.' }))
+}
+
+export default sessionUserRoutes

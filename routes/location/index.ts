@@ -1,0 +1,81 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { Type } from '@sinclair/typebox'
+import { eq } from 'drizzle-orm'
+import { humans } from '../../db/schema/engine.js'
+import { AppError } from '../../plugins/errors.js'
+import { errors } from '../../schemas/common.js'
+import { LanguageSchema, LanguageWriteSchema, LocationSchema, PlaceLabelParamsSchema, PlaceSchema } from '../../schemas/location.js'
+
+/** Saved places live in the engine, and neither engine generation the service supports has an API for them. */
+const placesUnsupported = () => new AppError(501, 'Saved places are not supported: the alarm engine offers no saved-places API.', {}, true)
+
+/**
+ * The active profile's pin (`/api/location`, gated by `disable_location`), saved places (not supported
+ * by the engine), and the language the engine writes the user's alerts in (`/api/location/language`,
+ * not gated: it is a delivery setting, not a location).
+ */
+const locationRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
+  const { auth, engine, engineDb, featureGates } = fastify
+  const locationGate = featureGates.gate('disable_location')
+
+  fastify.addHook('onRequest', auth.authenticate)
+
+  fastify.get('/', {
+    preHandler: locationGate,
+    schema: { tags: ['location'], response: { 200: LocationSchema, ...errors(401, 403, 404, 500) } }
+  }, async (request) => {
+    const { userId } = request.user
+    const [human, rows] = await Promise.all([engine.humans.one(userId), engine.profiles.list(userId)])
+    // The profile row is the source; a PoracleJS user without one has the pin only on the human.
+    const active = rows.find((r) => Number(r.profile_no) === Number(human.current_profile_no)) ?? human
+    return { latitude: Number(active.latitude), longitude: Number(active.longitude) }
+  })
+
+  fastify.put('/', {
+    preHandler: locationGate,
+    schema: { tags: ['location'], body: LocationSchema, response: { 200: LocationSchema, ...errors(400, 401, 403, 404, 500) } }
+  }, async (request) => {
+    const { latitude, longitude } = request.body
+    await engine.humans.setLocation(request.user.userId, latitude, longitude)
+    return { latitude, longitude }
+  })
+
+  fastify.get('/places', {
+    preHandler: locationGate,
+    schema: { tags: ['location'], response: errors(401, 403, 501) }
+  }, async () => { throw placesUnsupported() })
+
+  fastify.post('/places', {
+    preHandler: locationGate,
+    schema: { tags: ['location'], body: PlaceSchema, response: errors(400, 401, 403, 501) }
+  }, async () => { throw placesUnsupported() })
+
+  fastify.delete('/places/:label', {
+    preHandler: locationGate,
+    schema: { tags: ['location'], params: PlaceLabelParamsSchema, response: errors(400, 401, 403, 501) }
+  }, async () => { throw placesUnsupported() })
+
+  fastify.get('/language', {
+    schema: { tags: ['location'], response: { 200: LanguageSchema, ...errors(401, 404, 500) } }
+  }, async (request) => ({ language: (await engine.humans.one(request.user.userId)).language ?? null }))
+
+  fastify.put('/language', {
+    schema: { tags: ['location'], body: LanguageWriteSchema, response: { 200: Type.Object({ language: Type.String() }), ...errors(400, 401, 404, 500) } }
+  }, async (request) => {
+    const { userId } = request.user
+    const { language } = request.body
+    const human = await engine.humans.one(userId)
+    // Neither engine has an API to change a user's language: one column of `humans` is written directly.
+    const write = (value: string | null) => engineDb.db.update(humans).set({ language: value }).where(eq(humans.id, userId))
+    await write(language)
+    try {
+      await engine.reload()
+    } catch (err) {
+      await write(human.language).catch((undoErr: unknown) => request.log.error({ err: undoErr }, 'could not restore the notification language'))
+      throw err
+    }
+    return { language }
+  })
+}
+
+export default locationRoutes

@@ -1,0 +1,54 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { Type } from '@sinclair/typebox'
+import { errors } from '../../schemas/common.js'
+import { GameDataSchema, MonstersQuerySchema, RaidLevelSchema } from '../../schemas/masterdata.js'
+
+const level = (value: number, category: string, name: string) => ({ value, category, name: `${name} Raid`, namePlural: `${name} Raids` })
+
+/**
+ * The raid levels the game has (the masterfile's 19): the engine matches raids by number only, so the
+ * names are vocabulary for the client. 9000 ("any level") is the engine's wildcard, not a level.
+ */
+const RAID_LEVELS = [
+  level(1, 'star', '1-Star'),
+  level(2, 'star', '2-Star'),
+  level(3, 'star', '3-Star'),
+  level(4, 'star', '4-Star'),
+  level(5, 'star', '5-Star'),
+  level(6, 'mega', 'Mega'),
+  level(7, 'mega', 'Mega Legendary'),
+  level(8, 'special', 'Ultra Beast'),
+  level(9, 'special', 'Elite'),
+  level(10, 'special', 'Primal'),
+  level(11, 'shadow', '1-Star Shadow'),
+  level(12, 'shadow', '2-Star Shadow'),
+  level(13, 'shadow', '3-Star Shadow'),
+  level(14, 'shadow', '4-Star Shadow'),
+  level(15, 'shadow', '5-Star Shadow'),
+  level(16, 'superMega', 'Super Mega'),
+  level(17, 'superMega', 'Super Mega Legendary'),
+  level(18, 'coordinated', '4-Star Coordinated'),
+  level(19, 'coordinated', '5-Star Coordinated')
+]
+
+/**
+ * Game data for the alarm forms (`/api/masterdata`), anonymous like the reference: localized monsters and
+ * grunts straight from the engine, and the built-in list of raid levels.
+ */
+const masterdataRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
+  const { engine } = fastify
+
+  fastify.get('/monsters', {
+    schema: { tags: ['masterdata'], querystring: MonstersQuerySchema, response: { 200: GameDataSchema, ...errors(400, 500) } }
+  }, async (request) => engine.masterdata.monsters(request.query.locale ?? 'en'))
+
+  fastify.get('/grunts', {
+    schema: { tags: ['masterdata'], response: { 200: GameDataSchema, ...errors(500) } }
+  }, async () => engine.masterdata.grunts())
+
+  fastify.get('/raid-levels', {
+    schema: { tags: ['masterdata'], response: { 200: Type.Array(RaidLevelSchema) } }
+  }, async () => RAID_LEVELS)
+}
+
+export default masterdataRoutes

@@ -1,0 +1,224 @@
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify'
+import { AppError, notFound } from '../../plugins/errors.js'
+import { parseAreaText } from '../../plugins/area-selection.js'
+import { NG_ONLY_ALARM_TYPES, type ActiveHour, type AlarmRow, type AlarmType, type EngineHuman, type EngineProfile } from '../../plugins/engine.js'
+import { parseActiveHours, type Profile } from '../../schemas/profiles.js'
+
+/** The site switch of each alarm type, for the types a copy or an import meets. */
+const ALARM_DISABLE_KEYS: Readonly<Record<AlarmType, string>> = {
+  pokemon: 'disable_mons',
+  raid: 'disable_raids',
+  egg: 'disable_raids',
+  quest: 'disable_quests',
+  invasion: 'disable_invasions',
+  lure: 'disable_lures',
+  nest: 'disable_nests',
+  gym: 'disable_gyms',
+  fort: 'disable_fort_changes',
+  maxbattle: 'disable_maxbattles'
+}
+
+/** The alarm types that have at least one alarm in the profile. */
+export function typesIn (alarms: Record<AlarmType, AlarmRow[]>, profileNo: number): AlarmType[] {
+  return (Object.keys(alarms) as AlarmType[]).filter((type) => alarms[type].some((row) => Number(row.profile_no) === profileNo))
+}
+
+/**
+ * Refuses an operation that would write alarms of a type the site or the engine has switched off
+ * (403 naming the switch), or of a type the connected engine has no routes for (501), before any write.
+ */
+export async function ensureAlarmTypes (fastify: FastifyInstance, types: AlarmType[]): Promise<void> {
+  if (types.some((t) => NG_ONLY_ALARM_TYPES.has(t)) && await fastify.engine.generation() === 'js') {
+    throw new AppError(501, 'Fort change and max battle alarms are not supported by this alarm engine (PoracleJS).', {}, true)
+  }
+  for (const key of new Set(types.map((t) => ALARM_DISABLE_KEYS[t]))) await fastify.featureGates.ensure(key)
+}
+
+/** Stored active hours as rules; PoracleJS stores `{}` for "none", and anything unreadable counts as none. */
+export function storedActiveHours (text: string): ActiveHour[] {
+  try {
+    return parseActiveHours(text)
+  } catch {
+    return []
+  }
+}
+
+function toProfile (row: EngineProfile, currentNo: number): Profile {
+  return {
+    id: row.id,
+    profileNo: Number(row.profile_no),
+    name: row.name,
+    area: row.area ?? '[]',
+    latitude: Number(row.latitude),
+    longitude: Number(row.longitude),
+    active: Number(row.profile_no) === currentNo,
+    // PoracleJS stores `{}` for "no schedule" (it cannot store what it was given on add).
+    activeHours: row.active_hours === undefined || row.active_hours === null || row.active_hours === '{}' ? '[]' : row.active_hours
+  }
+}
+
+export interface ProfileState {
+  human: EngineHuman
+  rows: EngineProfile[]
+  /** The rows as the client sees them, plus the synthetic entry when the active number has no row. */
+  profiles: Profile[]
+}
+
+/**
+ * The user's profiles and, read fresh, the active number: the engine's scheduler and bot commands change
+ * it behind the service's back. PoracleJS users registered by a bot have no row for their implicit
+ * profile 1 until one is added, so the active number is shown as a synthetic "Default" entry.
+ */
+export async function loadProfiles (fastify: FastifyInstance, userId: string): Promise<ProfileState> {
+  const { engine } = fastify
+  const [human, rows] = await Promise.all([engine.humans.one(userId), engine.profiles.list(userId)])
+  const current = Number(human.current_profile_no)
+  const profiles = rows.map((row) => toProfile(row, current))
+  if (!profiles.some((p) => p.profileNo === current)) {
+    profiles.push({ id: userId, profileNo: current, name: 'Default', area: human.area ?? '[]', latitude: Number(human.latitude), longitude: Number(human.longitude), active: true, activeHours: '[]' })
+  }
+  return { human, rows, profiles }
+}
+
+export function findProfile (state: ProfileState, profileNo: number): Profile {
+  const profile = state.profiles.find((p) => p.profileNo === profileNo)
+  if (profile === undefined) throw notFound('Profile not found.')
+  return profile
+}
+
+/** The lowest number without a row: the one the engine gives the next profile it adds. */
+const lowestFree = (rows: EngineProfile[]) => {
+  const taken = new Set(rows.map((r) => Number(r.profile_no)))
+  let n = 1
+  while (taken.has(n)) n++
+  return n
+}
+
+/**
+ * Adds a profile and learns its number by comparing the list before and after (the engine takes the
+ * lowest free number and does not say which). When the active profile is PoracleJS's implicit profile
+ * without a row and would be the number taken, it gets its row first, so the new profile does not
+ * swallow the alarms of the implicit one. Active hours go through `update` because PoracleJS ignores
+ * them on `add`.
+ */
+export async function createProfile (fastify: FastifyInstance, state: ProfileState, name: string, activeHours: ActiveHour[]): Promise<number> {
+  const { engine } = fastify
+  const userId = state.human.id
+  const current = Number(state.human.current_profile_no)
+  let before = state.rows
+  if (!before.some((r) => Number(r.profile_no) === current) && lowestFree(before) === current) {
+    await engine.profiles.add(userId, { name: 'Default' })
+    before = await engine.profiles.list(userId)
+  }
+  await engine.profiles.add(userId, { name })
+  const after = await engine.profiles.list(userId)
+  const known = new Set(before.map((r) => Number(r.profile_no)))
+  const added = after.filter((r) => !known.has(Number(r.profile_no)))
+  // Another request of the same user may have added one at the same moment: prefer the one with our name.
+  const mine = added.find((r) => r.name === name) ?? added[0]
+  if (mine === undefined) throw new AppError(502, 'The profile was not created.', {}, true)
+  const profileNo = Number(mine.profile_no)
+  if (activeHours.length > 0) {
+    try {
+      await engine.profiles.update(userId, { profile_no: profileNo, active_hours: activeHours })
+    } catch (err) {
+      await engine.profiles.delete(userId, profileNo).catch((undoErr: unknown) => fastify.log.error({ err: undoErr, profileNo }, 'could not remove a half-created profile'))
+      throw err
+    }
+  }
+  return profileNo
+}
+
+/**
+ * Deletes a profile (the engine removes its alarms too). PoracleJS compares the path value with `===`
+ * to a number and so never moves the user off a deleted active profile; whenever the active number
+ * has no row afterwards, the user is switched to the lowest remaining profile, as PoracleNG does itself.
+ */
+export async function deleteProfile (fastify: FastifyInstance, userId: string, profileNo: number): Promise<void> {
+  const { engine } = fastify
+  await engine.profiles.delete(userId, profileNo)
+  const [human, rows] = await Promise.all([engine.humans.one(userId), engine.profiles.list(userId)])
+  const remaining = rows.map((r) => Number(r.profile_no)).sort((a, b) => a - b)
+  const first = remaining[0]
+  if (first !== undefined && !remaining.includes(Number(human.current_profile_no))) {
+    await engine.humans.switchProfile(userId, first)
+  }
+}
+
+/** `name`, or `name (2)`, `name (3)`, ... whichever is not taken yet. */
+export function uniqueName (taken: string[], name: string): string {
+  const names = new Set(taken.map((n) => n.toLowerCase()))
+  if (!names.has(name.toLowerCase())) return name
+  for (let n = 2; ; n++) {
+    const suffix = ` (${n})`
+    // profiles.name is varchar(255): shorten the name rather than the number.
+    const candidate = name.slice(0, 255 - suffix.length) + suffix
+    if (!names.has(candidate.toLowerCase())) return candidate
+  }
+}
+
+export interface Geography {
+  area: string[]
+  latitude: number
+  longitude: number
+}
+
+export const geographyOf = (profile: Profile): Geography => ({ area: parseAreaText(profile.area), latitude: profile.latitude, longitude: profile.longitude })
+
+/** What the engine copies into a profile it adds: the human's (that is, the active profile's) geography. */
+export const humanGeography = (human: EngineHuman): Geography => ({ area: parseAreaText(human.area), latitude: Number(human.latitude), longitude: Number(human.longitude) })
+
+export function sameGeography (a: Geography, b: Geography): boolean {
+  const areas = (g: Geography) => JSON.stringify([...g.area].map((n) => n.toLowerCase()).sort())
+  return areas(a) === areas(b) && a.latitude === b.latitude && a.longitude === b.longitude
+}
+
+/**
+ * Writes areas and location to the active profile through the engine (which mirrors both into the
+ * human): the engine has no call that sets another profile's geography.
+ */
+export async function writeGeography (fastify: FastifyInstance, userId: string, geography: Geography): Promise<void> {
+  await fastify.areaSelection.write(userId, geography.area)
+  await fastify.engine.humans.setLocation(userId, geography.latitude, geography.longitude)
+}
+
+/**
+ * The undo list of a multi-step operation: each step that changed something registers how to take it
+ * back; on failure the steps are undone newest first, each on its own (a failing undo is logged and the
+ * others still run), and the original error is what the caller sees.
+ */
+export class Undo {
+  private readonly steps: Array<{ what: string, run: () => Promise<void> }> = []
+
+  constructor (private readonly log: FastifyBaseLogger) {}
+
+  push (what: string, run: () => Promise<void>): void {
+    this.steps.push({ what, run })
+  }
+
+  /** Drops the newest step: what it would undo has been undone on the normal path. */
+  pop (): void {
+    this.steps.pop()
+  }
+
+  async run (): Promise<void> {
+    for (const step of this.steps.reverse()) {
+      try {
+        await step.run()
+      } catch (err) {
+        this.log.error({ err, step: step.what }, 'could not undo a step of a failed operation')
+      }
+    }
+    this.steps.length = 0
+  }
+
+  /** Runs `work`; if it throws, undoes the registered steps and re-throws. */
+  async guard<T> (work: () => Promise<T>): Promise<T> {
+    try {
+      return await work()
+    } catch (err) {
+      await this.run()
+      throw err
+    }
+  }
+}

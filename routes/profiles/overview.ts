@@ -1,0 +1,150 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import { ALARM_TYPES, type ActiveHour, type AlarmType } from '../../plugins/engine.js'
+import { badRequest } from '../../plugins/errors.js'
+import { errors } from '../../schemas/common.js'
+import {
+  CopyResultSchema, NewProfileNameSchema, ProfileExportSchema, ProfileImportSchema, ProfileNoParamsSchema, ProfileOverviewSchema,
+  TRANSFER_VERSION, fromTransferAlarm, toTransferAlarm
+} from '../../schemas/profiles.js'
+import {
+  Undo, createProfile, ensureAlarmTypes, findProfile, geographyOf, humanGeography, loadProfiles, sameGeography, storedActiveHours, typesIn,
+  uniqueName, writeGeography, type Geography, type ProfileState
+} from './operations.js'
+
+/**
+ * Alarm field names are case-insensitive (the spec's deserialization rule, as for the alarm routes):
+ * the import's type names and the fields of each alarm are lower-cased before the schema sees them.
+ */
+async function lowerCaseAlarmKeys (request: FastifyRequest): Promise<void> {
+  const body = request.body as { alarms?: unknown } | null
+  if (body === null || typeof body !== 'object' || body.alarms === null || typeof body.alarms !== 'object' || Array.isArray(body.alarms)) return
+  const details: Array<{ field: string, message: string }> = []
+  const lower = (value: Record<string, unknown>, path: string) => {
+    const out: Record<string, unknown> = {}
+    for (const [key, item] of Object.entries(value)) {
+      const name = key.toLowerCase()
+      if (Object.hasOwn(out, name)) details.push({ field: `${path}/${key}`, message: 'repeats another field (field names are case-insensitive)' })
+      out[name] = item
+    }
+    return out
+  }
+  const alarms = lower(body.alarms as Record<string, unknown>, '/alarms')
+  for (const [type, list] of Object.entries(alarms)) {
+    if (!Array.isArray(list)) continue
+    alarms[type] = list.map((alarm: unknown, index) => alarm !== null && typeof alarm === 'object' && !Array.isArray(alarm)
+      ? lower(alarm as Record<string, unknown>, `/alarms/${type}/${index}`)
+      : alarm)
+  }
+  if (details.length > 0) throw badRequest('Invalid request', { details })
+  body.alarms = alarms
+}
+
+interface AlarmToCopy { type: AlarmType, body: Record<string, unknown> }
+
+/**
+ * Creates a profile and fills it with `alarms`, one engine create call per alarm: the engine writes
+ * alarms only to the active profile (PoracleJS has no other way), so the user is switched to the new
+ * profile for the copy and back afterwards. Any failure deletes the new profile and switches back.
+ * Returns the new number and how many alarms were written.
+ */
+async function fillNewProfile (fastify: FastifyInstance, request: FastifyRequest, state: ProfileState, name: string, opts: {
+  activeHours: ActiveHour[]
+  alarms: AlarmToCopy[]
+  geography?: Geography
+}): Promise<{ profileNo: number, copied: number }> {
+  const { engine } = fastify
+  const userId = state.human.id
+  const current = Number(state.human.current_profile_no)
+  const undo = new Undo(request.log)
+  return undo.guard(async () => {
+    const profileNo = await createProfile(fastify, state, name, opts.activeHours)
+    undo.push('delete the new profile', () => engine.profiles.delete(userId, profileNo))
+    await engine.humans.switchProfile(userId, profileNo)
+    undo.push('switch back to the active profile', () => engine.humans.switchProfile(userId, current))
+    if (opts.geography !== undefined) await writeGeography(fastify, userId, opts.geography)
+    let copied = 0
+    for (const alarm of opts.alarms) {
+      await engine.tracking.create(alarm.type, userId, alarm.body, { silent: true })
+      copied++
+    }
+    await engine.humans.switchProfile(userId, current)
+    undo.pop()
+    return { profileNo, copied }
+  })
+}
+
+/**
+ * The cross-profile overview (`/api/profile-overview`): every alarm of every profile, duplicating a
+ * profile alarm by alarm, and export / import of one profile as a JSON file.
+ */
+const profileOverviewRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
+  const { auth, engine, featureGates } = fastify
+
+  fastify.addHook('onRequest', auth.authenticate)
+  fastify.addHook('preHandler', featureGates.gate('disable_profiles'))
+
+  fastify.get('/', {
+    schema: { tags: ['profiles'], response: { 200: ProfileOverviewSchema, ...errors(401, 403, 404, 500) } }
+  }, async (request) => {
+    const snapshot = await engine.tracking.allProfiles(request.user.userId, { includeDescriptions: true })
+    return { human: { ...snapshot.human }, profile: snapshot.profiles.map((p) => ({ ...p })), ...snapshot.alarms }
+  })
+
+  fastify.get('/export/:profileNo', {
+    schema: { tags: ['profiles'], params: ProfileNoParamsSchema, response: { 200: ProfileExportSchema, ...errors(400, 401, 403, 404, 500) } }
+  }, async (request) => {
+    const { userId } = request.user
+    const { profileNo } = request.params
+    const [state, snapshot] = await Promise.all([loadProfiles(fastify, userId), engine.tracking.allProfiles(userId, { includeDescriptions: false })])
+    const profile = findProfile(state, profileNo)
+    const alarms = Object.fromEntries(ALARM_TYPES.map((type) => [
+      type,
+      snapshot.alarms[type].filter((row) => Number(row.profile_no) === profileNo).map((row) => toTransferAlarm(type, row))
+    ]))
+    return { profileName: profile.name, version: TRANSFER_VERSION, alarms }
+  })
+
+  fastify.post('/duplicate/:profileNo', {
+    schema: {
+      tags: ['profiles'],
+      params: ProfileNoParamsSchema,
+      body: NewProfileNameSchema,
+      response: { 201: CopyResultSchema, ...errors(400, 401, 403, 404, 500, 501, 502) }
+    }
+  }, async (request, reply) => {
+    const { userId } = request.user
+    const { profileNo } = request.params
+    const [state, snapshot] = await Promise.all([loadProfiles(fastify, userId), engine.tracking.allProfiles(userId, { includeDescriptions: false })])
+    const source = findProfile(state, profileNo)
+    await ensureAlarmTypes(fastify, typesIn(snapshot.alarms, profileNo))
+    const alarms = ALARM_TYPES.flatMap((type) => snapshot.alarms[type]
+      .filter((row) => Number(row.profile_no) === profileNo)
+      .map((row) => ({ type, body: toTransferAlarm(type, row) })))
+    const wanted = geographyOf(source)
+    const result = await fillNewProfile(fastify, request, state, request.body.name, {
+      activeHours: storedActiveHours(source.activeHours),
+      alarms,
+      ...(sameGeography(wanted, humanGeography(state.human)) ? {} : { geography: wanted })
+    })
+    const token = auth.reissue(request, { profileNo: Number(state.human.current_profile_no) }).token
+    return reply.code(201).send({ alarmsCopied: result.copied, newProfileNo: result.profileNo, token })
+  })
+
+  fastify.post('/import', {
+    preValidation: lowerCaseAlarmKeys,
+    schema: { tags: ['profiles'], body: ProfileImportSchema, response: { 201: CopyResultSchema, ...errors(400, 401, 403, 404, 500, 501, 502) } }
+  }, async (request, reply) => {
+    const { userId } = request.user
+    const imported = request.body.alarms as Partial<Record<AlarmType, Array<Record<string, unknown>>>>
+    const alarms = ALARM_TYPES.flatMap((type) => (imported[type] ?? []).map((alarm) => ({ type, body: fromTransferAlarm(alarm) })))
+    await ensureAlarmTypes(fastify, [...new Set(alarms.map((a) => a.type))])
+    const state = await loadProfiles(fastify, userId)
+    const name = uniqueName(state.profiles.map((p) => p.name), request.body.profileName.trim())
+    const result = await fillNewProfile(fastify, request, state, name, { activeHours: [], alarms })
+    const token = auth.reissue(request, { profileNo: Number(state.human.current_profile_no) }).token
+    return reply.code(201).send({ alarmsCopied: result.copied, newProfileNo: result.profileNo, token })
+  })
+}
+
+export default profileOverviewRoutes

@@ -1,0 +1,44 @@
+import { Type, type Static } from '@sinclair/typebox'
+
+/** What the connected engine generation can do; the client hides what it cannot. */
+export const EngineCapabilitiesSchema = Type.Object({
+  fortChanges: Type.Boolean({ description: 'Fort change alarms' }),
+  maxBattles: Type.Boolean({ description: 'Max battle alarms' }),
+  summaries: Type.Boolean({ description: 'Quest summary schedules' }),
+  testAlerts: Type.Boolean({ description: 'Test alerts' }),
+  reload: Type.Boolean({ description: 'A full tracking-state reload route' }),
+  userCreation: Type.Boolean({ description: 'Creating users (webhooks) through the engine' }),
+  savedPlaces: Type.Boolean({ description: 'Saved places (no supported engine offers them to this service)' })
+})
+export type EngineCapabilities = Static<typeof EngineCapabilitiesSchema>
+
+/**
+ * The engine configuration a signed-in user may see (the reference's `PublicPoracleConfig`): no admin
+ * ids, no delegation map, no geocoder URL or static-map key.
+ */
+export const PublicConfigSchema = Type.Object({
+  locale: Type.String(),
+  poracleVersion: Type.String(),
+  pvpFilterMaxRank: Type.Number(),
+  pvpFilterLittleMinCp: Type.Number(),
+  pvpFilterGreatMinCp: Type.Number(),
+  pvpFilterUltraMinCp: Type.Number(),
+  pvpLittleLeagueAllowed: Type.Boolean(),
+  pvpCaps: Type.Array(Type.Number()),
+  defaultPvpCap: Type.Number(),
+  defaultTemplateName: Type.String({ description: 'PoracleJS configures a number, PoracleNG a string: always text here' }),
+  everythingFlagPermissions: Type.Union([Type.String(), Type.Null()]),
+  maxDistance: Type.Number({ description: 'Metres; 0 = the engine sets no limit' }),
+  engine: Type.Object({
+    generation: Type.Union([Type.Literal('ng'), Type.Literal('js'), Type.Null()], { description: 'null when the engine could not be reached' }),
+    name: Type.Union([Type.String(), Type.Null()]),
+    reachable: Type.Boolean(),
+    capabilities: EngineCapabilitiesSchema
+  })
+})
+export type PublicConfig = Static<typeof PublicConfigSchema>
+
+export const TemplatesSchema = Type.Object({
+  discord: Type.Record(Type.String(), Type.Unknown()),
+  telegram: Type.Record(Type.String(), Type.Unknown())
+}, { additionalProperties: true })

@@ -1,0 +1,52 @@
+import { Type, type Static } from '@sinclair/typebox'
+
+/** What the login page needs to know to offer (or skip to) each sign-in method. */
+export const ProvidersSchema = Type.Object({
+  oidc: Type.Object({
+    configured: Type.Boolean({ description: 'OIDC_ENABLED, the client id and the three endpoint URLs are set' }),
+    enabledByAdmin: Type.Boolean({ description: 'SSO mode: enable_oidc is "true" and AUTH_FORCE_LOCAL is off' }),
+    providerName: Type.String({ description: 'Label of the login button' }),
+    endSession: Type.Boolean({ description: 'Single logout available' }),
+    refresh: Type.Boolean({ description: 'Configured and OIDC_USE_REFRESH_TOKENS on' })
+  }),
+  discord: Type.Object({
+    configured: Type.Boolean({ description: 'Client id and secret are set' }),
+    enabledByAdmin: Type.Boolean({ description: 'enable_discord is not "false"' })
+  }),
+  telegram: Type.Object({
+    configured: Type.Boolean({ description: 'TELEGRAM_ENABLED and a bot token' }),
+    enabledByAdmin: Type.Boolean({ description: 'enable_telegram is not "false"' }),
+    botUsername: Type.String({ description: 'TELEGRAM_BOT_USERNAME, else the telegram_bot setting, without @' })
+  })
+})
+export type Providers = Static<typeof ProvidersSchema>
+
+/** The server's OIDC configuration as the admin sees it: read-only, client id and secret masked. */
+export const OidcConfigSchema = Type.Object({
+  configured: Type.Boolean(),
+  enabled: Type.Boolean({ description: 'OIDC_ENABLED' }),
+  forceLocal: Type.Boolean({ description: 'AUTH_FORCE_LOCAL (break-glass)' }),
+  providerName: Type.String(),
+  issuer: Type.String({ description: 'OIDC_ISSUER; empty: taken from the provider\'s answers' }),
+  authorizationUrl: Type.String(),
+  tokenUrl: Type.String(),
+  userInfoUrl: Type.String(),
+  endSessionUrl: Type.String(),
+  revocationUrl: Type.String(),
+  clientId: Type.String({ description: 'Masked' }),
+  clientSecret: Type.String({ description: 'Masked' }),
+  scopes: Type.String({ description: 'OIDC_SCOPES as configured' }),
+  requestedScopes: Type.String({ description: 'What the authorize request asks for (offline-access rule applied)' }),
+  identityClaim: Type.String(),
+  usernameClaim: Type.String(),
+  avatarClaim: Type.String(),
+  identityType: Type.String(),
+  usePkce: Type.Boolean(),
+  tokenEndpointAuthMethod: Type.String(),
+  useRefreshTokens: Type.Boolean(),
+  accessTokenMinutes: Type.Integer(),
+  refreshTokenLifetimeDays: Type.Integer(),
+  revokedRetentionDays: Type.Integer(),
+  offlineAccessScope: Type.String()
+})
+export type OidcConfig = Static<typeof OidcConfigSchema>
