@@ -604,11 +604,12 @@ t.test('cleanup deletes exactly the expired rows and the revoked rows past reten
 })
 
 t.test('a failing cleanup pass is logged, not thrown, and the next pass runs normally', async (t) => {
-  const { app, clock, logs } = await build(t, { logLevel: 'info' })
+  const testApp = await build(t, { logLevel: 'info' })
+  const { app, clock } = testApp
   const broken = { getConnection: async () => { throw Object.assign(new Error('pool closed'), { code: 'ER_GET_CONNECTION_TIMEOUT' }) } }
   await cleanupPass(broken as unknown as typeof app.db.pool, clock.now(), 2, app.log)
   await cleanupPass(app.db.pool, clock.now(), 2, app.log)
-  const lines = logs.filter((l) => String(l['msg']).startsWith('session cleanup'))
+  const lines = testApp.logs.filter((l) => String(l['msg']).startsWith('session cleanup'))
   t.match(lines, [{ level: 50, kind: 'ER_GET_CONNECTION_TIMEOUT', msg: 'session cleanup failed' }, { level: 30, deleted: 0, msg: 'session cleanup done' }])
 })
 
