@@ -9,16 +9,15 @@
 import { fork, type ChildProcess } from 'node:child_process'
 import autocannon from 'autocannon'
 import mariadb from 'mariadb'
+import { BENCH_DB, benchDatabases, benchEnv, createEngineDatabase, dropDatabases } from './setup.js'
 
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 10)
 const MANY = 32
 const ALARMS = 50
-const DB = { host: '127.0.0.1', port: 3306, user: 'root', password: '' }
 const SECRET = 'bench-engine-secret'
 const USER = '123456789012345678'
 // Named after the parent's pid; the children are told the names in their environment.
-const SERVICE_DB = `aw_bench_alarms_${process.pid}`
-const ENGINE_DB = `aw_bench_alarms_eng_${process.pid}`
+const DATABASES = benchDatabases('alarms')
 
 type Message = { port: number } | { maxRss: number } | { token: string } | { cpuMs: number }
 
@@ -89,29 +88,18 @@ async function serviceRole (): Promise<void> {
 }
 
 async function main (): Promise<void> {
-  const { createEngineSchema, insertAlarm, insertHuman } = await import('../test/fakes/engine-db.js')
-  const setup = await mariadb.createConnection({ ...DB, bigIntAsNumber: true, insertIdAsNumber: true })
-  await setup.query(`CREATE DATABASE \`${ENGINE_DB}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`)
-  await setup.query(`USE \`${ENGINE_DB}\``)
-  await createEngineSchema(setup)
+  const { insertAlarm, insertHuman } = await import('../test/fakes/engine-db.js')
+  await createEngineDatabase(DATABASES.engine)
+  const setup = await mariadb.createConnection({ ...BENCH_DB, database: DATABASES.engine, bigIntAsNumber: true, insertIdAsNumber: true })
   await insertHuman(setup, { id: USER })
   for (let i = 0; i < ALARMS; i++) await insertAlarm(setup, 'pokemon', { id: USER, pokemon_id: i + 1, min_iv: i % 100, distance: i * 10 })
   await setup.end()
 
   const children: ChildProcess[] = []
   try {
-    const engine = await child('--engine', { BENCH_ENGINE_DB: ENGINE_DB })
+    const engine = await child('--engine', { BENCH_ENGINE_DB: DATABASES.engine })
     children.push(engine.process)
-    const service = await child('--service', {
-      NODE_ENV: 'production',
-      LOG_LEVEL: 'info',
-      JWT_SECRET: 'bench-secret-bench-secret-bench-secret-0000',
-      CORS_ORIGIN: 'https://alarms.example.org',
-      WEB_DB_NAME: SERVICE_DB,
-      DB_NAME: ENGINE_DB,
-      PORACLE_API_ADDRESS: `http://127.0.0.1:${engine.port}`,
-      PORACLE_API_SECRET: SECRET
-    })
+    const service = await child('--service', benchEnv(DATABASES, `http://127.0.0.1:${engine.port}`, SECRET))
     children.push(service.process)
     const { token } = await ask<{ token: string }>(service.process, 'token')
 
@@ -146,10 +134,7 @@ async function main (): Promise<void> {
     console.log(`service peak RSS        ${(maxRss / 1024 / 1024).toFixed(0)} MiB`)
   } finally {
     for (const proc of children.reverse()) await stop(proc)
-    const cleanup = await mariadb.createConnection(DB)
-    await cleanup.query(`DROP DATABASE IF EXISTS \`${SERVICE_DB}\``)
-    await cleanup.query(`DROP DATABASE IF EXISTS \`${ENGINE_DB}\``)
-    await cleanup.end()
+    await dropDatabases(DATABASES.service, DATABASES.engine)
   }
 }
 

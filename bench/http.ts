@@ -11,28 +11,17 @@ import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import autocannon from 'autocannon'
 import Fastify from 'fastify'
-import mariadb from 'mariadb'
 import { buildApp } from '../app.js'
 import { loadConfig } from '../plugins/config.js'
+import { startAlarmEngineFake } from '../test/fakes/alarm-engine.js'
+import { insertHuman } from '../test/fakes/engine-db.js'
+import { benchDatabases, benchEnv, createEngineDatabase, dropDatabases } from './setup.js'
 
 const ROOT = join(import.meta.dirname, '..')
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 10)
 const CONNECTIONS = 32
-const DB = { host: '127.0.0.1', port: 3306, user: 'root', password: '' }
-const suffix = `${process.pid}`
-const SERVICE_DB = `aw_bench_http_${suffix}`
-const ENGINE_DB = `aw_bench_http_eng_${suffix}`
-
-const env = {
-  NODE_ENV: 'production',
-  LOG_LEVEL: 'info',
-  JWT_SECRET: 'bench-secret-bench-secret-bench-secret-0000',
-  CORS_ORIGIN: 'https://alarms.example.org',
-  WEB_DB_NAME: SERVICE_DB,
-  DB_NAME: ENGINE_DB,
-  PORACLE_API_ADDRESS: 'http://127.0.0.1:9',
-  PORACLE_API_SECRET: 'x'
-}
+const DATABASES = benchDatabases('http')
+const SECRET = 'bench-engine-secret'
 
 const PAYLOAD = { userId: '1234567890', username: 'bench', type: 'chat:user', isAdmin: false, enabled: true, profileNo: 1 }
 
@@ -42,9 +31,9 @@ async function load (url: string, headers: Record<string, string> = {}) {
   return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 }
 }
 
-async function coldStart (): Promise<number> {
+async function coldStart (env: Record<string, string>): Promise<number> {
   if (!existsSync(join(ROOT, 'dist', 'server.js'))) spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' })
-  const database = `aw_bench_cold_${suffix}`
+  const database = `aw_bench_cold_${process.pid}`
   const started = performance.now()
   const child = spawn(process.execPath, [join(ROOT, 'dist', 'server.js')], {
     cwd: ROOT,
@@ -61,20 +50,19 @@ async function coldStart (): Promise<number> {
   })
   child.kill('SIGTERM')
   await new Promise((resolve) => child.on('exit', resolve))
-  const c = await mariadb.createConnection(DB)
-  await c.query(`DROP DATABASE IF EXISTS \`${database}\``)
-  await c.end()
+  await dropDatabases(database)
   return ready
 }
 
 async function main (): Promise<void> {
-  const setup = await mariadb.createConnection(DB)
-  await setup.query(`CREATE DATABASE IF NOT EXISTS \`${ENGINE_DB}\``)
-  await setup.end()
-
+  await createEngineDatabase(DATABASES.engine)
+  // A real engine behind the app: the blocked-account check asks it once, then serves from its cache.
+  const engine = await startAlarmEngineFake({ database: DATABASES.engine, secret: SECRET })
+  const env = benchEnv(DATABASES, engine.url, SECRET)
   const app = await buildApp({ config: loadConfig(env), logger: { level: 'info', stream: { write: () => {} } } })
   app.get('/api/_bench', { onRequest: app.auth.authenticate }, async (request) => ({ userId: request.user.userId, profileNo: request.user.profileNo }))
   await app.listen({ port: 0, host: '127.0.0.1' })
+  await insertHuman(app.engineDb.pool, { id: PAYLOAD.userId, name: PAYLOAD.username })
   const token = app.auth.mint(PAYLOAD, 60).token
 
   const bare = Fastify({ logger: { level: 'info', stream: { write: () => {} } } })
@@ -92,12 +80,9 @@ async function main (): Promise<void> {
   await app.close()
   await bare.close()
 
-  const cold = await coldStart()
-
-  const cleanup = await mariadb.createConnection(DB)
-  await cleanup.query(`DROP DATABASE IF EXISTS \`${SERVICE_DB}\``)
-  await cleanup.query(`DROP DATABASE IF EXISTS \`${ENGINE_DB}\``)
-  await cleanup.end()
+  const cold = await coldStart(env)
+  await engine.close()
+  await dropDatabases(DATABASES.service, DATABASES.engine)
 
   console.log(`\n${CONNECTIONS} connections, ${DURATION_S} s each`)
   console.log(`bare fastify route      ${baseline.rps.toFixed(0).padStart(7)} req/s  p50 ${baseline.p50} ms  p99 ${baseline.p99} ms`)

@@ -12,21 +12,19 @@ import { randomBytes } from 'node:crypto'
 import { createServer, type IncomingMessage, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import autocannon from 'autocannon'
-import mariadb from 'mariadb'
 import type { FastifyInstance } from 'fastify'
 import { buildApp } from '../app.js'
 import { loadConfig } from '../plugins/config.js'
 import { deleteStaleSessions } from '../plugins/session-cleanup.js'
 import { toSqlTime } from '../db/client.js'
-import { createEngineSchema, insertHuman } from '../test/fakes/engine-db.js'
+import { insertHuman } from '../test/fakes/engine-db.js'
 import { startAlarmEngineFake } from '../test/fakes/alarm-engine.js'
+import { benchDatabases, benchEnv, createEngineDatabase, dropDatabases } from './setup.js'
 
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 10)
 const CHAINS = 16
 const CLEANUP_ROWS = 100_000
-const DB = { host: '127.0.0.1', port: 3306, user: 'root', password: '' }
-const SERVICE_DB = `aw_bench_refresh_${process.pid}`
-const ENGINE_DB = `aw_bench_refresh_eng_${process.pid}`
+const DATABASES = benchDatabases('refresh')
 const SECRET = 'bench-engine-secret'
 
 /** The provider: a token endpoint that rotates refresh tokens and a userinfo endpoint, nothing else. */
@@ -166,24 +164,12 @@ async function cleanupTime (app: FastifyInstance, now: number): Promise<number> 
 }
 
 async function main (): Promise<void> {
-  const setup = await mariadb.createConnection(DB)
-  await setup.query(`CREATE DATABASE \`${ENGINE_DB}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`)
-  await setup.query(`USE \`${ENGINE_DB}\``)
-  await createEngineSchema(setup)
-  await setup.end()
-
-  const engine = await startAlarmEngineFake({ database: ENGINE_DB, secret: SECRET })
+  await createEngineDatabase(DATABASES.engine)
+  const engine = await startAlarmEngineFake({ database: DATABASES.engine, secret: SECRET })
   const provider = await startProvider()
   const config = {
     ...loadConfig({
-      NODE_ENV: 'production',
-      LOG_LEVEL: 'info',
-      JWT_SECRET: 'bench-secret-bench-secret-bench-secret-0000',
-      CORS_ORIGIN: 'https://alarms.example.org',
-      WEB_DB_NAME: SERVICE_DB,
-      DB_NAME: ENGINE_DB,
-      PORACLE_API_ADDRESS: engine.url,
-      PORACLE_API_SECRET: SECRET,
+      ...benchEnv(DATABASES, engine.url, SECRET),
       OIDC_CLIENT_ID: 'bench',
       OIDC_CLIENT_SECRET: 'bench-secret',
       OIDC_AUTHORIZATION_URL: `${provider.url}/auth`,
@@ -221,10 +207,7 @@ async function main (): Promise<void> {
   await app.close()
   await engine.close()
   provider.server.close()
-  const drop = await mariadb.createConnection(DB)
-  await drop.query(`DROP DATABASE IF EXISTS \`${SERVICE_DB}\``)
-  await drop.query(`DROP DATABASE IF EXISTS \`${ENGINE_DB}\``)
-  await drop.end()
+  await dropDatabases(DATABASES.service, DATABASES.engine)
 
   const line = (name: string, results: Result[]) => {
     const r = mean(results)

@@ -5,6 +5,12 @@ import { forbidden } from './errors.js'
 
 /** How long an account's block flag is reused before the engine is asked again. */
 const BLOCK_TTL_MS = 60_000
+/**
+ * How long "the engine could not say" is remembered: short, so a block still lands soon after the engine
+ * is back, but long enough that an outage (or a hanging engine) does not cost every request an engine
+ * call and its timeout.
+ */
+const OUTAGE_TTL_MS = 10_000
 
 export const BLOCKED_MESSAGE = 'This account has been blocked by an administrator.'
 
@@ -18,29 +24,46 @@ function isExempt (path: string): boolean {
 
 function createBlockedAccounts (fastify: FastifyInstance) {
   const { engine, clock } = fastify
-  const cache = new Map<string, { blocked: boolean, until: number }>()
+  const cache = new Map<string, { blocked: boolean | null, until: number }>()
+  /** Lookups under way, shared by concurrent requests of the same user. */
+  const pending = new Map<string, Promise<boolean | null>>()
+
+  /**
+   * Whether the engine has the account admin-disabled; `null` when that cannot be told right now
+   * (engine outage, or the account is gone: the route itself answers for a missing account).
+   */
+  async function lookUp (userId: string, request: FastifyRequest): Promise<boolean | null> {
+    const remember = (blocked: boolean | null, ttl: number) => {
+      const now = clock.now()
+      if (cache.size > 10_000) for (const [id, entry] of cache) if (entry.until <= now) cache.delete(id)
+      cache.set(userId, { blocked, until: now + ttl })
+      return blocked
+    }
+    try {
+      const human = await engine.humans.one(userId)
+      return remember(human.admin_disable === 1, BLOCK_TTL_MS)
+    } catch (error) {
+      if (error instanceof EngineError && error.kind === 'not_found') return null
+      // Failing open, as the reference does: an engine outage must not lock every user out of the
+      // parts of the service that work without it.
+      request.log.warn({ kind: error instanceof EngineError ? error.kind : 'unknown' }, 'block check skipped: the alarm engine could not be asked')
+      return remember(null, OUTAGE_TTL_MS)
+    }
+  }
 
   /**
    * Whether the engine has the account admin-disabled; `null` when that cannot be told right now
    * (engine outage, or the account is gone: the route itself answers for a missing account).
    */
   async function isBlocked (userId: string, request: FastifyRequest): Promise<boolean | null> {
-    const now = clock.now()
     const cached = cache.get(userId)
-    if (cached !== undefined && cached.until > now) return cached.blocked
-    try {
-      const human = await engine.humans.one(userId)
-      const blocked = human.admin_disable === 1
-      if (cache.size > 10_000) for (const [id, entry] of cache) if (entry.until <= now) cache.delete(id)
-      cache.set(userId, { blocked, until: now + BLOCK_TTL_MS })
-      return blocked
-    } catch (error) {
-      if (error instanceof EngineError && error.kind === 'not_found') return null
-      // Failing open, as the reference does: an engine outage must not lock every user out of the
-      // parts of the service that work without it. Not cached, so the next request asks again.
-      request.log.warn({ kind: error instanceof EngineError ? error.kind : 'unknown' }, 'block check skipped: the alarm engine could not be asked')
-      return null
+    if (cached !== undefined && cached.until > clock.now()) return cached.blocked
+    let lookup = pending.get(userId)
+    if (lookup === undefined) {
+      lookup = lookUp(userId, request).finally(() => pending.delete(userId))
+      pending.set(userId, lookup)
     }
+    return lookup
   }
 
   return {

@@ -1,4 +1,5 @@
 import fp from 'fastify-plugin'
+import { Agent, request } from 'undici'
 import type { FastifyBaseLogger } from 'fastify'
 import { AppError } from './errors.js'
 
@@ -244,6 +245,9 @@ function cleanAlarm (row: AlarmInput): AlarmInput {
 export function createEngineClient (options: EngineClientOptions) {
   const baseUrl = options.baseUrl.replace(/\/+$/, '')
   const { secret, timeoutMs, log } = options
+  // undici's request API over a keep-alive pool: the engine is called on nearly every user request, and
+  // fetch's WHATWG layers cost about twice the CPU per call for nothing this client uses.
+  const agent = new Agent({ keepAliveTimeout: 10_000, connections: 64 })
   let detected: Promise<EngineGeneration> | null = null
   let known: EngineGeneration | null = null
 
@@ -300,16 +304,19 @@ export function createEngineClient (options: EngineClientOptions) {
     if (opts.body !== undefined) headers['content-type'] = 'application/json'
     let status: number
     let rawText: string
+    const signal = AbortSignal.timeout(timeoutMs)
     try {
-      const signal = AbortSignal.timeout(timeoutMs)
-      const init: RequestInit = { method, headers, signal }
-      if (opts.body !== undefined) init.body = JSON.stringify(opts.body)
-      const response = await fetch(baseUrl + pathWithQuery, init)
-      status = response.status
-      rawText = await response.text()
+      const response = await request(baseUrl + pathWithQuery, {
+        method,
+        headers,
+        signal,
+        dispatcher: agent,
+        ...(opts.body !== undefined ? { body: JSON.stringify(opts.body) } : {})
+      })
+      status = response.statusCode
+      rawText = await response.body.text()
     } catch (err) {
-      const name = (err as Error).name
-      if (name === 'TimeoutError' || name === 'AbortError') {
+      if (signal.aborted) {
         log.warn({ method, path, timeoutMs }, 'alarm engine call timed out')
         throw new EngineError('timeout', `The alarm engine timed out after ${timeoutMs} ms.`, details)
       }
@@ -693,7 +700,10 @@ export function createEngineClient (options: EngineClientOptions) {
     else await call(['api', 'tracking', 'pokemon', 'refresh'])
   }
 
-  return { generation, health, tracking, humans, profiles, config, summaries, geofence, masterdata, test, reload }
+  /** Ends the pooled connections (the app closes it on shutdown). */
+  const close = () => agent.close()
+
+  return { generation, health, tracking, humans, profiles, config, summaries, geofence, masterdata, test, reload, close }
 }
 
 export type EngineClient = ReturnType<typeof createEngineClient>
@@ -706,10 +716,12 @@ declare module 'fastify' {
 
 export default fp(async (fastify) => {
   const { config } = fastify
-  fastify.decorate('engine', createEngineClient({
+  const engine = createEngineClient({
     baseUrl: config.PORACLE_API_ADDRESS,
     secret: config.PORACLE_API_SECRET,
     timeoutMs: config.ENGINE_TIMEOUT_MS,
     log: fastify.log
-  }))
+  })
+  fastify.decorate('engine', engine)
+  fastify.addHook('onClose', async () => { await engine.close() })
 }, { name: 'engine', dependencies: ['config'], fastify: '5.x' })

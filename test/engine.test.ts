@@ -48,6 +48,7 @@ async function setup (t: Test, opts: { mode?: EngineGeneration, secret?: string,
       error: (...args: unknown[]) => { logs.push({ level: 'error', args }) }
     }
   })
+  t.teardown(() => engine.close())
   return { fake, engine, logs }
 }
 

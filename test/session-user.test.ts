@@ -165,15 +165,19 @@ t.test('an impersonation token is checked as the impersonated account', async (t
   t.equal((await s.app.inject({ method: 'GET', url: '/api/_probe', headers: bearer(s.app, { userId: 'admin1', isAdmin: true }) })).statusCode, 200)
 })
 
-t.test('the block check fails open on an engine outage, with a warning, and does not cache it', async (t) => {
+t.test('the block check fails open on an engine outage, with a warning, remembered only briefly', async (t) => {
   const s = await build(t, { routes: probe })
   await seedHuman(s, { id: USER, adminDisable: true })
   const headers = bearer(s.app, { userId: USER })
   s.engine.failWith({ drop: true })
   t.equal((await s.app.inject({ method: 'GET', url: '/api/_probe', headers })).statusCode, 200)
   t.ok(s.logs.some((l) => l.level === 40 && /block check skipped/.test(String(l.msg))), 'a warning is logged')
+  const asked = s.engine.requests.length
+  t.equal((await s.app.inject({ method: 'GET', url: '/api/_probe', headers })).statusCode, 200)
+  t.equal(s.engine.requests.length, asked, 'a down engine is not asked again on every request')
   s.engine.reset()
-  t.equal((await s.app.inject({ method: 'GET', url: '/api/_probe', headers })).statusCode, 403, 'asked again once the engine is back')
+  s.clock.advance(10_001)
+  t.equal((await s.app.inject({ method: 'GET', url: '/api/_probe', headers })).statusCode, 403, 'asked again ten seconds later, once the engine is back')
 })
 
 t.test('POST /alerts/toggle pauses and resumes the caller\'s own alerts', async (t) => {
