@@ -1,18 +1,15 @@
 import fp from 'fastify-plugin'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { AppError } from './errors.js'
-import { EngineError } from './engine.js'
+import { EngineError, type AlarmType } from './engine.js'
 
 /** The spec's "engine disabled-type re-read within 5 minutes". */
 const UPSTREAM_TTL_MS = 5 * 60_000
 
 export const FEATURE_DISABLED_MESSAGE = 'This feature is disabled by the administrator.'
 
-/**
- * The engine's `disabledHooks` names (lower-cased) and the site switch each one turns on. Eggs are raids
- * to the engine. `pokestop` and `weather` are absent on purpose: the service has no alarm type for them.
- */
-const HOOK_KEYS: Readonly<Record<string, string>> = {
+/** The site switch that turns off each alarm type (eggs share the raid switch, as in the engine). */
+export const ALARM_DISABLE_KEYS: Readonly<Record<AlarmType, string>> = {
   pokemon: 'disable_mons',
   raid: 'disable_raids',
   egg: 'disable_raids',
@@ -21,11 +18,19 @@ const HOOK_KEYS: Readonly<Record<string, string>> = {
   lure: 'disable_lures',
   nest: 'disable_nests',
   gym: 'disable_gyms',
+  fort: 'disable_fort_changes',
   maxbattle: 'disable_maxbattles'
 }
 
 /** Fort updates are not in `disabledHooks`; PoracleNG reports them as this config value instead. */
-const FORT_KEY = 'disable_fort_changes'
+const FORT_KEY = ALARM_DISABLE_KEYS.fort
+
+/**
+ * The switch an engine `disabledHooks` name (lower-cased, the engine's alarm type) turns on. `pokestop`
+ * and `weather` have none on purpose: the service has no alarm type for them.
+ */
+const hookKey = (hook: string): string | undefined =>
+  hook !== 'fort' && Object.hasOwn(ALARM_DISABLE_KEYS, hook) ? ALARM_DISABLE_KEYS[hook as AlarmType] : undefined
 
 export const featureDisabled = (disableKey: string) => new AppError(403, FEATURE_DISABLED_MESSAGE, { disableKey })
 
@@ -50,7 +55,7 @@ function createFeatureGates (fastify: FastifyInstance) {
       const [config, fort] = await Promise.all([engine.config.poracleWeb(), fortUpdatesDisabled()])
       const keys = new Set<string>()
       for (const hook of config.disabledHooks ?? []) {
-        const key = HOOK_KEYS[hook]
+        const key = hookKey(hook)
         if (key !== undefined) keys.add(key)
       }
       if (fort === true) keys.add(FORT_KEY)

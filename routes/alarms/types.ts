@@ -1,4 +1,5 @@
 import type { AlarmType } from '../../plugins/engine.js'
+import { ALARM_DISABLE_KEYS } from '../../plugins/feature-gates.js'
 
 type Row = Record<string, unknown>
 
@@ -32,7 +33,7 @@ export const ALARM_KINDS: AlarmKind[] = [
   {
     type: 'pokemon',
     path: '/monsters',
-    disableKey: 'disable_mons',
+    disableKey: ALARM_DISABLE_KEYS.pokemon,
     dashboardKey: 'monsters',
     tag: 'monsters',
     createDefaults: { max_iv: 100, max_cp: 9000, max_level: 55, size: -1, max_size: 5 },
@@ -47,7 +48,7 @@ export const ALARM_KINDS: AlarmKind[] = [
   {
     type: 'raid',
     path: '/raids',
-    disableKey: 'disable_raids',
+    disableKey: ALARM_DISABLE_KEYS.raid,
     dashboardKey: 'raids',
     tag: 'raids',
     // PoracleJS reads `level` only when pokemon_id is the number 9000, and fails a raid without `clean`.
@@ -58,7 +59,7 @@ export const ALARM_KINDS: AlarmKind[] = [
     type: 'egg',
     path: '/eggs',
     // Eggs are raids to the engine and to the admin switch.
-    disableKey: 'disable_raids',
+    disableKey: ALARM_DISABLE_KEYS.egg,
     dashboardKey: 'eggs',
     tag: 'eggs',
     createDefaults: { team: 4 },
@@ -67,7 +68,7 @@ export const ALARM_KINDS: AlarmKind[] = [
   {
     type: 'quest',
     path: '/quests',
-    disableKey: 'disable_quests',
+    disableKey: ALARM_DISABLE_KEYS.quest,
     dashboardKey: 'quests',
     tag: 'quests',
     createDefaults: {},
@@ -76,7 +77,7 @@ export const ALARM_KINDS: AlarmKind[] = [
   {
     type: 'invasion',
     path: '/invasions',
-    disableKey: 'disable_invasions',
+    disableKey: ALARM_DISABLE_KEYS.invasion,
     dashboardKey: 'invasions',
     tag: 'invasions',
     createDefaults: {},
@@ -86,7 +87,7 @@ export const ALARM_KINDS: AlarmKind[] = [
   {
     type: 'lure',
     path: '/lures',
-    disableKey: 'disable_lures',
+    disableKey: ALARM_DISABLE_KEYS.lure,
     dashboardKey: 'lures',
     tag: 'lures',
     // PoracleJS rejects a lure without `lure_id`; 0 is "any lure", PoracleNG's default.
@@ -97,7 +98,7 @@ export const ALARM_KINDS: AlarmKind[] = [
   {
     type: 'nest',
     path: '/nests',
-    disableKey: 'disable_nests',
+    disableKey: ALARM_DISABLE_KEYS.nest,
     dashboardKey: 'nests',
     tag: 'nests',
     // PoracleJS fails a nest without `pokemon_id`; 0 is PoracleNG's default.
@@ -107,7 +108,7 @@ export const ALARM_KINDS: AlarmKind[] = [
   {
     type: 'gym',
     path: '/gyms',
-    disableKey: 'disable_gyms',
+    disableKey: ALARM_DISABLE_KEYS.gym,
     dashboardKey: 'gyms',
     tag: 'gyms',
     createDefaults: { team: 4 },
@@ -116,7 +117,7 @@ export const ALARM_KINDS: AlarmKind[] = [
   {
     type: 'fort',
     path: '/fort-changes',
-    disableKey: 'disable_fort_changes',
+    disableKey: ALARM_DISABLE_KEYS.fort,
     dashboardKey: 'fortChanges',
     tag: 'fort-changes',
     createDefaults: {},
@@ -125,7 +126,7 @@ export const ALARM_KINDS: AlarmKind[] = [
   {
     type: 'maxbattle',
     path: '/maxbattles',
-    disableKey: 'disable_maxbattles',
+    disableKey: ALARM_DISABLE_KEYS.maxbattle,
     dashboardKey: 'maxBattles',
     tag: 'maxbattles',
     createDefaults: {},

@@ -1,22 +1,10 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify'
 import { AppError, notFound } from '../../plugins/errors.js'
+import { ALARM_DISABLE_KEYS } from '../../plugins/feature-gates.js'
 import { parseAreaText } from '../../plugins/area-selection.js'
 import { NG_ONLY_ALARM_TYPES, type ActiveHour, type AlarmRow, type AlarmType, type EngineHuman, type EngineProfile } from '../../plugins/engine.js'
 import { parseActiveHours, type Profile } from '../../schemas/profiles.js'
 
-/** The site switch of each alarm type, for the types a copy or an import meets. */
-const ALARM_DISABLE_KEYS: Readonly<Record<AlarmType, string>> = {
-  pokemon: 'disable_mons',
-  raid: 'disable_raids',
-  egg: 'disable_raids',
-  quest: 'disable_quests',
-  invasion: 'disable_invasions',
-  lure: 'disable_lures',
-  nest: 'disable_nests',
-  gym: 'disable_gyms',
-  fort: 'disable_fort_changes',
-  maxbattle: 'disable_maxbattles'
-}
 
 /** The alarm types that have at least one alarm in the profile. */
 export function typesIn (alarms: Record<AlarmType, AlarmRow[]>, profileNo: number): AlarmType[] {
