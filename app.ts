@@ -13,6 +13,7 @@ import db from './plugins/db.js'
 import engineDb from './plugins/engine-db.js'
 import engine from './plugins/engine.js'
 import auth from './plugins/auth.js'
+import cookies from './plugins/cookies.js'
 import siteSettings from './plugins/site-settings.js'
 import chatPlatform from './plugins/chat-platform.js'
 import identity from './plugins/identity.js'
@@ -103,6 +104,7 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   await fastify.register(engineDb)
   await fastify.register(engine)
   await fastify.register(auth)
+  await fastify.register(cookies)
   await fastify.register(siteSettings)
   await fastify.register(chatPlatform)
   await fastify.register(identity)

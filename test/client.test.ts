@@ -99,8 +99,8 @@ async function startStubApi (state: { current: StubState }): Promise<FastifyInst
     state.current.calls.push(`revoke ${request.body.refreshToken}`)
     return reply.code(204).send()
   })
-  app.get('/api/auth/oidc/login', async (request, reply) => reply.type('text/html').send('<h1>Provider sign-in</h1>'))
-  app.get('/api/auth/oidc/logout', async (request, reply) => reply.redirect('/login?loggedout=1'))
+  app.get('/api/auth/oidc/login', async (_request, reply) => reply.type('text/html').send('<h1>Provider sign-in</h1>'))
+  app.get('/api/auth/oidc/logout', async (_request, reply) => reply.redirect('/login?loggedout=1'))
   await app.listen({ host: '127.0.0.1', port: 0 })
   return app
 }

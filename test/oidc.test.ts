@@ -5,12 +5,11 @@ import { sign } from '@fastify/cookie'
 import { siteSettings } from '../db/schema/service.js'
 import configPlugin, { loadConfig, type Config } from '../plugins/config.js'
 import oidcClientPlugin from '../plugins/oidc-client.js'
-import { cookieSecret } from '../routes/auth/oidc/index.js'
+import { cookieSecret } from '../plugins/cookies.js'
 import { build, bearer, seedHuman, JWT_SECRET, type Test, type TestApp } from './helper.js'
 import { CookieJar, followLogin, type FollowLoginOptions, type LoginFlow } from './fakes/browser-flow.js'
 import { startChatPlatformFake } from './fakes/chat-platform.js'
 import { startOidcProvider, type AccountClaims, type OidcProviderHandle, type OidcProviderOptions } from './fakes/oidc-provider.js'
-import { OidcClientError } from '../plugins/oidc-client.js'
 
 /*
  * External OIDC sign-in against the real oidc-provider on 127.0.0.1. Building the app costs about a

@@ -1,5 +1,5 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto'
-import type { FastifyRequest } from 'fastify'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { Config } from '../../plugins/config.js'
 
 /*
@@ -80,4 +80,76 @@ export function returnOrigin (request: FastifyRequest, config: Pick<Config, 'COR
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return self
   return isReturnOrigin(config, url.origin, self) ? url.origin : self
+}
+
+/**
+ * One redirect sign-in flow (OIDC or the chat platform) as its routes see it: signed, HttpOnly,
+ * SameSite=Lax cookies scoped to the flow's path (Secure on https) that live as long as a transaction,
+ * the single-use state check, and the redirects back to the front end.
+ */
+export function signInFlow (fastify: FastifyInstance, cookiePath: string) {
+  const { clock, config, publicOrigin } = fastify
+  const redeemed = new RedeemedStates()
+  const nowSeconds = () => Math.floor(clock.now() / 1000)
+  const cookieOptions = (request: FastifyRequest) =>
+    ({ path: cookiePath, httpOnly: true, sameSite: 'lax', secure: publicOrigin(request).startsWith('https:') }) as const
+
+  function readCookie (request: FastifyRequest, name: string): string | null {
+    // Optional chaining: an error handler may run for a request that failed before cookies were parsed.
+    const raw = request.cookies?.[name]
+    if (raw === undefined) return null
+    const unsigned = request.unsignCookie(raw)
+    return unsigned.valid ? unsigned.value : null
+  }
+
+  return {
+    /** Starts a transaction for `state`: remembers it and the return origin in the state cookie. */
+    begin (request: FastifyRequest, reply: FastifyReply, cookieName: string, state: string): void {
+      const transaction = { state, issuedAt: nowSeconds(), origin: returnOrigin(request, config, publicOrigin(request)) }
+      this.setCookie(request, reply, cookieName, encodeTransaction(transaction))
+    },
+
+    setCookie (request: FastifyRequest, reply: FastifyReply, name: string, value: string): void {
+      reply.setCookie(name, value, { ...cookieOptions(request), signed: true, maxAge: TRANSACTION_SECONDS })
+    },
+
+    clear (request: FastifyRequest, reply: FastifyReply, name: string): void {
+      reply.clearCookie(name, cookieOptions(request))
+    },
+
+    /** Reads a flow cookie and clears it: whatever happens next, it is used up. */
+    take (request: FastifyRequest, reply: FastifyReply, name: string): string | null {
+      const value = readCookie(request, name)
+      this.clear(request, reply, name)
+      return value
+    },
+
+    /**
+     * The started transaction and where to send the browser. The origin is checked again: the allowed
+     * origins may have changed since the login step.
+     */
+    takeTransaction (request: FastifyRequest, reply: FastifyReply, cookieName: string): { transaction: LoginTransaction | null, origin: string } {
+      const value = this.take(request, reply, cookieName)
+      const transaction = value === null ? null : decodeTransaction(value)
+      const self = publicOrigin(request)
+      const origin = transaction !== null && isReturnOrigin(config, transaction.origin, self) ? transaction.origin : self
+      return { transaction, origin }
+    },
+
+    /** The callback's state matches the transaction's, in time, and was never redeemed before. */
+    redeem (transaction: LoginTransaction | null, state: string | undefined): transaction is LoginTransaction {
+      const now = nowSeconds()
+      return transaction !== null && state !== undefined && sameSecret(transaction.state, state) &&
+        transaction.issuedAt + TRANSACTION_SECONDS > now && redeemed.redeem(transaction.state, now)
+    },
+
+    /** Success: the token travels in the fragment, which no cache may keep. */
+    succeed (reply: FastifyReply, url: string): FastifyReply {
+      return reply.header('cache-control', 'no-store').redirect(url, 302)
+    },
+
+    fail (reply: FastifyReply, origin: string, code: string): FastifyReply {
+      return reply.redirect(`${origin}/login#error=${encodeURIComponent(code)}`, 302)
+    }
+  }
 }

@@ -1,18 +1,13 @@
-import { createHmac } from 'node:crypto'
-import cookie from '@fastify/cookie'
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
 import { badRequest, notFound } from '../../../plugins/errors.js'
 import { SignInError } from '../../../plugins/identity.js'
 import { errors } from '../../../schemas/common.js'
-import { RedeemedStates, TRANSACTION_SECONDS, decodeTransaction, encodeTransaction, newState, returnOrigin, sameSecret, type LoginTransaction } from '../transaction.js'
+import { newState, signInFlow } from '../transaction.js'
 
 const COOKIE = 'discord_oauth'
 const COOKIE_PATH = '/api/auth/discord'
 const CDN_AVATARS = 'https://cdn.discordapp.com/avatars'
-
-/** The cookie signing key: derived from JWT_SECRET (one secret fewer to manage) and distinct per concern. */
-export const cookieSecret = (jwtSecret: string) => createHmac('sha256', jwtSecret).update('alarm-web discord cookie signing').digest('base64url')
 
 /**
  * Chat-platform (Discord) OAuth2 sign-in: `GET /login` starts it, `GET /callback` finishes it. The
@@ -20,14 +15,10 @@ export const cookieSecret = (jwtSecret: string) => createHmac('sha256', jwtSecre
  * on any failure, so the browser never lands on a bare API error.
  */
 const discordRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
-  const { config, clock, auth, identity, chatPlatform, siteSettings, rateLimits, publicOrigin } = fastify
+  const { config, auth, identity, chatPlatform, siteSettings, rateLimits, publicOrigin } = fastify
   const configured = config.DISCORD_CLIENT_ID !== '' && config.DISCORD_CLIENT_SECRET !== ''
-  const redeemed = new RedeemedStates()
-  const nowSeconds = () => Math.floor(clock.now() / 1000)
+  const flow = signInFlow(fastify, COOKIE_PATH)
   const callbackUrl = (request: FastifyRequest) => `${publicOrigin(request)}/api/auth/discord/callback`
-
-  // Registered here, inside this concern, so that other sign-in concerns can own theirs independently.
-  await fastify.register(cookie, { secret: cookieSecret(config.JWT_SECRET) })
 
   // Local login must keep one method for non-admins: the chat platform and Telegram cannot both be off.
   // The guard lives here (the chat-platform concern) for both keys, each reading the other.
@@ -40,24 +31,11 @@ const discordRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     })
   }
 
-  function readTransaction (request: FastifyRequest): LoginTransaction | null {
-    // Optional chaining: the error handler may run for a request that failed before cookies were parsed.
-    const raw = request.cookies?.[COOKIE]
-    if (raw === undefined) return null
-    const unsigned = request.unsignCookie(raw)
-    return unsigned.valid && unsigned.value !== null ? decodeTransaction(unsigned.value) : null
-  }
-
-  function fail (reply: FastifyReply, origin: string, code: string) {
-    return reply.redirect(`${origin}/login#error=${encodeURIComponent(code)}`, 302)
-  }
-
   /** Errors before or around the handler (rate limit, malformed query, the unexpected) still redirect. */
   function callbackErrorHandler (error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
     const code = error.statusCode === 429 ? 'rate_limited' : error.validation ? 'discord_invalid_request' : 'server_error'
     if (code === 'server_error') request.log.error({ err: error }, 'chat-platform sign-in failed unexpectedly')
-    reply.clearCookie(COOKIE, { path: COOKIE_PATH })
-    return fail(reply, readTransaction(request)?.origin ?? publicOrigin(request), code)
+    return flow.fail(reply, flow.takeTransaction(request, reply, COOKIE).origin, code)
   }
 
   fastify.get('/login', {
@@ -69,16 +47,8 @@ const discordRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     }
   }, async (request, reply) => {
     if (!configured) throw notFound('Discord sign-in is not configured.')
-    const self = publicOrigin(request)
-    const transaction: LoginTransaction = { state: newState(), issuedAt: nowSeconds(), origin: returnOrigin(request, config, self) }
-    reply.setCookie(COOKIE, encodeTransaction(transaction), {
-      path: COOKIE_PATH,
-      httpOnly: true,
-      sameSite: 'lax',
-      secure: self.startsWith('https:'),
-      maxAge: TRANSACTION_SECONDS,
-      signed: true
-    })
+    const state = newState()
+    flow.begin(request, reply, COOKIE, state)
     const authorize = new URL(`${config.DISCORD_API_URL.replace(/\/$/, '')}/oauth2/authorize`)
     authorize.search = new URLSearchParams({
       client_id: config.DISCORD_CLIENT_ID,
@@ -87,7 +57,7 @@ const discordRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       scope: 'identify',
       // Skips the consent screen for users who granted it before.
       prompt: 'none',
-      state: transaction.state
+      state
     }).toString()
     return reply.redirect(authorize.href, 302)
   })
@@ -107,36 +77,31 @@ const discordRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       response: { 302: Type.Null() }
     }
   }, async (request, reply) => {
-    const transaction = readTransaction(request)
-    reply.clearCookie(COOKIE, { path: COOKIE_PATH })
-    const origin = transaction?.origin ?? publicOrigin(request)
-    if (!configured) return fail(reply, origin, 'discord_disabled')
+    const { transaction, origin } = flow.takeTransaction(request, reply, COOKIE)
+    const fail = (code: string) => flow.fail(reply, origin, code)
+    if (!configured) return fail('discord_disabled')
 
     const { code, state, error } = request.query
-    const now = nowSeconds()
-    if (transaction === null || state === undefined || !sameSecret(transaction.state, state) ||
-      now - transaction.issuedAt > TRANSACTION_SECONDS || !redeemed.redeem(transaction.state, now)) {
-      return fail(reply, origin, 'discord_invalid_state')
-    }
+    if (!flow.redeem(transaction, state)) return fail('discord_invalid_state')
     if (error !== undefined) {
       request.log.info({ providerError: error.slice(0, 64) }, 'the chat platform refused the sign-in')
-      return fail(reply, origin, 'discord_provider_error')
+      return fail('discord_provider_error')
     }
-    if (code === undefined || code === '') return fail(reply, origin, 'missing_code')
+    if (code === undefined || code === '') return fail('missing_code')
 
     let accessToken: string
     try {
       accessToken = await chatPlatform.exchangeCode(code, callbackUrl(request))
     } catch (err) {
       request.log.warn({ reason: (err as Error).message }, 'chat-platform code exchange failed')
-      return fail(reply, origin, 'token_exchange_failed')
+      return fail('token_exchange_failed')
     }
     let user
     try {
       user = await chatPlatform.currentUser(accessToken)
     } catch (err) {
       request.log.warn({ reason: (err as Error).message }, 'chat-platform user lookup failed')
-      return fail(reply, origin, 'discord_user_fetch_failed')
+      return fail('discord_user_fetch_failed')
     }
 
     try {
@@ -147,11 +112,11 @@ const discordRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
         ...(user.avatar !== null && { avatarUrl: `${CDN_AVATARS}/${user.id}/${user.avatar}.png` })
       })
       const { token } = auth.mint(claims, config.JWT_EXPIRATION_MINUTES)
-      return reply.redirect(`${origin}/auth/discord/callback#token=${encodeURIComponent(token)}`, 302)
+      return flow.succeed(reply, `${origin}/auth/discord/callback#token=${encodeURIComponent(token)}`)
     } catch (err) {
       if (!(err instanceof SignInError)) throw err
       request.log.info({ userId: user.id, code: err.code }, 'chat-platform sign-in refused')
-      return fail(reply, origin, err.code)
+      return fail(err.code)
     }
   })
 }

@@ -1,5 +1,3 @@
-import { createHmac } from 'node:crypto'
-import cookie from '@fastify/cookie'
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
 import { notFound } from '../../../plugins/errors.js'
@@ -8,10 +6,7 @@ import { OidcClientError } from '../../../plugins/oidc-client.js'
 import { errors } from '../../../schemas/common.js'
 import { singleLogoutAvailable } from './modes.js'
 import { completeSignIn } from './session.js'
-import {
-  RedeemedStates, TRANSACTION_SECONDS, decodeTransaction, encodeTransaction, isReturnOrigin, returnOrigin, sameSecret,
-  type LoginTransaction
-} from '../transaction.js'
+import { returnOrigin, signInFlow, type LoginTransaction } from '../transaction.js'
 
 const COOKIE_PATH = '/api/auth/oidc'
 const CALLBACK_PATH = '/api/auth/oidc/callback'
@@ -22,9 +17,6 @@ const VERIFIER = /^[A-Za-z0-9._~-]{43,128}$/
 /** What a provider's `?error=` may look like in a log line. */
 const OAUTH_ERROR = /^[\w.-]{1,64}$/
 
-/** The cookie signing key: derived from JWT_SECRET (one secret fewer to manage) and distinct per concern. */
-export const cookieSecret = (jwtSecret: string) => createHmac('sha256', jwtSecret).update('alarm-web oidc cookie signing').digest('base64url')
-
 const redirectSchema = (description: string) => Type.Null({ description })
 
 /**
@@ -34,45 +26,21 @@ const redirectSchema = (description: string) => Type.Null({ description })
  * bare API error.
  */
 const oidcRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
-  const { config, clock, identity, oidcClient, rateLimits, publicOrigin } = fastify
-  const redeemed = new RedeemedStates()
-  const nowSeconds = () => Math.floor(clock.now() / 1000)
-
-  // Registered inside this concern so that every sign-in concern owns its cookies independently.
-  await fastify.register(cookie, { secret: cookieSecret(config.JWT_SECRET) })
-
-  const cookieOptions = (request: FastifyRequest) =>
-    ({ path: COOKIE_PATH, httpOnly: true, sameSite: 'lax', secure: publicOrigin(request).startsWith('https:') }) as const
-
-  function readSigned (request: FastifyRequest, name: string): string | null {
-    const raw = request.cookies[name]
-    if (raw === undefined) return null
-    const unsigned = request.unsignCookie(raw)
-    return unsigned.valid ? unsigned.value : null
-  }
+  const { config, identity, oidcClient, rateLimits, publicOrigin } = fastify
+  const flow = signInFlow(fastify, COOKIE_PATH)
 
   /** Reads the started sign-in and clears its cookies: whatever happens next, they are used up. */
   function takeTransaction (request: FastifyRequest, reply: FastifyReply): { transaction: LoginTransaction | null, verifier: string | null, origin: string } {
-    const state = readSigned(request, STATE_COOKIE)
-    const transaction = state === null ? null : decodeTransaction(state)
-    const verifier = readSigned(request, VERIFIER_COOKIE)
-    reply.clearCookie(STATE_COOKIE, cookieOptions(request))
-    reply.clearCookie(VERIFIER_COOKIE, cookieOptions(request))
-    // Checked again: the allowed origins may have changed since the login step.
-    const self = publicOrigin(request)
-    const origin = transaction !== null && isReturnOrigin(config, transaction.origin, self) ? transaction.origin : self
+    const { transaction, origin } = flow.takeTransaction(request, reply, STATE_COOKIE)
+    const verifier = flow.take(request, reply, VERIFIER_COOKIE)
     return { transaction, verifier: verifier !== null && VERIFIER.test(verifier) ? verifier : null, origin }
-  }
-
-  function fail (reply: FastifyReply, origin: string, code: string) {
-    return reply.redirect(`${origin}/login#error=${encodeURIComponent(code)}`, 302)
   }
 
   /** Errors before the handler (the rate limit) still end on the login page, never on an API error. */
   function callbackErrorHandler (error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
     const code = error.statusCode === 429 ? 'rate_limited' : 'server_error'
     if (code === 'server_error') request.log.error({ kind: error.name, code: error.code }, 'OIDC sign-in failed unexpectedly')
-    return fail(reply, takeTransaction(request, reply).origin, code)
+    return flow.fail(reply, takeTransaction(request, reply).origin, code)
   }
 
   /** Everything between the provider's redirect and the service's own token. Throws SignInError. */
@@ -81,11 +49,7 @@ const oidcRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     const at = request.url.indexOf('?')
     const query = new URLSearchParams(at === -1 ? '' : request.url.slice(at + 1))
     const states = query.getAll('state')
-    const now = nowSeconds()
-    if (transaction === null || states.length !== 1 || !sameSecret(transaction.state, states[0] as string) ||
-      transaction.issuedAt + TRANSACTION_SECONDS <= now || !redeemed.redeem(transaction.state, now)) {
-      throw new SignInError('oidc_invalid_state')
-    }
+    if (states.length !== 1 || !flow.redeem(transaction, states[0])) throw new SignInError('oidc_invalid_state')
     if (config.OIDC_USE_PKCE && verifier === null) throw new SignInError('oidc_invalid_state', 'PKCE verifier cookie missing')
     const providerError = query.get('error')
     if (providerError !== null) {
@@ -129,10 +93,9 @@ const oidcRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     if (!oidcClient.isConfigured()) throw notFound('External login provider is not configured.')
     const self = publicOrigin(request)
     const { url, state, verifier } = await oidcClient.startLogin(`${self}${CALLBACK_PATH}`)
-    const options = { ...cookieOptions(request), signed: true, maxAge: TRANSACTION_SECONDS }
-    reply.setCookie(STATE_COOKIE, encodeTransaction({ state, issuedAt: nowSeconds(), origin: returnOrigin(request, config, self) }), options)
-    if (verifier !== undefined) reply.setCookie(VERIFIER_COOKIE, verifier, options)
-    else reply.clearCookie(VERIFIER_COOKIE, cookieOptions(request))
+    flow.begin(request, reply, STATE_COOKIE, state)
+    if (verifier !== undefined) flow.setCookie(request, reply, VERIFIER_COOKIE, verifier)
+    else flow.clear(request, reply, VERIFIER_COOKIE)
     return reply.redirect(url, 302)
   })
 
@@ -153,11 +116,9 @@ const oidcRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     }
   }, async (request, reply) => {
     const { transaction, verifier, origin } = takeTransaction(request, reply)
-    // The Location carries a token: no cache may keep it.
-    reply.header('cache-control', 'no-store')
     try {
       const fragment = await finishSignIn(request, transaction, verifier)
-      return await reply.redirect(`${origin}/auth/oidc/callback#${fragment.toString()}`, 302)
+      return await flow.succeed(reply, `${origin}/auth/oidc/callback#${fragment.toString()}`)
     } catch (error) {
       if (error instanceof OidcClientError) {
         request.log.warn({ code: error.code, reason: error.reason, status: error.status, providerError: error.providerError }, 'OIDC sign-in failed at the provider')
@@ -168,7 +129,7 @@ const oidcRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
         const { name, code } = error as { name?: unknown, code?: unknown }
         request.log.error({ kind: name, code }, 'OIDC sign-in failed unexpectedly')
       }
-      return fail(reply, origin, error instanceof SignInError ? error.code : 'server_error')
+      return flow.fail(reply, origin, error instanceof SignInError ? error.code : 'server_error')
     }
   })
 
