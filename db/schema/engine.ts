@@ -17,6 +17,8 @@ const profileNo = () => int('profile_no').notNull().default(1)
 /** Latitude and longitude are float(14,10): values carry float noise (51.0999984741). */
 const coordinate = (name: string) => float(name, { precision: 14, scale: 10 }).notNull().default(0)
 const clean = () => tinyint('clean').notNull().default(0)
+/** Every tracking table's key: its own uid, the owning human and the profile the rule belongs to. */
+const trackingKeys = () => ({ uid: uid().primaryKey(), id: humanId(), profileNo: profileNo() })
 /** Added by NG migration 4 to every alarm table: a saved-place label and a JSON text array of areas. */
 const overrides = () => ({
   overrideLocationLabel: varchar('override_location_label', { length: 64 }),
@@ -60,7 +62,7 @@ export const profiles = mysqlTable('profiles', {
 
 /** Many monsters columns have no DB default: a direct insert must give every one of them. */
 export const monsters = mysqlTable('monsters', {
-  id: humanId(),
+  ...trackingKeys(),
   ping: text('ping').notNull(),
   clean: clean(),
   pokemonId: int('pokemon_id').notNull(),
@@ -82,8 +84,6 @@ export const monsters = mysqlTable('monsters', {
   maxDef: int('max_def').notNull(),
   maxSta: int('max_sta').notNull(),
   gender: int('gender').notNull(),
-  uid: uid().primaryKey(),
-  profileNo: profileNo(),
   minTime: int('min_time').notNull().default(0),
   rarity: int('rarity').notNull().default(-1),
   maxRarity: int('max_rarity').notNull().default(6),
@@ -102,7 +102,7 @@ export const monsters = mysqlTable('monsters', {
 ])
 
 export const raid = mysqlTable('raid', {
-  id: humanId(),
+  ...trackingKeys(),
   ping: text('ping').notNull(),
   clean: clean(),
   pokemonId: int('pokemon_id').notNull(),
@@ -112,8 +112,6 @@ export const raid = mysqlTable('raid', {
   team: int('team').notNull(),
   level: int('level').notNull(),
   form: int('form').notNull(),
-  uid: uid().primaryKey(),
-  profileNo: profileNo(),
   move: int('move').notNull().default(9000),
   evolution: int('evolution').notNull().default(9000),
   gymId: varchar('gym_id', { length: 255 }),
@@ -123,7 +121,7 @@ export const raid = mysqlTable('raid', {
 })
 
 export const egg = mysqlTable('egg', {
-  id: humanId(),
+  ...trackingKeys(),
   ping: text('ping').notNull(),
   clean: clean(),
   exclusive: tinyint('exclusive').default(0),
@@ -131,15 +129,13 @@ export const egg = mysqlTable('egg', {
   distance: int('distance').notNull(),
   team: int('team').notNull(),
   level: int('level').notNull(),
-  uid: uid().primaryKey(),
-  profileNo: profileNo(),
   gymId: varchar('gym_id', { length: 255 }),
   rsvpChanges: tinyint('rsvp_changes').notNull().default(0),
   ...overrides()
 })
 
 export const quest = mysqlTable('quest', {
-  id: humanId(),
+  ...trackingKeys(),
   ping: text('ping').notNull(),
   clean: clean(),
   reward: int('reward').notNull(),
@@ -147,30 +143,24 @@ export const quest = mysqlTable('quest', {
   shiny: tinyint('shiny').default(0),
   rewardType: int('reward_type').notNull(),
   distance: int('distance').notNull(),
-  uid: uid().primaryKey(),
-  profileNo: profileNo(),
   form: int('form').notNull().default(0),
   amount: int('amount').notNull().default(0),
   ...overrides()
 })
 
 export const invasion = mysqlTable('invasion', {
-  id: humanId(),
+  ...trackingKeys(),
   ping: varchar('ping', { length: 255 }).notNull(),
   clean: clean(),
   distance: int('distance').notNull(),
   template: text('template'),
   gender: int('gender').notNull(),
   gruntType: varchar('grunt_type', { length: 255 }).notNull(),
-  uid: uid().primaryKey(),
-  profileNo: profileNo(),
   ...overrides()
 }, (t) => [uniqueIndex('invasion_tracking').on(t.id, t.profileNo, t.gender, t.gruntType)])
 
 export const lures = mysqlTable('lures', {
-  uid: uid().primaryKey(),
-  id: humanId(),
-  profileNo: profileNo(),
+  ...trackingKeys(),
   ping: varchar('ping', { length: 255 }).notNull(),
   clean: clean(),
   distance: int('distance').notNull(),
@@ -180,9 +170,7 @@ export const lures = mysqlTable('lures', {
 }, (t) => [uniqueIndex('lure_tracking').on(t.id, t.profileNo, t.lureId)])
 
 export const nests = mysqlTable('nests', {
-  uid: uid().primaryKey(),
-  id: humanId(),
-  profileNo: profileNo(),
+  ...trackingKeys(),
   ping: varchar('ping', { length: 255 }).notNull(),
   clean: clean(),
   distance: int('distance').notNull(),
@@ -194,9 +182,7 @@ export const nests = mysqlTable('nests', {
 })
 
 export const gym = mysqlTable('gym', {
-  uid: uid().primaryKey(),
-  id: humanId(),
-  profileNo: profileNo(),
+  ...trackingKeys(),
   ping: varchar('ping', { length: 255 }).notNull(),
   clean: clean(),
   distance: int('distance').notNull(),
@@ -210,9 +196,7 @@ export const gym = mysqlTable('gym', {
 
 /** Fort changes. There is no `clean` column. */
 export const forts = mysqlTable('forts', {
-  uid: uid().primaryKey(),
-  id: humanId(),
-  profileNo: profileNo(),
+  ...trackingKeys(),
   ping: varchar('ping', { length: 255 }).notNull(),
   distance: int('distance').notNull(),
   template: text('template').notNull(),
@@ -225,9 +209,7 @@ export const forts = mysqlTable('forts', {
 })
 
 export const maxbattle = mysqlTable('maxbattle', {
-  uid: uid().primaryKey(),
-  id: humanId(),
-  profileNo: profileNo(),
+  ...trackingKeys(),
   pokemonId: int('pokemon_id').notNull().default(9000),
   gmax: tinyint('gmax').notNull().default(0),
   level: int('level').notNull().default(9000),
