@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { errors } from '../../../schemas/common.js'
 import { ProvidersSchema } from '../../../schemas/sign-in.js'
 import { singleLogoutAvailable, ssoEnabledByAdmin } from '../oidc/modes.js'
+import { telegramBotUsername, telegramConfigured } from '../telegram/widget.js'
 
 /** Which sign-in methods the login page offers, and whether it skips straight to the provider. */
 const providersRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
@@ -12,14 +13,13 @@ const providersRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     schema: { tags: ['auth'], response: { 200: ProvidersSchema, ...errors(429) } }
   }, async () => {
     const configured = oidcClient.isConfigured()
-    const [ssoMode, endSession, discordOn, telegramOn, telegramBot] = await Promise.all([
+    const [ssoMode, endSession, discordOn, telegramOn, botUsername] = await Promise.all([
       ssoEnabledByAdmin(fastify),
       singleLogoutAvailable(fastify),
       siteSettings.isNotFalse('enable_discord'),
       siteSettings.isNotFalse('enable_telegram'),
-      siteSettings.get('telegram_bot')
+      telegramBotUsername(config, siteSettings)
     ])
-    const botUsername = (config.TELEGRAM_BOT_USERNAME.trim() !== '' ? config.TELEGRAM_BOT_USERNAME : telegramBot ?? '').trim().replace(/^@/, '')
     return {
       oidc: {
         configured,
@@ -33,8 +33,7 @@ const providersRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
         enabledByAdmin: discordOn
       },
       telegram: {
-        // Without the bot token the widget's hash proves nothing: never offered then.
-        configured: config.TELEGRAM_ENABLED === true && config.TELEGRAM_BOT_TOKEN !== '',
+        configured: telegramConfigured(config),
         enabledByAdmin: telegramOn,
         botUsername
       }

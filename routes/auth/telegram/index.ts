@@ -5,7 +5,7 @@ import { SignInError, type SignInErrorCode } from '../../../plugins/identity.js'
 import { errors } from '../../../schemas/common.js'
 import { TelegramConfigSchema, TelegramSignInSchema } from '../../../schemas/session-user.js'
 import { activeProfileName, engineUnavailable, userInfo } from '../user/user-info.js'
-import { FUTURE_SKEW_SECONDS, MAX_AGE_SECONDS, hashMatches } from './widget.js'
+import { FUTURE_SKEW_SECONDS, MAX_AGE_SECONDS, hashMatches, telegramBotUsername, telegramConfigured } from './widget.js'
 
 const Digits = (max: number) => Type.String({ pattern: `^[0-9]{1,${max}}$` })
 const Text = (maxLength: number) => Type.Optional(Type.String({ maxLength }))
@@ -35,8 +35,7 @@ function refusal (code: SignInErrorCode): AppError {
 /** Telegram login widget: `POST /verify` checks the signed widget data; `GET /config` feeds the login page. */
 const telegramRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   const { config, clock, auth, identity, engine, siteSettings, rateLimits } = fastify
-  // Without the bot token the hash could be computed by anyone: never treat that as enabled.
-  const enabled = config.TELEGRAM_ENABLED === true && config.TELEGRAM_BOT_TOKEN !== ''
+  const enabled = telegramConfigured(config)
 
   fastify.post('/verify', {
     config: { rateLimit: rateLimits.auth },
@@ -80,10 +79,9 @@ const telegramRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     config: { rateLimit: rateLimits.auth },
     schema: { tags: ['auth'], summary: 'Whether the Telegram widget is offered, and for which bot', response: { 200: TelegramConfigSchema, ...errors(429) } }
   }, async () => {
-    const botUsername = config.TELEGRAM_BOT_USERNAME !== '' ? config.TELEGRAM_BOT_USERNAME : (await siteSettings.get('telegram_bot') ?? '')
     return {
       enabled: enabled && await siteSettings.isNotFalse('enable_telegram'),
-      botUsername: botUsername.trim().replace(/^@/, '')
+      botUsername: await telegramBotUsername(config, siteSettings)
     }
   })
 }
