@@ -50,6 +50,9 @@ function createChatPlatform (options: ChatPlatformOptions) {
   }
 
   return {
+    /** OAuth2 sign-in needs both the client id and its secret. */
+    oauthConfigured: options.clientId !== '' && options.clientSecret !== '',
+
     /**
      * A guild member's roles, through the bot. `null` when the user is not in the guild (404);
      * a ChatPlatformError for anything else (wrong token, bot not in the guild, outage, garbage).

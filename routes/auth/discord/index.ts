@@ -16,7 +16,7 @@ const CDN_AVATARS = 'https://cdn.discordapp.com/avatars'
  */
 const discordRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   const { config, auth, identity, chatPlatform, siteSettings, rateLimits, publicOrigin } = fastify
-  const configured = config.DISCORD_CLIENT_ID !== '' && config.DISCORD_CLIENT_SECRET !== ''
+  const configured = chatPlatform.oauthConfigured
   const flow = signInFlow(fastify, COOKIE_PATH)
   const callbackUrl = (request: FastifyRequest) => `${publicOrigin(request)}/api/auth/discord/callback`
 

@@ -29,7 +29,7 @@ const providersRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
         refresh: configured && config.OIDC_USE_REFRESH_TOKENS
       },
       discord: {
-        configured: config.DISCORD_CLIENT_ID !== '' && config.DISCORD_CLIENT_SECRET !== '',
+        configured: fastify.chatPlatform.oauthConfigured,
         enabledByAdmin: discordOn
       },
       telegram: {
