@@ -38,6 +38,7 @@ import sessionUserRoutes from './routes/auth/user/index.js'
 import impersonationRoutes from './routes/impersonation/index.js'
 import featureGateRoutes from './routes/feature-gates/index.js'
 import alarmRoutes from './routes/alarms/index.js'
+import alarmTypeRoutes from './routes/alarm-types/index.js'
 import profileRoutes from './routes/profiles/index.js'
 import profileOverviewRoutes from './routes/profiles/overview.js'
 import locationRoutes from './routes/location/index.js'
@@ -131,6 +132,7 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   await fastify.register(impersonationRoutes, { prefix: '/api/admin' })
   await fastify.register(featureGateRoutes, { prefix: '/api/settings' })
   await fastify.register(alarmRoutes, { prefix: '/api' })
+  await fastify.register(alarmTypeRoutes, { prefix: '/api/alarm-types' })
   await fastify.register(profileRoutes, { prefix: '/api/profiles' })
   await fastify.register(profileOverviewRoutes, { prefix: '/api/profile-overview' })
   await fastify.register(locationRoutes, { prefix: '/api/location' })

@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events'
 import fp from 'fastify-plugin'
-import type { AlarmType } from './engine.js'
+import type { AlarmType } from '../schemas/alarm-types.js'
 
 /** An alarm now lives under another uid (PoracleNG re-keys edited rows; superseded rows are replaced). */
 export interface UidChanged {

@@ -2,6 +2,8 @@ import fp from 'fastify-plugin'
 import { Agent, request } from 'undici'
 import type { FastifyBaseLogger } from 'fastify'
 import { AppError } from './errors.js'
+import type { ActiveHour } from '../schemas/profiles.js'
+import { ALARM_TYPES, KIND_OF, NG_ONLY_ALARM_TYPES, type AlarmType, type EngineGeneration } from '../schemas/alarm-types.js'
 
 /**
  * The alarm engine client (PoracleNG 5.x, and PoracleJS 4.8 where its API allows): one typed method per
@@ -9,13 +11,6 @@ import { AppError } from './errors.js'
  * timeout, percent-encodes each path segment (webhook user ids are URLs), and checks both the HTTP status
  * and the body's `status` field, because PoracleJS reports most errors with HTTP 200.
  */
-
-export type EngineGeneration = 'ng' | 'js'
-
-export const ALARM_TYPES = ['pokemon', 'raid', 'egg', 'quest', 'invasion', 'lure', 'nest', 'gym', 'fort', 'maxbattle'] as const
-export type AlarmType = typeof ALARM_TYPES[number]
-/** Tracking types PoracleJS has no routes for. */
-export const NG_ONLY_ALARM_TYPES: ReadonlySet<AlarmType> = new Set<AlarmType>(['fort', 'maxbattle'])
 
 export type EngineErrorKind =
   | 'unreachable' | 'timeout' | 'not_found' | 'bad_request' | 'forbidden' | 'conflict'
@@ -127,12 +122,6 @@ export interface EngineArea {
   group: string
   description: string
   userSelectable: boolean
-}
-
-export interface ActiveHour {
-  day: number
-  hours: number | string
-  mins: number | string
 }
 
 export interface ProfileInput {
@@ -410,14 +399,14 @@ export function createEngineClient (options: EngineClientOptions) {
   }
 
   function snapshot (answer: Json, segments: Segment[]): TrackingSnapshot {
-    const alarms = Object.fromEntries(ALARM_TYPES.map((type) => [type, rows(answer[type])])) as Record<AlarmType, AlarmRow[]>
+    const alarms = Object.fromEntries(ALARM_TYPES.map((type) => [type, rows(answer[KIND_OF[type].engineName])])) as Record<AlarmType, AlarmRow[]>
     return { human: toHuman(answer.human, 'GET', segments), alarms }
   }
 
   const tracking = {
     /** The user's alarms of one type, of the active profile unless `profileNo` is given (PoracleNG only). */
     async get (type: AlarmType, userId: string, opts: { profileNo?: number } = {}): Promise<AlarmRow[]> {
-      const segments = ['api', 'tracking', type, userId]
+      const segments = ['api', 'tracking', KIND_OF[type].engineName, userId]
       await trackingRoute(type, 'GET', segments)
       await requireActiveProfileOnJs(userId, opts.profileNo, 'GET', segments)
       const answer = await object(segments, { query: { profile_no: opts.profileNo } })
@@ -430,7 +419,7 @@ export function createEngineClient (options: EngineClientOptions) {
      * removed from every row; `silent` suppresses the engine's confirmation message (PoracleNG only).
      */
     async create (type: AlarmType, userId: string, input: AlarmInput | AlarmInput[], opts: { silent: boolean, profileNo?: number }): Promise<TrackingWriteResult> {
-      const segments = ['api', 'tracking', type, userId]
+      const segments = ['api', 'tracking', KIND_OF[type].engineName, userId]
       await trackingRoute(type, 'POST', segments)
       await requireActiveProfileOnJs(userId, opts.profileNo, 'POST', segments)
       const body = Array.isArray(input) ? input.map(cleanAlarm) : cleanAlarm(input)
@@ -454,14 +443,14 @@ export function createEngineClient (options: EngineClientOptions) {
 
     /** Deletes one alarm of the user (any profile; a uid that does not exist is not an error). */
     async deleteByUid (type: AlarmType, userId: string, uid: number, opts: { silent: boolean }): Promise<void> {
-      const segments = ['api', 'tracking', type, userId, 'byUid', uid]
+      const segments = ['api', 'tracking', KIND_OF[type].engineName, userId, 'byUid', uid]
       await trackingRoute(type, 'DELETE', segments)
       await call(segments, { method: 'DELETE', query: { silent: opts.silent ? 'true' : undefined } })
     },
 
     async bulkDelete (type: AlarmType, userId: string, uids: number[], opts: { silent: boolean }): Promise<void> {
       if (uids.length === 0) return
-      const segments = ['api', 'tracking', type, userId, 'delete']
+      const segments = ['api', 'tracking', KIND_OF[type].engineName, userId, 'delete']
       await trackingRoute(type, 'POST', segments)
       await call(segments, { method: 'POST', body: uids, query: { silent: opts.silent ? 'true' : undefined } })
     },

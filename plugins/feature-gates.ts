@@ -1,26 +1,13 @@
 import fp from 'fastify-plugin'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { AppError } from './errors.js'
-import { EngineError, type AlarmType } from './engine.js'
+import { EngineError } from './engine.js'
+import { ALARM_DISABLE_KEYS, type AlarmType } from '../schemas/alarm-types.js'
 
 /** The spec's "engine disabled-type re-read within 5 minutes". */
 const UPSTREAM_TTL_MS = 5 * 60_000
 
 export const FEATURE_DISABLED_MESSAGE = 'This feature is disabled by the administrator.'
-
-/** The site switch that turns off each alarm type (eggs share the raid switch, as in the engine). */
-export const ALARM_DISABLE_KEYS: Readonly<Record<AlarmType, string>> = {
-  pokemon: 'disable_mons',
-  raid: 'disable_raids',
-  egg: 'disable_raids',
-  quest: 'disable_quests',
-  invasion: 'disable_invasions',
-  lure: 'disable_lures',
-  nest: 'disable_nests',
-  gym: 'disable_gyms',
-  fort: 'disable_fort_changes',
-  maxbattle: 'disable_maxbattles'
-}
 
 /** Fort updates are not in `disabledHooks`; PoracleNG reports them as this config value instead. */
 const FORT_KEY = ALARM_DISABLE_KEYS.fort

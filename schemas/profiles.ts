@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
 import { badRequest } from '../plugins/errors.js'
-import { ALARM_TYPES, type ActiveHour, type AlarmType } from '../plugins/engine.js'
+import { ALARM_TYPES, type AlarmType } from './alarm-types.js'
 import { ALARM_FIELDS, ECHOED_FIELDS, alarmCreateSchema } from './alarms.js'
 
 export const ProfileNoSchema = Type.Integer({ minimum: 1, maximum: 2_147_483_647, description: 'Profile number' })
@@ -15,6 +15,13 @@ const part = (min: number, max: number) => Type.Union([
   Type.Integer({ minimum: min, maximum: max }),
   Type.String({ pattern: '^\\s*\\d{1,2}\\s*$' })
 ])
+
+/** One active-hours rule as the engine keeps it (PoracleJS may store the numbers as text). */
+export interface ActiveHour {
+  day: number
+  hours: number | string
+  mins: number | string
+}
 
 /** One active-hours rule: the engine switches to the profile on `day` (1 = Monday) at `hours:mins`. */
 export const ActiveHourSchema = Type.Object({
@@ -163,7 +170,7 @@ export function toTransferAlarm (type: AlarmType, row: Record<string, unknown>):
   for (const [field, spec] of Object.entries(ALARM_FIELDS[type])) {
     if (field === 'ping') continue
     let value = row[field]
-    if (spec.kind === 'strings' && typeof value === 'string') {
+    if (spec.kind === 'list' && typeof value === 'string') {
       try {
         value = JSON.parse(value)
       } catch {

@@ -1,15 +1,14 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyRequest } from 'fastify'
 import { badRequest, notFound } from '../../plugins/errors.js'
-import { ALARM_TYPES } from '../../plugins/engine.js'
 import { errors } from '../../schemas/common.js'
 import {
-  BulkDistanceSchema, DashboardSchema, DeletedSchema, DistanceSchema, TestAlertParamsSchema, TestAlertResultSchema,
+  BulkDistanceSchema, DeletedSchema, DistanceSchema, TestAlertParamsSchema, TestAlertResultSchema,
   UidParamsSchema, UpdatedSchema, alarmCreateSchema, alarmSchema, alarmUpdateSchema
 } from '../../schemas/alarms.js'
 import { createAlarmService, present, type AlarmService } from './service.js'
 import { testAlert } from './test-alert.js'
-import { ALARM_KINDS, KIND_OF, type AlarmKind } from './types.js'
+import { ALARM_KINDS, DashboardSchema, KIND_OF, type AlarmKind } from '../../schemas/alarm-types.js'
 
 type Row = Record<string, unknown>
 
@@ -40,7 +39,7 @@ function typeRoutes (kind: AlarmKind, service: AlarmService): FastifyPluginAsync
     fastify.addHook('preHandler', featureGates.gate(kind.disableKey))
 
     const Alarm = alarmSchema(kind.type)
-    const tags = [kind.tag]
+    const tags = [kind.path.slice(1)]
     const location = (uid: number) => `${fastify.prefix}/${uid}`
 
     fastify.get('/', {
@@ -112,7 +111,7 @@ const alarmRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     schema: { tags: ['dashboard'], description: 'Alarm counts per type for the active profile.', response: { 200: DashboardSchema, ...errors(401, 404, 500) } }
   }, async (request) => {
     const { alarms } = await engine.tracking.all(request.user.userId)
-    return Object.fromEntries(ALARM_TYPES.map((type) => [KIND_OF[type].dashboardKey, alarms[type].length])) as Record<AlarmKind['dashboardKey'], number>
+    return Object.fromEntries(ALARM_KINDS.map((k) => [k.dashboardKey, alarms[k.type].length]))
   })
 
   fastify.post('/test-alert/:type/:uid', {

@@ -2,8 +2,8 @@ import type { FastifyInstance } from 'fastify'
 import { badRequest, conflict, notFound } from '../../plugins/errors.js'
 import { EngineError, type AlarmRow } from '../../plugins/engine.js'
 import { ALARM_FIELDS } from '../../schemas/alarms.js'
-import { META_FIELDS, canon, differences, engineRules, predict, sameAlarm } from './diff.js'
-import type { AlarmKind } from './types.js'
+import { engineRules, type AlarmKind } from '../../schemas/alarm-types.js'
+import { META_FIELDS, canon, differences, predict, sameAlarm } from './diff.js'
 
 type Row = Record<string, unknown>
 /** A stored alarm as the API shows it: JSON-text list columns parsed to arrays. */

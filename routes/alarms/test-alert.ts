@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import { AppError } from '../../plugins/errors.js'
 import { EngineError, type EngineHuman } from '../../plugins/engine.js'
-import type { TEST_ALERT_TYPES } from '../../schemas/alarms.js'
+import type { AlarmType } from '../../schemas/alarm-types.js'
 
 /**
  * Test alerts (reference 1.18, alarm-engine.md 1.10): a synthetic scanner webhook whose values fall inside
@@ -10,7 +10,6 @@ import type { TEST_ALERT_TYPES } from '../../schemas/alarms.js'
  */
 
 type Row = Record<string, unknown>
-export type TestAlertType = typeof TEST_ALERT_TYPES[number]
 
 /** Where to put the sample when the user has no location: the engine's scheduler treats 0,0 as unset too. */
 const FALLBACK_PLACE = { latitude: 40.758, longitude: -73.9855 }
@@ -163,14 +162,11 @@ function gymChange (alarm: Row, place: Row, now: number): Row {
   return { ...info, id: info.gym_id, name: info.gym_name, slots_available: 3, in_battle: num(alarm.battle_changes, 0) === 1, last_modified: now, updated: now }
 }
 
-export async function testAlert (fastify: FastifyInstance, type: TestAlertType, alarm: Row, human: EngineHuman): Promise<void> {
-  if (type === 'nest') {
-    throw new EngineError('unsupported', 'Test alerts are not available for nest alarms.', { method: 'POST', path: '/api/test' })
-  }
+export async function testAlert (fastify: FastifyInstance, type: AlarmType, alarm: Row, human: EngineHuman): Promise<void> {
   const now = Math.floor(fastify.clock.now() / 1000)
   const located = num(human.latitude, 0) !== 0 || num(human.longitude, 0) !== 0
   const place = located ? { latitude: num(human.latitude, 0), longitude: num(human.longitude, 0) } : FALLBACK_PLACE
-  const webhooks: Record<Exclude<TestAlertType, 'nest'>, () => Row | Promise<Row>> = {
+  const webhooks: Partial<Record<AlarmType, () => Row | Promise<Row>>> = {
     pokemon: () => pokemon(alarm, place, now),
     raid: () => raid(alarm, place, now),
     egg: () => egg(alarm, place, now),
@@ -179,11 +175,15 @@ export async function testAlert (fastify: FastifyInstance, type: TestAlertType, 
     lure: () => lure(alarm, place, now),
     gym: () => gymChange(alarm, place, now)
   }
+  const webhook = webhooks[type]
+  if (webhook === undefined) {
+    throw new EngineError('unsupported', `Test alerts are not available for ${type} alarms.`, { method: 'POST', path: '/api/test' })
+  }
   const target: Parameters<typeof fastify.engine.test>[0]['target'] = { id: human.id, name: human.name, type: human.type, ...place }
   if (typeof human.language === 'string' && human.language !== '') target.language = human.language
   if (alarm.template !== null && alarm.template !== undefined && alarm.template !== '') target.template = String(alarm.template)
   try {
-    await fastify.engine.test({ type, webhook: await webhooks[type](), target })
+    await fastify.engine.test({ type, webhook: await webhook(), target })
   } catch (err) {
     // The engine's render or delivery failure is not the user's to debug (reference 1.18).
     if (err instanceof EngineError && (err.kind === 'failed' || err.kind === 'bad_request')) throw new AppError(500, 'Failed to send test alert.', {}, true)

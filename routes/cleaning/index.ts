@@ -1,10 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyBaseLogger } from 'fastify'
-import { NG_ONLY_ALARM_TYPES, type AlarmRow, type AlarmType } from '../../plugins/engine.js'
+import type { AlarmRow } from '../../plugins/engine.js'
+import { CLEANING_TYPES, NG_ONLY_ALARM_TYPES, type AlarmKind, type AlarmType } from '../../schemas/alarm-types.js'
 import { errors } from '../../schemas/common.js'
 import {
-  CLEANING_TYPES, CleaningAllParamsSchema, CleaningAllResultSchema, CleaningResultSchema, CleaningStatusSchema, CleaningTypeParamsSchema,
-  type CleaningType
+  CleaningAllParamsSchema, CleaningAllResultSchema, CleaningResultSchema, CleaningStatusSchema, CleaningTypeParamsSchema
 } from '../../schemas/cleaning.js'
 import { toTransferAlarm } from '../../schemas/profiles.js'
 
@@ -101,7 +101,7 @@ const cleaningRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   fastify.put('/:alarmType/:enabled', {
     schema: { tags: ['cleaning'], params: CleaningTypeParamsSchema, response: { 200: CleaningResultSchema, ...errors(400, 401, 403, 404, 500, 501) } }
   }, async (request) => {
-    const { type, disableKey } = CLEANING_TYPES[request.params.alarmType as CleaningType]
+    const { type, disableKey } = CLEANING_TYPES[request.params.alarmType] as AlarmKind
     await featureGates.ensure(disableKey)
     const { updated } = await apply(request.user.userId, type, request.params.enabled === 1, request.log)
     return { updated }

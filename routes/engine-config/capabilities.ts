@@ -1,4 +1,4 @@
-import type { EngineGeneration } from '../../plugins/engine.js'
+import type { EngineGeneration } from '../../schemas/alarm-types.js'
 import type { EngineCapabilities } from '../../schemas/engine-config.js'
 
 export const engineName = (generation: EngineGeneration | null): string | null =>

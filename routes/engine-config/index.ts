@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { EngineError, type EngineGeneration, type PoracleWebConfig } from '../../plugins/engine.js'
+import { EngineError, type PoracleWebConfig } from '../../plugins/engine.js'
+import type { EngineGeneration } from '../../schemas/alarm-types.js'
 import { errors } from '../../schemas/common.js'
 import { PublicConfigSchema, TemplatesSchema, type PublicConfig } from '../../schemas/engine-config.js'
 import { engineCapabilities, engineName } from './capabilities.js'

@@ -1,11 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
-import { ALARM_TYPES, type ActiveHour, type AlarmType } from '../../plugins/engine.js'
+import { ALARM_TYPES, type AlarmType } from '../../schemas/alarm-types.js'
 import { badRequest } from '../../plugins/errors.js'
 import { errors } from '../../schemas/common.js'
 import {
   CopyResultSchema, NewProfileNameSchema, ProfileExportSchema, ProfileImportSchema, ProfileNoParamsSchema, ProfileOverviewSchema,
-  TRANSFER_VERSION, fromTransferAlarm, toTransferAlarm
+  TRANSFER_VERSION, fromTransferAlarm, toTransferAlarm, type ActiveHour
 } from '../../schemas/profiles.js'
 import {
   Undo, createProfile, ensureAlarmTypes, findProfile, geographyOf, humanGeography, loadProfiles, sameGeography, storedActiveHours, typesIn,
