@@ -4,8 +4,11 @@ import { clearSession, getRefreshToken, getSignInMethod, getToken, msUntilExpiry
 /** Refresh this long before the JWT expires, so no request leaves with a token that dies in flight. */
 const REFRESH_AHEAD_MS = 60_000
 
+/** One field the server refused, as in a 400's `details` (`field` is a JSON pointer such as `/min_iv`). */
+export interface FieldProblem { field: string, message: string }
+
 export class ApiError extends Error {
-  constructor (readonly status: number, message: string) {
+  constructor (readonly status: number, message: string, readonly details: FieldProblem[] = []) {
     super(message)
     this.name = 'ApiError'
   }
@@ -45,8 +48,8 @@ async function send (path: string, options: RequestOptions, token: string | null
 async function parse<T> (res: Response): Promise<T> {
   const body: unknown = res.status === 204 ? undefined : await res.json().catch(() => undefined)
   if (!res.ok) {
-    const message = (body as { error?: unknown } | undefined)?.error
-    throw new ApiError(res.status, typeof message === 'string' ? message : `Request failed (${res.status})`)
+    const { error, details } = (body ?? {}) as { error?: unknown, details?: unknown }
+    throw new ApiError(res.status, typeof error === 'string' ? error : `Request failed (${res.status})`, Array.isArray(details) ? details as FieldProblem[] : [])
   }
   return body as T
 }

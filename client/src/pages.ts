@@ -16,7 +16,9 @@ export interface PageEntry {
 }
 
 export const PAGES: PageEntry[] = [
-  { path: '/', label: 'nav.home', section: 'main', Component: lazy(() => import('./pages/Home')) }
+  { path: '/', label: 'nav.home', section: 'main', Component: lazy(() => import('./pages/Home')) },
+  { path: '/profiles', label: 'nav.profiles', section: 'main', Component: lazy(() => import('./pages/profiles/Profiles')) },
+  { path: '/preferences', label: 'nav.preferences', section: 'main', Component: lazy(() => import('./pages/Preferences')) }
 ]
 
 /** One page serves every alarm type: `/alarms/<type path>`; the navigation lists the enabled types. */

@@ -1,0 +1,112 @@
+import type { TFunction } from 'i18next'
+import type { AlarmTypeInfo, FieldDescriptor } from '../alarm-types'
+import { monsterName, type Monster, type RaidLevel } from '../pickers/game-data'
+import type { Alarm } from './form-model'
+
+/** What the sentence needs besides the alarm: names from the game data, when they could be loaded. */
+export interface Vocabulary {
+  t: TFunction
+  monsters: Monster[] | null
+  raidLevels: RaidLevel[] | null
+  number: (value: number, options?: Intl.NumberFormatOptions) => string
+}
+
+/** Fields the subject or the scope already say, or that do not narrow what matches. */
+const NOT_FILTERS = new Set(['pokemon_id', 'form', 'level', 'reward_type', 'reward', 'grunt_type', 'lure_id', 'fort_type', 'team',
+  'distance', 'override_areas', 'override_location_label', 'template', 'ping', 'clean'])
+
+const num = (value: unknown): number => typeof value === 'number' ? value : Number(value)
+
+export function levelName (v: Vocabulary, level: number): string {
+  if (level === 90) return v.t('pickers.everyLevel')
+  return v.raidLevels?.find((l) => l.value === level)?.name ?? v.t('pickers.level', { level })
+}
+
+/** What the alarm is about: the pokemon, the raid level, the reward, the grunt, the lure… */
+function subject (type: AlarmTypeInfo, alarm: Alarm, v: Vocabulary): string {
+  const { t } = v
+  const pokemon = (id: unknown, form: unknown = 0) => num(id) === 0 ? t('pickers.everyPokemon') : monsterName(v.monsters, num(id), num(form ?? 0))
+  switch (type.type) {
+    case 'pokemon':
+      return pokemon(alarm.pokemon_id, alarm.form)
+    case 'raid':
+    case 'maxbattle':
+      return num(alarm.pokemon_id) === 9000 ? t('describe.levelOf', { level: levelName(v, num(alarm.level)), type: t(`alarmTypes.${type.type}`) }) : t('describe.pokemonOf', { name: pokemon(alarm.pokemon_id, alarm.form), type: t(`alarmTypes.${type.type}`) })
+    case 'egg':
+      return t('describe.eggOf', { level: levelName(v, num(alarm.level)) })
+    case 'quest': {
+      const kind = num(alarm.reward_type)
+      const reward = num(alarm.reward)
+      if (kind === 2) return reward === 0 ? t('describe.anyItem') : t(`pickers.items.${reward}`, { defaultValue: t('describe.item', { id: reward }) })
+      if (kind === 3) return t('describe.stardust', { amount: v.number(reward) })
+      if (kind === 7) return t('describe.questPokemon', { name: pokemon(reward, alarm.form) })
+      if (kind === 4) return t('describe.candy', { name: reward === 0 ? t('pickers.everyPokemon') : pokemon(reward) })
+      return t('describe.megaEnergy', { name: reward === 0 ? t('pickers.everyPokemon') : pokemon(reward) })
+    }
+    case 'invasion':
+      return t('describe.grunt', { grunt: String(alarm.grunt_type ?? '') })
+    case 'lure':
+      return t(`pickers.values.lure_id.${num(alarm.lure_id)}`)
+    case 'nest':
+      return t('describe.nest', { name: pokemon(alarm.pokemon_id, alarm.form) })
+    case 'gym':
+      return t('describe.gym', { team: t(`pickers.values.team.${num(alarm.team)}`) })
+    case 'fort':
+      return t(`pickers.values.fort_type.${String(alarm.fort_type)}`)
+    default:
+      return t(`alarmTypes.${type.type}`)
+  }
+}
+
+function valueText (field: FieldDescriptor, value: unknown, v: Vocabulary): string {
+  if (field.kind === 'boolean') return v.t(`alarms.fields.${field.name}`)
+  if (field.kind === 'enum' || field.name === 'gender') return v.t(`pickers.values.${field.name}.${String(value)}`, { defaultValue: String(value) })
+  if (Array.isArray(value)) return value.join(', ')
+  return field.unit === '%' ? `${String(value)} %` : field.unit === 's' ? `${String(value)} s` : String(value)
+}
+
+/** The filters that differ from "anything": ranges as "IV ≥ 90" or "IV 90–95", other values as "label: value". */
+function filters (type: AlarmTypeInfo, alarm: Alarm, v: Vocabulary): string[] {
+  const { t } = v
+  const byName = new Map(type.fields.map((f) => [f.name, f]))
+  const done = new Set<string>()
+  const parts: string[] = []
+  const differs = (f: FieldDescriptor): boolean => alarm[f.name] !== undefined && alarm[f.name] !== null && String(alarm[f.name]) !== String(f.default ?? '') &&
+    !(f.kind === 'boolean' && num(alarm[f.name]) === 0) && !(Array.isArray(alarm[f.name]) && (alarm[f.name] as unknown[]).length === 0)
+  for (const field of type.fields) {
+    if (NOT_FILTERS.has(field.name) || done.has(field.name)) continue
+    const base = field.name.replace(/^(min|max)_/, '')
+    const lowName = byName.has(`min_${base}`) ? `min_${base}` : byName.has(base) && byName.has(`max_${base}`) ? base : null
+    const highName = byName.has(`max_${base}`) ? `max_${base}` : null
+    if (lowName !== null && highName !== null) {
+      done.add(lowName).add(highName)
+      const low = byName.get(lowName)!
+      const high = byName.get(highName)!
+      const label = t(`describe.range.${base}`, { defaultValue: t(`alarms.fields.${lowName}`) })
+      const unit = low.unit === '%' ? ' %' : ''
+      if (differs(low) && differs(high)) parts.push(`${label} ${String(alarm[lowName])}–${String(alarm[highName])}${unit}`)
+      else if (differs(low)) parts.push(`${label} ≥ ${String(alarm[lowName])}${unit}`)
+      else if (differs(high)) parts.push(`${label} ≤ ${String(alarm[highName])}${unit}`)
+      continue
+    }
+    if (!differs(field)) continue
+    parts.push(field.kind === 'boolean' ? valueText(field, alarm[field.name], v) : `${t(`alarms.fields.${field.name}`)}: ${valueText(field, alarm[field.name], v)}`)
+  }
+  return parts
+}
+
+/** Where it is delivered: within a distance of the pin, in chosen areas, or in the profile's areas. */
+export function scope (alarm: Alarm, v: Vocabulary): string {
+  const distance = num(alarm.distance ?? 0)
+  const areas = Array.isArray(alarm.override_areas) ? alarm.override_areas as string[] : []
+  if (distance > 0) {
+    return v.t('describe.within', { distance: distance >= 1000 ? v.number(distance / 1000, { style: 'unit', unit: 'kilometer', maximumFractionDigits: 1 }) : v.number(distance, { style: 'unit', unit: 'meter' }) })
+  }
+  if (areas.length > 0) return v.t('describe.inAreas', { areas: areas.join(', ') })
+  return v.t('describe.inYourAreas')
+}
+
+/** The card's sentence, e.g. "Dragonite, IV ≥ 90, within 2 km". */
+export function describeAlarm (type: AlarmTypeInfo, alarm: Alarm, v: Vocabulary): string {
+  return [subject(type, alarm, v), ...filters(type, alarm, v), scope(alarm, v)].join(', ')
+}

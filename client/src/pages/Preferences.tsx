@@ -1,0 +1,169 @@
+import { useEffect, useId, useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { api, ApiError } from '../api'
+import { useSubmit } from '../forms/useSubmit'
+import { useSession } from '../shell/session-context'
+import { Status } from '../shell/Status'
+import { useLoad } from '../shell/useLoad'
+import { usePageTitle } from '../shell/usePageTitle'
+import '../forms/forms.css'
+import type { SiteSetting } from '../types'
+import { ActiveHoursEditor, parseHours } from './profiles/ActiveHoursEditor'
+
+/** Languages the alert engine ships translations for, offered when the site does not restrict the list. */
+const ENGINE_LANGUAGES = ['en', 'de', 'fr', 'es', 'it', 'nl', 'pl', 'pt-br', 'ru', 'sv', 'da', 'nb', 'ja', 'ko', 'zh-tw']
+
+/** How alerts are delivered: auto-delete per type, the alerts' language, the quest summary schedule. */
+export default function Preferences () {
+  const { t } = useTranslation()
+  usePageTitle(t('nav.preferences'))
+  return (
+    <div className='page'>
+      <h1>{t('nav.preferences')}</h1>
+      <Cleaning />
+      <Language />
+      <SummarySchedule />
+    </div>
+  )
+}
+
+function Cleaning () {
+  const { t } = useTranslation()
+  const { alarmTypes } = useSession()
+  const [status, retry, replace] = useLoad((signal) => api<Record<string, boolean>>('/api/cleaning/status', { signal }))
+  const { busy, error, run } = useSubmit()
+  const [done, setDone] = useState<string | null>(null)
+  const types = alarmTypes.filter((type) => type.cleaningName !== null)
+
+  const set = (name: string | null, on: boolean): void => {
+    setDone(null)
+    void run(async () => {
+      await api(`/api/cleaning/${name ?? 'all'}/${on ? 1 : 0}`, { method: 'PUT' })
+      if (status.status === 'ready') replace(name === null ? Object.fromEntries(types.map((type) => [type.cleaningName!, on])) : { ...status.data, [name]: on })
+      setDone(t('status.saved'))
+    })
+  }
+
+  return (
+    <section className='card' aria-labelledby='prefs-cleaning'>
+      <h2 id='prefs-cleaning'>{t('preferences.cleaning.title')}</h2>
+      <p className='help'>{t('preferences.cleaning.help')}</p>
+      <Status state={status} retry={retry}>
+        {(data) => (
+          <>
+            <div className='row'>
+              <button type='button' className='button' disabled={busy} onClick={() => { set(null, true) }}>{t('preferences.cleaning.allOn')}</button>
+              <button type='button' className='button' disabled={busy} onClick={() => { set(null, false) }}>{t('preferences.cleaning.allOff')}</button>
+            </div>
+            <ul className='list'>
+              {types.map((type) => (
+                <li key={type.type}>
+                  <label className='switch'>
+                    <input type='checkbox' role='switch' checked={data[type.cleaningName!] === true} disabled={busy} onChange={(e) => { set(type.cleaningName, e.target.checked) }} />
+                    <span>{t(`alarmTypes.${type.type}`)}</span>
+                  </label>
+                </li>
+              ))}
+            </ul>
+          </>
+        )}
+      </Status>
+      <Outcome done={done} error={error} />
+    </section>
+  )
+}
+
+function Outcome ({ done, error }: { done: string | null, error: string | null }) {
+  return (
+    <>
+      <div role='status' aria-live='polite'>{done !== null && error === null && <p className='small muted'>{done}</p>}</div>
+      <div role='alert'>{error !== null && <p className='notice notice-error'>{error}</p>}</div>
+    </>
+  )
+}
+
+function Language () {
+  const { t } = useTranslation()
+  const id = useId()
+  const [state, retry] = useLoad(async (signal) => {
+    const [current, settings] = await Promise.all([
+      api<{ language: string | null }>('/api/location/language', { signal }),
+      api<SiteSetting[]>('/api/settings', { signal }).catch(() => [])
+    ])
+    const allowed = settings.find((s) => s.key === 'allowed_languages')?.value?.split(',').map((l) => l.trim().toLowerCase()).filter((l) => l !== '') ?? []
+    return { current: current.language, choices: allowed.length > 0 ? allowed : ENGINE_LANGUAGES }
+  })
+  const [value, setValue] = useState('')
+  const { busy, error, run } = useSubmit()
+  const [done, setDone] = useState<string | null>(null)
+  useEffect(() => { if (state.status === 'ready') setValue(state.data.current ?? '') }, [state])
+  const names = new Intl.DisplayNames([navigator.language, 'en'], { type: 'language' })
+  const label = (code: string): string => { try { return names.of(code) ?? code } catch { return code } }
+
+  return (
+    <section className='card' aria-labelledby='prefs-language'>
+      <h2 id='prefs-language'>{t('preferences.language.title')}</h2>
+      <Status state={state} retry={retry}>
+        {(data) => (
+          <form className='stack' onSubmit={(e) => {
+            e.preventDefault()
+            setDone(null)
+            void run(async () => { await api('/api/location/language', { method: 'PUT', json: { language: value } }); setDone(t('status.saved')) })
+          }}>
+            <div className='field'>
+              <label htmlFor={id}>{t('preferences.language.label')}</label>
+              <select id={id} className='select' value={value} onChange={(e) => { setValue(e.target.value) }}>
+                {value === '' && <option value=''>{t('preferences.language.default')}</option>}
+                {[...new Set([...(data.current !== null ? [data.current] : []), ...data.choices])].map((code) => <option key={code} value={code}>{label(code)}</option>)}
+              </select>
+              <p className='help'>{t('preferences.language.help')}</p>
+            </div>
+            <div><button type='submit' className='button button-primary' disabled={busy || value === ''}>{busy ? t('status.saving') : t('preferences.save')}</button></div>
+          </form>
+        )}
+      </Status>
+      <Outcome done={done} error={error} />
+    </section>
+  )
+}
+
+/** The quest summary schedule; the whole section is left out when the engine has no summaries (501) or they are off. */
+function SummarySchedule () {
+  const { t } = useTranslation()
+  const [state, retry] = useLoad(async (signal) => {
+    try {
+      const { enabled } = await api<{ enabled: boolean }>('/api/summary-schedules/capability', { signal })
+      if (!enabled) return null
+      const schedule = await api<{ activeHours: string }>('/api/summary-schedules/quest', { signal }).catch((err: unknown) => {
+        if (err instanceof ApiError && err.status === 404) return { activeHours: '[]' }
+        throw err
+      })
+      return parseHours(schedule.activeHours)
+    } catch (err) {
+      if (err instanceof ApiError && (err.status === 501 || err.status === 403)) return null
+      throw err
+    }
+  })
+  const { busy, error, run } = useSubmit()
+  const [done, setDone] = useState<string | null>(null)
+  if (state.status === 'ready' && state.data === null) return null
+  return (
+    <section className='card' aria-labelledby='prefs-summary'>
+      <h2 id='prefs-summary'>{t('preferences.summary.title')}</h2>
+      <p className='help'>{t('preferences.summary.help')}</p>
+      <Status state={state} retry={retry}>
+        {(rules) => rules !== null && (
+          <ActiveHoursEditor initial={rules} busy={busy} onSave={(next) => {
+            setDone(null)
+            void run(async () => {
+              if (next.length === 0) await api('/api/summary-schedules/quest', { method: 'DELETE' })
+              else await api('/api/summary-schedules/quest', { method: 'PUT', json: { activeHours: next } })
+              setDone(t('status.saved'))
+            })
+          }} />
+        )}
+      </Status>
+      <Outcome done={done} error={error} />
+    </section>
+  )
+}

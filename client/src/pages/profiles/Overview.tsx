@@ -1,0 +1,47 @@
+import { useTranslation } from 'react-i18next'
+import { api } from '../../api'
+import { useSession } from '../../shell/session-context'
+import { Status } from '../../shell/Status'
+import { useLoad } from '../../shell/useLoad'
+
+type Row = Record<string, unknown>
+type OverviewAnswer = Record<string, Row[]> & { profile: Row[] }
+
+/** Every profile's alarm counts per type, in one table read from one call. */
+export function Overview () {
+  const { t } = useTranslation()
+  const { alarmTypes } = useSession()
+  const [overview, retry] = useLoad((signal) => api<OverviewAnswer>('/api/profile-overview', { signal }))
+  return (
+    <section className='card' aria-labelledby='profiles-overview'>
+      <h2 id='profiles-overview'>{t('profiles.overview')}</h2>
+      <Status state={overview} retry={retry}>
+        {(data) => {
+          const profiles = [...data.profile].sort((a, b) => Number(a.profile_no) - Number(b.profile_no))
+          if (profiles.length === 0) return <p className='muted'>{t('profiles.empty')}</p>
+          const count = (type: string, profileNo: unknown): number => (data[type] ?? []).filter((a) => Number(a.profile_no) === Number(profileNo)).length
+          return (
+            <div className='table-scroll' tabIndex={0} role='region' aria-label={t('profiles.overview')}>
+              <table className='overview'>
+                <thead>
+                  <tr>
+                    <th scope='col'>{t('profiles.name')}</th>
+                    {alarmTypes.map((type) => <th key={type.type} scope='col'>{t(`alarmTypes.${type.type}`)}</th>)}
+                  </tr>
+                </thead>
+                <tbody>
+                  {profiles.map((p) => (
+                    <tr key={String(p.profile_no)}>
+                      <th scope='row'>{String(p.name)}</th>
+                      {alarmTypes.map((type) => <td key={type.type}>{count(type.engineName, p.profile_no)}</td>)}
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )
+        }}
+      </Status>
+    </section>
+  )
+}

@@ -1,0 +1,224 @@
+import { useRef, useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { api, ApiError } from '../../api'
+import { NameForm } from '../../forms/NameForm'
+import { useSubmit } from '../../forms/useSubmit'
+import { useFormat } from '../../i18n/format'
+import { getRefreshToken, storeTokens } from '../../session'
+import { useSession } from '../../shell/session-context'
+import { Status } from '../../shell/Status'
+import { useLoad } from '../../shell/useLoad'
+import { usePageTitle } from '../../shell/usePageTitle'
+import type { Profile } from '../../types'
+import { ActiveHoursEditor, parseHours } from './ActiveHoursEditor'
+import { Overview } from './Overview'
+import '../../forms/forms.css'
+
+type Action = 'rename' | 'hours' | 'duplicate' | 'copy' | 'delete'
+
+interface CopyResult { alarmsCopied: number, newProfileNo: number, token: string }
+
+/**
+ * Profiles: list, create, rename, switch, active hours, both kinds of copy, export and import as a file,
+ * delete (never the last one), and an overview of every profile's alarms.
+ */
+export default function Profiles () {
+  const { t } = useTranslation()
+  const { user, reload } = useSession()
+  usePageTitle(t('nav.profiles'))
+  const [profiles, retry] = useLoad((signal) => api<Profile[]>('/api/profiles', { signal }), [user.profileNo])
+  const [open, setOpen] = useState<{ profileNo: number, action: Action } | null>(null)
+  const [message, setMessage] = useState<string | null>(null)
+  const [overviewRound, setOverviewRound] = useState(0)
+  const { busy, error, run } = useSubmit()
+  const fileInput = useRef<HTMLInputElement>(null)
+  const [importing, setImporting] = useState<{ profileName: string, version?: unknown, alarms: unknown } | null>(null)
+
+  /** Done: say so, close the form, read the lists again (a switch also renews the session's token). */
+  const finish = (text: string, token?: string): void => {
+    if (token !== undefined) storeTokens(token, getRefreshToken())
+    setOpen(null)
+    setMessage(text)
+    setOverviewRound((r) => r + 1)
+    retry()
+    reload()
+  }
+
+  const act = (work: () => Promise<void>): void => { setMessage(null); void run(work) }
+
+  const download = (profile: Profile) => act(async () => {
+    const data = await api<unknown>(`/api/profile-overview/export/${profile.profileNo}`)
+    const url = URL.createObjectURL(new Blob([JSON.stringify(data, null, 2)], { type: 'application/json' }))
+    const link = document.createElement('a')
+    link.href = url
+    link.download = `${profile.name.replace(/[^\w.-]+/g, '_') || 'profile'}.json`
+    link.click()
+    URL.revokeObjectURL(url)
+    setMessage(t('profiles.exported', { name: profile.name }))
+  })
+
+  const readFile = async (file: File): Promise<void> => {
+    setMessage(null)
+    try {
+      const parsed = JSON.parse(await file.text()) as { profileName?: unknown, version?: unknown, alarms?: unknown }
+      if (parsed === null || typeof parsed !== 'object' || typeof parsed.alarms !== 'object') throw new Error('shape')
+      setImporting({ profileName: typeof parsed.profileName === 'string' ? parsed.profileName : file.name.replace(/\.json$/, ''), version: parsed.version, alarms: parsed.alarms })
+    } catch {
+      setMessage(t('profiles.importUnreadable'))
+    }
+  }
+
+  return (
+    <div className='page'>
+      <h1>{t('nav.profiles')}</h1>
+      <div role='status' aria-live='polite'>{message !== null && <p className='notice'>{message}</p>}</div>
+      <div role='alert'>{error !== null && <p className='notice notice-error'>{error}</p>}</div>
+      <Status state={profiles} retry={retry}>
+        {(list) => (
+          <>
+            {list.length === 0 && <p className='muted'>{t('profiles.empty')}</p>}
+            <ul className='list profile-list'>
+              {list.map((profile) => {
+                const hours = parseHours(profile.activeHours)
+                const areas = parseList(profile.area)
+                const isOpen = (action: Action) => open?.profileNo === profile.profileNo && open.action === action
+                const toggle = (action: Action) => { setOpen(isOpen(action) ? null : { profileNo: profile.profileNo, action }) }
+                return (
+                  <li key={profile.profileNo} className='card profile-card'>
+                    <div className='card-header'>
+                      <h2>{profile.name}</h2>
+                      {profile.active && <span className='badge'>{t('profiles.active')}</span>}
+                    </div>
+                    <ProfileFacts profile={profile} areas={areas} hours={hours.length} />
+                    <div className='row'>
+                      {!profile.active && (
+                        <button type='button' className='button button-primary' disabled={busy} onClick={() => act(async () => {
+                          const { token } = await api<{ token: string }>(`/api/profiles/switch/${profile.profileNo}`, { method: 'PUT' })
+                          finish(t('profiles.switched', { name: profile.name }), token)
+                        })}>{t('profiles.switch')}</button>
+                      )}
+                      <button type='button' className='button' aria-expanded={isOpen('rename')} onClick={() => { toggle('rename') }}>{t('profiles.rename')}</button>
+                      <button type='button' className='button' aria-expanded={isOpen('hours')} onClick={() => { toggle('hours') }}>{t('profiles.hours.edit')}</button>
+                      <button type='button' className='button' aria-expanded={isOpen('duplicate')} onClick={() => { toggle('duplicate') }}>{t('profiles.duplicate')}</button>
+                      <button type='button' className='button' aria-expanded={isOpen('copy')} onClick={() => { toggle('copy') }}>{t('profiles.copyAlarms')}</button>
+                      <button type='button' className='button' disabled={busy} onClick={() => { download(profile) }}>{t('profiles.export')}</button>
+                      <button type='button' className='button button-danger' disabled={list.length < 2} aria-expanded={isOpen('delete')} onClick={() => { toggle('delete') }}>{t('profiles.delete')}</button>
+                    </div>
+                    {list.length < 2 && <p className='help'>{t('profiles.lastOne')}</p>}
+                    {isOpen('rename') && (
+                      <NameForm label={t('profiles.newName')} submit={t('profiles.rename')} initial={profile.name} busy={busy} onCancel={() => { setOpen(null) }}
+                        onSubmit={(name) => act(async () => {
+                          await api(`/api/profiles/${profile.profileNo}`, { method: 'PUT', json: { name } })
+                          finish(t('profiles.renamed', { name }))
+                        })} />
+                    )}
+                    {isOpen('hours') && (
+                      <section aria-label={t('profiles.hours.title', { name: profile.name })}>
+                        <p className='help'>{t('profiles.hours.help')}</p>
+                        <ActiveHoursEditor initial={hours} busy={busy} onCancel={() => { setOpen(null) }}
+                          onSave={(rules) => act(async () => {
+                            await api(`/api/profiles/${profile.profileNo}`, { method: 'PUT', json: { activeHours: rules } })
+                            finish(t('profiles.hours.saved'))
+                          })} />
+                      </section>
+                    )}
+                    {isOpen('duplicate') && (
+                      <>
+                        <p className='help'>{t('profiles.duplicateHelp')}</p>
+                        <NameForm label={t('profiles.copyName')} submit={t('profiles.duplicate')} initial={t('profiles.copyOf', { name: profile.name })} busy={busy} onCancel={() => { setOpen(null) }}
+                          onSubmit={(name) => act(async () => {
+                            await api('/api/profiles/duplicate', { method: 'POST', json: { fromProfileNo: profile.profileNo, name } })
+                            finish(t('profiles.duplicated', { name }))
+                          })} />
+                      </>
+                    )}
+                    {isOpen('copy') && (
+                      <>
+                        <p className='help'>{t('profiles.copyHelp')}</p>
+                        <NameForm label={t('profiles.copyName')} submit={t('profiles.copyAlarms')} initial={t('profiles.copyOf', { name: profile.name })} busy={busy} onCancel={() => { setOpen(null) }}
+                          onSubmit={(name) => act(async () => {
+                            const result = await api<CopyResult>(`/api/profile-overview/duplicate/${profile.profileNo}`, { method: 'POST', json: { name } })
+                            finish(t('profiles.copied', { name, count: result.alarmsCopied }), result.token)
+                          })} />
+                      </>
+                    )}
+                    {isOpen('delete') && (
+                      <div className='notice notice-warning'>
+                        <p>{t('profiles.deleteConfirm', { name: profile.name })}</p>
+                        <div className='row'>
+                          <button type='button' className='button button-danger' disabled={busy} onClick={() => act(async () => {
+                            await api(`/api/profiles/${profile.profileNo}`, { method: 'DELETE' })
+                            finish(t('profiles.deleted', { name: profile.name }))
+                          })}>{t('profiles.deleteYes')}</button>
+                          <button type='button' className='button' onClick={() => { setOpen(null) }}>{t('alarms.cancel')}</button>
+                        </div>
+                      </div>
+                    )}
+                  </li>
+                )
+              })}
+            </ul>
+          </>
+        )}
+      </Status>
+      <section className='card' aria-labelledby='profiles-new'>
+        <h2 id='profiles-new'>{t('profiles.create')}</h2>
+        <NameForm key={overviewRound} label={t('profiles.name')} submit={t('profiles.create')} busy={busy}
+          onSubmit={(name) => act(async () => {
+            await api('/api/profiles', { method: 'POST', json: { name } })
+            finish(t('profiles.created', { name }))
+          })} />
+      </section>
+      <section className='card' aria-labelledby='profiles-import'>
+        <h2 id='profiles-import'>{t('profiles.import')}</h2>
+        <p className='help'>{t('profiles.importHelp')}</p>
+        <label className='label' htmlFor='profile-file'>{t('profiles.importFile')}</label>
+        <input id='profile-file' ref={fileInput} type='file' accept='application/json,.json' onChange={(e) => { const file = e.target.files?.[0]; if (file !== undefined) void readFile(file) }} />
+        {importing !== null && (
+          <NameForm key={importing.profileName} label={t('profiles.name')} submit={t('profiles.import')} initial={importing.profileName} busy={busy} onCancel={() => { setImporting(null) }}
+            onSubmit={(name) => act(async () => {
+              try {
+                const result = await api<CopyResult>('/api/profile-overview/import', { method: 'POST', json: { ...importing, profileName: name } })
+                setImporting(null)
+                if (fileInput.current !== null) fileInput.current.value = ''
+                finish(t('profiles.imported', { name, count: result.alarmsCopied }), result.token)
+              } catch (err) {
+                if (err instanceof ApiError && err.details.length > 0) throw new ApiError(err.status, `${err.message} ${err.details.slice(0, 3).map((d) => `${d.field}: ${d.message}`).join('; ')}`)
+                throw err
+              }
+            })} />
+        )}
+      </section>
+      <Overview key={overviewRound} />
+    </div>
+  )
+}
+
+function parseList (text: string): string[] {
+  try {
+    const list: unknown = JSON.parse(text)
+    return Array.isArray(list) ? list.map(String) : []
+  } catch {
+    return []
+  }
+}
+
+/** Location, areas and schedule; a 0,0 location is called out, since the engine's scheduler then uses UTC. */
+function ProfileFacts ({ profile, areas, hours }: { profile: Profile, areas: string[], hours: number }) {
+  const { t } = useTranslation()
+  const format = useFormat()
+  const unset = profile.latitude === 0 && profile.longitude === 0
+  return (
+    <>
+      <dl className='facts'>
+        <dt>{t('profiles.location')}</dt>
+        <dd>{unset ? t('profiles.noLocation') : `${format.number(profile.latitude, { maximumFractionDigits: 5 })}, ${format.number(profile.longitude, { maximumFractionDigits: 5 })}`}</dd>
+        <dt>{t('profiles.areas')}</dt>
+        <dd>{areas.length === 0 ? t('profiles.noAreas') : areas.join(', ')}</dd>
+        <dt>{t('profiles.hours.label')}</dt>
+        <dd>{hours === 0 ? t('profiles.hours.none') : t('profiles.hours.count', { count: hours })}</dd>
+      </dl>
+      {unset && <p className='notice notice-warning'>{t('profiles.zeroWarning')}</p>}
+    </>
+  )
+}

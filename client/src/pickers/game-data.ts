@@ -1,0 +1,57 @@
+import { api } from '../api'
+import type { SiteSetting } from '../types'
+
+/**
+ * Game vocabulary for the pickers and the alarm cards, read once per page load and shared: the engine's
+ * pokemon and grunt names, the raid levels, and where the icons come from.
+ */
+export interface Monster { id: number, name: string, form: { id: number, name: string } }
+export interface RaidLevel { value: number, category: string, name: string, namePlural: string }
+export interface Grunt { type: string, gender: number, grunt: string }
+
+/** The public UICONS repository the reference points sites at; a site setting replaces it. */
+export const DEFAULT_UICONS = 'https://raw.githubusercontent.com/whitewillem/PogoAssets/main/uicons'
+
+const cache = new Map<string, Promise<unknown>>()
+
+/** One request per key for the whole page load; a failed one is forgotten so a retry asks again. */
+function once<T> (key: string, load: () => Promise<T>): Promise<T> {
+  let pending = cache.get(key) as Promise<T> | undefined
+  if (pending === undefined) {
+    pending = load()
+    cache.set(key, pending)
+    pending.catch(() => { cache.delete(key) })
+  }
+  return pending
+}
+
+export const loadMonsters = (locale: string): Promise<Monster[]> => once(`monsters|${locale}`, async () => {
+  const data = await api<Record<string, Monster>>(`/api/masterdata/monsters?locale=${encodeURIComponent(locale)}`)
+  return Object.values(data).sort((a, b) => a.id - b.id || a.form.id - b.form.id)
+})
+
+export const loadRaidLevels = (): Promise<RaidLevel[]> => once('raid-levels', async () => await api<RaidLevel[]>('/api/masterdata/raid-levels'))
+
+/** Grunt types by their engine name (lower case), each once. */
+export const loadGruntTypes = (): Promise<string[]> => once('grunts', async () => {
+  const data = await api<Record<string, Grunt>>('/api/masterdata/grunts')
+  return [...new Set(Object.values(data).map((g) => g.type.toLowerCase()))].sort()
+})
+
+/** The pokemon icon base: the site's `uicons_pkmn` setting, else the public repository. */
+export const loadIconBase = (): Promise<string> => once('uicons', async () => {
+  const settings = await api<SiteSetting[]>('/api/settings').catch(() => [])
+  const custom = settings.find((s) => s.key === 'uicons_pkmn')?.value
+  return (custom !== undefined && custom !== null && custom.trim() !== '' ? custom.trim() : DEFAULT_UICONS).replace(/\/+$/, '')
+})
+
+/** UICONS names a form's sprite `{id}_f{form}.png`, the base form `{id}.png`. */
+export const pokemonIcon = (base: string, id: number, form = 0): string =>
+  `${base}/pokemon/${id}${form > 0 ? `_f${form}` : ''}.png`
+
+/** "Mewtwo (Armored)", or "Mewtwo" for the base form; "#123" when the engine does not know the id. */
+export function monsterName (monsters: Monster[] | null, id: number, form = 0): string {
+  const match = monsters?.find((m) => m.id === id && m.form.id === form) ?? monsters?.find((m) => m.id === id)
+  if (match === undefined) return `#${id}`
+  return form > 0 && match.form.id === form && match.form.name !== '' ? `${match.name} (${match.form.name})` : match.name
+}
