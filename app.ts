@@ -56,6 +56,7 @@ import alarmTypeRoutes from './routes/alarm-types/index.js'
 import profileRoutes from './routes/profiles/index.js'
 import profileOverviewRoutes from './routes/profiles/overview.js'
 import locationRoutes from './routes/location/index.js'
+import mapRoutes from './routes/map/index.js'
 import areaRoutes from './routes/areas/index.js'
 import engineConfigRoutes from './routes/engine-config/index.js'
 import summaryScheduleRoutes from './routes/summary-schedules/index.js'
@@ -171,6 +172,7 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   await fastify.register(profileOverviewRoutes, { prefix: '/api/profile-overview' })
   await fastify.register(locationRoutes, { prefix: '/api/location' })
   await fastify.register(areaRoutes, { prefix: '/api/areas' })
+  await fastify.register(mapRoutes, { prefix: '/api/map' })
   await fastify.register(engineConfigRoutes, { prefix: '/api/config' })
   await fastify.register(summaryScheduleRoutes, { prefix: '/api/summary-schedules' })
   await fastify.register(cleaningRoutes, { prefix: '/api/cleaning' })

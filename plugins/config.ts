@@ -127,7 +127,11 @@ export const ConfigSchema = Type.Object({
   GEOFENCE_FEED_TOKEN: str({ secret: true, description: 'Optional bearer token the engine must send to /api/geofence-feed' }),
   GOLBAT_API_ADDRESS: str({ alias: ['Golbat__ApiAddress'], description: 'Pokemon availability API (enabled with its secret)' }),
   GOLBAT_API_SECRET: str({ alias: ['Golbat__ApiSecret'], secret: true, description: 'Pokemon availability API secret' }),
-  GOLBAT_TIMEOUT_MS: int({ default: 10000, minimum: 100, description: 'Timeout of the pokemon availability call' })
+  GOLBAT_TIMEOUT_MS: int({ default: 10000, minimum: 100, description: 'Timeout of the pokemon availability call' }),
+
+  // Maps
+  MAP_TILE_URL: str({ default: 'https://tile.openstreetmap.org/{z}/{x}/{y}.png', description: 'Map tile URL template ({z}/{x}/{y}, optional {s}); its origin is added to the CSP img-src' }),
+  MAP_TILE_ATTRIBUTION: str({ default: '© OpenStreetMap contributors', description: 'Attribution shown on the map, as the tile provider requires' })
 })
 
 export type Config = Static<typeof ConfigSchema>
@@ -202,6 +206,21 @@ function isOrigin (value: string): boolean {
   }
 }
 
+/**
+ * The CSP img-src entry that admits the tiles of a tile URL template and nothing else of the web: its
+ * origin, with a `{s}` subdomain placeholder widened to a wildcard (`https://*.tile.example.org`).
+ * Undefined when the template is not an absolute http(s) URL.
+ */
+export function tileImageSource (template: string): string | undefined {
+  try {
+    const url = new URL(template.replaceAll('{s}', 'tile-subdomain').replace(/\{[a-z]+\}/g, '0'))
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined
+    return url.origin.replace('tile-subdomain', '*')
+  } catch {
+    return undefined
+  }
+}
+
 /** Rules that span variables or need more than a type. */
 function crossCheck (config: Config, problems: string[]): void {
   if (config.JWT_SECRET.length < 32) {
@@ -225,6 +244,9 @@ function crossCheck (config: Config, problems: string[]): void {
     } catch {
       problems.push(`${key} must be an absolute URL (got "${value}")`)
     }
+  }
+  if (tileImageSource(config.MAP_TILE_URL) === undefined) {
+    problems.push(`MAP_TILE_URL must be an absolute http(s) URL template such as https://tile.openstreetmap.org/{z}/{x}/{y}.png (got "${config.MAP_TILE_URL}")`)
   }
   if (config.OIDC_TOKEN_ENCRYPTION_KEY !== '' && Buffer.from(config.OIDC_TOKEN_ENCRYPTION_KEY, 'base64').length !== 32) {
     problems.push('OIDC_TOKEN_ENCRYPTION_KEY must be 32 bytes, base64-encoded (openssl rand -base64 32)')

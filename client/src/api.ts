@@ -8,7 +8,8 @@ const REFRESH_AHEAD_MS = 60_000
 export interface FieldProblem { field: string, message: string }
 
 export class ApiError extends Error {
-  constructor (readonly status: number, message: string, readonly details: FieldProblem[] = []) {
+  /** `body` is the whole error answer, for routes that explain more than `details` holds. */
+  constructor (readonly status: number, message: string, readonly details: FieldProblem[] = [], readonly body?: unknown) {
     super(message)
     this.name = 'ApiError'
   }
@@ -49,7 +50,7 @@ async function parse<T> (res: Response): Promise<T> {
   const body: unknown = res.status === 204 ? undefined : await res.json().catch(() => undefined)
   if (!res.ok) {
     const { error, details } = (body ?? {}) as { error?: unknown, details?: unknown }
-    throw new ApiError(res.status, typeof error === 'string' ? error : `Request failed (${res.status})`, Array.isArray(details) ? details as FieldProblem[] : [])
+    throw new ApiError(res.status, typeof error === 'string' ? error : `Request failed (${res.status})`, Array.isArray(details) ? details as FieldProblem[] : [], body)
   }
   return body as T
 }

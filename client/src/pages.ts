@@ -18,7 +18,12 @@ export interface PageEntry {
 export const PAGES: PageEntry[] = [
   { path: '/', label: 'nav.home', section: 'main', Component: lazy(() => import('./pages/Home')) },
   { path: '/profiles', label: 'nav.profiles', section: 'main', Component: lazy(() => import('./pages/profiles/Profiles')) },
-  { path: '/preferences', label: 'nav.preferences', section: 'main', Component: lazy(() => import('./pages/Preferences')) }
+  { path: '/preferences', label: 'nav.preferences', section: 'main', Component: lazy(() => import('./pages/Preferences')) },
+  { path: '/location', label: 'nav.location', section: 'main', Component: lazy(() => import('./pages/maps/Location')) },
+  { path: '/areas', label: 'nav.areas', section: 'main', Component: lazy(() => import('./pages/maps/Areas')) },
+  { path: '/geofences', label: 'nav.geofences', section: 'main', Component: lazy(() => import('./pages/maps/Geofences')) },
+  { path: '/admin/users', label: 'nav.adminUsers', section: 'admin', adminOnly: true, Component: lazy(() => import('./pages/admin/Users')) },
+  { path: '/admin/geofences', label: 'nav.geofenceReview', section: 'admin', adminOnly: true, Component: lazy(() => import('./pages/admin/GeofenceReview')) }
 ]
 
 /** One page serves every alarm type: `/alarms/<type path>`; the navigation lists the enabled types. */

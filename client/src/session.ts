@@ -6,6 +6,8 @@
 const TOKEN_KEY = 'aw.token'
 const REFRESH_TOKEN_KEY = 'aw.refreshToken'
 const SIGN_IN_KEY = 'aw.signIn'
+/** An administrator's own tokens, put aside while they view the site as someone else. */
+export const VIEW_AS_KEY = 'aw.viewAs.adminTokens'
 
 export type SignInMethod = 'oidc' | 'discord' | 'telegram'
 
@@ -30,7 +32,7 @@ export function storeTokens (token: string, refreshToken: string | null): void {
 }
 
 export function clearSession (): void {
-  for (const key of [TOKEN_KEY, REFRESH_TOKEN_KEY, SIGN_IN_KEY]) localStorage.removeItem(key)
+  for (const key of [TOKEN_KEY, REFRESH_TOKEN_KEY, SIGN_IN_KEY, VIEW_AS_KEY]) localStorage.removeItem(key)
 }
 
 /** Milliseconds until the JWT's `exp` claim; null when the token carries none. */

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next'
 import { Link, NavLink, Outlet, useLocation } from 'react-router'
 import { PAGES } from '../pages'
 import { AlertsToggle } from './AlertsToggle'
+import { ImpersonationBanner } from './impersonation'
 import { PageLoading } from './PageLoading'
 import { ProfileSwitcher } from './ProfileSwitcher'
 import { SessionProvider, useSession } from './session-context'
@@ -46,6 +47,7 @@ function Frame () {
           <UserMenu />
         </div>
       </header>
+      <ImpersonationBanner />
       <div className='frame'>
         <Navigation open={navOpen} />
         <main id='main' tabIndex={-1} className='frame-main'>

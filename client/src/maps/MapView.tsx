@@ -1,0 +1,86 @@
+import { useEffect, useRef, useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import L from 'leaflet'
+import 'leaflet/dist/leaflet.css'
+import './maps.css'
+import { api } from '../api'
+import { useLoad } from '../shell/useLoad'
+
+interface MapSettings { tileUrl: string, attribution: string }
+
+/** Tiles that fail before any loads: the tile server is unreachable from this browser. */
+const FAILED_TILES_BEFORE_GIVING_UP = 4
+
+let settings: Promise<MapSettings> | undefined
+/** The operator's tile server, read once per page load. */
+function mapSettings (signal: AbortSignal): Promise<MapSettings> {
+  settings ??= api<MapSettings>('/api/map', { signal }).catch((err: unknown) => { settings = undefined; throw err })
+  return settings
+}
+
+export interface MapViewProps {
+  /** Accessible name of the map region. */
+  label: string
+  /** Called once with the map when it is ready; the returned function runs when it goes away. */
+  onReady: (map: L.Map) => (() => void) | undefined
+  /** Redraw trigger: onReady runs again (after the previous cleanup) whenever this changes. */
+  version?: unknown
+  /** Told once when the tiles cannot be loaded, so the page can lean on its lists. */
+  onTilesUnavailable?: () => void
+}
+
+/**
+ * A Leaflet map with the operator's tiles and attribution. It never carries information on its own:
+ * every page that shows one also lists what it shows, so a map without tiles (or without sight) loses
+ * nothing but the picture.
+ */
+export function MapView ({ label, onReady, version, onTilesUnavailable }: MapViewProps) {
+  const { t } = useTranslation()
+  const container = useRef<HTMLDivElement>(null)
+  const [map, setMap] = useState<L.Map | null>(null)
+  const [tilesDown, setTilesDown] = useState(false)
+  const [loaded] = useLoad(mapSettings)
+
+  useEffect(() => {
+    if (loaded.status !== 'ready' || container.current === null) return
+    const created = L.map(container.current, { center: [51.505, -0.09], zoom: 13, zoomControl: true })
+    created.attributionControl.setPrefix(false)
+    let failed = 0
+    let anyLoaded = false
+    L.tileLayer(loaded.data.tileUrl, { attribution: loaded.data.attribution, maxZoom: 19 })
+      .on('tileload', () => { anyLoaded = true })
+      .on('tileerror', () => {
+        failed += 1
+        if (!anyLoaded && failed === FAILED_TILES_BEFORE_GIVING_UP) {
+          setTilesDown(true)
+          onTilesUnavailable?.()
+        }
+      })
+      .addTo(created)
+    setMap(created)
+    return () => { created.remove(); setMap(null) }
+  }, [loaded.status])
+
+  useEffect(() => {
+    if (map === null) return
+    return onReady(map)
+  }, [map, version])
+
+  return (
+    <div className='map-frame'>
+      <div ref={container} className='map' role='region' aria-label={label} />
+      {loaded.status === 'failed' && <p className='notice notice-error' role='alert'>{loaded.message}</p>}
+      {tilesDown && <p className='notice notice-warning' role='status'>{t('maps.tilesUnavailable')}</p>}
+    </div>
+  )
+}
+
+/** Leaflet's [lat, lon] pairs from the API's [lat, lon] arrays. */
+export const toLatLngs = (path: Array<[number, number]>): L.LatLngExpression[] => path.map(([lat, lon]) => [lat, lon])
+
+/** Fits the view to some layers, if any have bounds. */
+export function fitTo (map: L.Map, layers: L.Polygon[]): void {
+  const bounds = L.latLngBounds([])
+  for (const layer of layers) bounds.extend(layer.getBounds())
+  if (bounds.isValid()) map.fitBounds(bounds, { padding: [16, 16], maxZoom: 16 })
+}

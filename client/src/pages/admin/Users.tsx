@@ -1,0 +1,181 @@
+import { useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { api } from '../../api'
+import { useSubmit } from '../../forms/useSubmit'
+import { useFormat } from '../../i18n/format'
+import { startViewingAs } from '../../shell/impersonation'
+import { Status } from '../../shell/Status'
+import { useLoad } from '../../shell/useLoad'
+import { usePageTitle } from '../../shell/usePageTitle'
+
+interface AdminUser {
+  id: string
+  name: string
+  type: string
+  enabled: boolean
+  adminDisable: boolean
+  lastChecked: string | null
+}
+interface UserPage { users: AdminUser[], total: number, page: number, pageSize: number }
+type StatusFilter = '' | 'active' | 'paused' | 'blocked'
+
+const PAGE_SIZE = 25
+
+/**
+ * Engine users for administrators: search by id or name, filter by state, page through; block (which
+ * ends their sessions), pause, view the site as them, delete their alarms or the whole account; and
+ * create webhook targets.
+ */
+export default function Users () {
+  const { t } = useTranslation()
+  usePageTitle(t('nav.adminUsers'))
+  const [search, setSearch] = useState('')
+  const [query, setQuery] = useState({ search: '', status: '' as StatusFilter, page: 1 })
+  const [state, retry, replace] = useLoad((signal) => {
+    const params = new URLSearchParams({ page: String(query.page), pageSize: String(PAGE_SIZE) })
+    if (query.search !== '') params.set('search', query.search)
+    if (query.status !== '') params.set('status', query.status)
+    return api<UserPage>(`/api/admin/users?${params.toString()}`, { signal })
+  }, [query])
+
+  return (
+    <div className='page'>
+      <h1>{t('adminUsers.title')}</h1>
+      <form className='card stack' role='search' onSubmit={(e) => { e.preventDefault(); setQuery({ ...query, search: search.trim(), page: 1 }) }}>
+        <div className='field'>
+          <label htmlFor='user-search'>{t('adminUsers.search')}</label>
+          <input id='user-search' className='input' type='search' maxLength={100} value={search} onChange={(e) => { setSearch(e.target.value) }} />
+        </div>
+        <div className='field'>
+          <label htmlFor='user-status'>{t('adminUsers.filter')}</label>
+          <select id='user-status' className='input' value={query.status} onChange={(e) => { setQuery({ ...query, status: e.target.value as StatusFilter, page: 1 }) }}>
+            <option value=''>{t('adminUsers.statusAll')}</option>
+            <option value='active'>{t('adminUsers.statusActive')}</option>
+            <option value='paused'>{t('adminUsers.statusPaused')}</option>
+            <option value='blocked'>{t('adminUsers.statusBlocked')}</option>
+          </select>
+        </div>
+        <div><button type='submit' className='button button-primary'>{t('adminUsers.searchButton')}</button></div>
+      </form>
+      <Status state={state} retry={retry}>
+        {(page) => (
+          <UserList
+            page={page}
+            changed={(user) => { replace({ ...page, users: page.users.map((u) => u.id === user.id ? user : u) }) }}
+            removed={retry}
+            goTo={(n) => { setQuery({ ...query, page: n }) }}
+          />
+        )}
+      </Status>
+      <WebhookForm created={retry} />
+    </div>
+  )
+}
+
+function UserList ({ page, changed, removed, goTo }: { page: UserPage, changed: (u: AdminUser) => void, removed: () => void, goTo: (n: number) => void }) {
+  const { t } = useTranslation()
+  const format = useFormat()
+  const [message, setMessage] = useState<string | null>(null)
+  const { busy, error, run } = useSubmit()
+  const pages = Math.max(1, Math.ceil(page.total / page.pageSize))
+  const id = (user: AdminUser): string => encodeURIComponent(user.id)
+
+  const action = (user: AdminUser, path: 'disable' | 'enable' | 'pause' | 'resume', done: string): void => {
+    void run(async () => {
+      changed(await api<AdminUser>(`/api/admin/users/${path}?id=${id(user)}`, { method: 'PUT' }))
+      setMessage(done)
+    })
+  }
+  const deleteAlarms = (user: AdminUser): void => {
+    if (!window.confirm(t('adminUsers.confirmDeleteAlarms', { name: user.name }))) return
+    void run(async () => {
+      const { deleted } = await api<{ deleted: number }>(`/api/admin/users/alarms?id=${id(user)}`, { method: 'DELETE' })
+      setMessage(t('adminUsers.alarmsDeleted', { name: user.name, count: deleted }))
+    })
+  }
+  const deleteUser = (user: AdminUser): void => {
+    if (!window.confirm(t('adminUsers.confirmDelete', { name: user.name, id: user.id }))) return
+    void run(async () => {
+      await api(`/api/admin/users?id=${id(user)}`, { method: 'DELETE' })
+      setMessage(t('adminUsers.deleted', { name: user.name }))
+      removed()
+    })
+  }
+  const viewAs = (user: AdminUser): void => {
+    void run(async () => {
+      const { token } = await api<{ token: string }>(`/api/admin/users/impersonate?id=${id(user)}`, { method: 'POST' })
+      startViewingAs(token)
+    })
+  }
+
+  return (
+    <section className='card stack' aria-labelledby='user-list'>
+      <h2 id='user-list'>{t('adminUsers.found', { count: page.total })}</h2>
+      <div role='status' aria-live='polite'>{message !== null && <p className='notice'>{message}</p>}</div>
+      <div role='alert'>{error !== null && <p className='notice notice-error'>{error}</p>}</div>
+      <ul className='list'>
+        {page.users.map((user) => (
+          <li key={user.id} className='list-item stack'>
+            <div className='stack-tight'>
+              <strong>{user.name === '' ? user.id : user.name}</strong>
+              <span className='small muted'>
+                {user.id} · {user.type} · {user.adminDisable ? t('adminUsers.statusBlocked') : user.enabled ? t('adminUsers.statusActive') : t('adminUsers.statusPaused')}
+                {user.lastChecked !== null && ` · ${t('adminUsers.lastSeen', { when: format.dateTime(new Date(user.lastChecked)) })}`}
+              </span>
+            </div>
+            <div className='row'>
+              {user.adminDisable
+                ? <button type='button' className='button' disabled={busy} onClick={() => { action(user, 'enable', t('adminUsers.unblocked', { name: user.name })) }}>{t('adminUsers.unblock', { name: user.name })}</button>
+                : <button type='button' className='button button-warning' disabled={busy} onClick={() => { action(user, 'disable', t('adminUsers.blocked', { name: user.name })) }}>{t('adminUsers.block', { name: user.name })}</button>}
+              {user.enabled
+                ? <button type='button' className='button' disabled={busy} onClick={() => { action(user, 'pause', t('adminUsers.paused', { name: user.name })) }}>{t('adminUsers.pause')}</button>
+                : <button type='button' className='button' disabled={busy} onClick={() => { action(user, 'resume', t('adminUsers.resumed', { name: user.name })) }}>{t('adminUsers.resume')}</button>}
+              <button type='button' className='button' disabled={busy} onClick={() => { viewAs(user) }}>{t('adminUsers.viewAs')}</button>
+              <button type='button' className='button' disabled={busy} onClick={() => { deleteAlarms(user) }}>{t('adminUsers.deleteAlarms')}</button>
+              <button type='button' className='button button-danger' disabled={busy} onClick={() => { deleteUser(user) }}>{t('adminUsers.delete')}</button>
+            </div>
+          </li>
+        ))}
+      </ul>
+      <nav className='row' aria-label={t('adminUsers.pages')}>
+        <button type='button' className='button' disabled={page.page <= 1} onClick={() => { goTo(page.page - 1) }}>{t('adminUsers.previous')}</button>
+        <span>{t('adminUsers.pageOf', { page: page.page, pages })}</span>
+        <button type='button' className='button' disabled={page.page >= pages} onClick={() => { goTo(page.page + 1) }}>{t('adminUsers.next')}</button>
+      </nav>
+    </section>
+  )
+}
+
+function WebhookForm ({ created }: { created: () => void }) {
+  const { t } = useTranslation()
+  const [name, setName] = useState('')
+  const [url, setUrl] = useState('')
+  const [done, setDone] = useState<string | null>(null)
+  const { busy, error, run } = useSubmit()
+  return (
+    <form className='card stack' aria-labelledby='webhook-title' onSubmit={(e) => {
+      e.preventDefault()
+      setDone(null)
+      void run(async () => {
+        await api('/api/admin/webhooks', { method: 'POST', json: { name: name.trim(), url: url.trim() } })
+        setDone(t('adminUsers.webhookCreated', { name: name.trim() }))
+        setName('')
+        setUrl('')
+        created()
+      })
+    }}>
+      <h2 id='webhook-title'>{t('adminUsers.webhookTitle')}</h2>
+      <div className='field'>
+        <label htmlFor='webhook-name'>{t('adminUsers.webhookName')}</label>
+        <input id='webhook-name' className='input' required maxLength={255} value={name} onChange={(e) => { setName(e.target.value) }} />
+      </div>
+      <div className='field'>
+        <label htmlFor='webhook-url'>{t('adminUsers.webhookUrl')}</label>
+        <input id='webhook-url' className='input' type='url' required maxLength={255} value={url} onChange={(e) => { setUrl(e.target.value) }} />
+      </div>
+      <div><button type='submit' className='button button-primary' disabled={busy}>{t('adminUsers.webhookCreate')}</button></div>
+      <div role='status' aria-live='polite'>{done !== null && <p className='notice'>{done}</p>}</div>
+      <div role='alert'>{error !== null && <p className='notice notice-error'>{error}</p>}</div>
+    </form>
+  )
+}

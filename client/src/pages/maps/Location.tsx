@@ -1,0 +1,101 @@
+import { useRef, useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import L from 'leaflet'
+import { api } from '../../api'
+import { useSubmit } from '../../forms/useSubmit'
+import { useFormat } from '../../i18n/format'
+import { MapView } from '../../maps/MapView'
+import { useSession } from '../../shell/session-context'
+import { Status } from '../../shell/Status'
+import { useLoad } from '../../shell/useLoad'
+import { usePageTitle } from '../../shell/usePageTitle'
+
+interface Location { latitude: number, longitude: number }
+
+/**
+ * The active profile's location: tap the map or use the device's position; the distances the user's
+ * alarms use are drawn around the pin, so "within 2 km" can be seen before it is relied on.
+ */
+export default function LocationPage () {
+  const { t } = useTranslation()
+  const { user, alarmTypes } = useSession()
+  usePageTitle(t('nav.location'))
+  const [state, retry] = useLoad(async (signal) => {
+    const withDistance = alarmTypes.filter((type) => type.fields.some((f) => f.name === 'distance'))
+    const [location, lists] = await Promise.all([
+      api<Location>('/api/location', { signal }),
+      Promise.all(withDistance.map((type) => api<Array<{ distance?: number }>>(`/api/${type.path}`, { signal })))
+    ])
+    const distances = [...new Set(lists.flat().map((a) => a.distance ?? 0).filter((d) => d > 0))].sort((a, b) => a - b)
+    return { location, distances }
+  }, [user.profileNo])
+  return (
+    <div className='page'>
+      <h1>{t('maps.locationTitle')}</h1>
+      <p className='muted'>{t('maps.locationIntro')}</p>
+      <Status state={state} retry={retry}>{(data) => <Pin {...data} />}</Status>
+    </div>
+  )
+}
+
+function Pin ({ location, distances }: { location: Location, distances: number[] }) {
+  const { t } = useTranslation()
+  const format = useFormat()
+  const [pin, setPin] = useState<Location | null>(location.latitude === 0 && location.longitude === 0 ? null : location)
+  const [saved, setSaved] = useState(false)
+  const { busy, error, setError, run } = useSubmit()
+  const centred = useRef(false)
+
+  const save = (next: Location): void => {
+    setSaved(false)
+    void run(async () => {
+      setPin(await api<Location>('/api/location', { method: 'PUT', json: next }))
+      setSaved(true)
+    })
+  }
+
+  const draw = (map: L.Map): () => void => {
+    const layers: L.Layer[] = []
+    if (pin !== null) {
+      const centre: L.LatLngExpression = [pin.latitude, pin.longitude]
+      layers.push(L.circleMarker(centre, { radius: 8, color: '#1d4ed8', fillOpacity: 1 }).addTo(map))
+      for (const metres of distances) layers.push(L.circle(centre, { radius: metres, color: '#1d4ed8', weight: 1, fillOpacity: 0.04 }).addTo(map))
+      if (!centred.current) {
+        map.setView(centre, 14)
+        centred.current = true
+      }
+    }
+    const tap = (event: L.LeafletMouseEvent): void => {
+      save({ latitude: Math.round(event.latlng.lat * 1e6) / 1e6, longitude: Math.round(event.latlng.lng * 1e6) / 1e6 })
+    }
+    map.on('click', tap)
+    return () => {
+      map.off('click', tap)
+      for (const layer of layers) layer.remove()
+    }
+  }
+
+  const here = (): void => {
+    navigator.geolocation.getCurrentPosition(
+      (p) => { save({ latitude: p.coords.latitude, longitude: p.coords.longitude }) },
+      () => { setError(t('dashboard.positionFailed')) }
+    )
+  }
+
+  return (
+    <>
+      <MapView label={t('maps.locationMap')} onReady={draw} version={pin === null ? '' : `${pin.latitude},${pin.longitude}`} />
+      <div className='row'>
+        {'geolocation' in navigator && <button type='button' className='button' disabled={busy} onClick={here}>{t('dashboard.useMyPosition')}</button>}
+      </div>
+      <dl className='facts'>
+        <dt>{t('dashboard.location')}</dt>
+        <dd>{pin === null ? t('dashboard.noLocation') : `${format.number(pin.latitude, { maximumFractionDigits: 6 })}, ${format.number(pin.longitude, { maximumFractionDigits: 6 })}`}</dd>
+        <dt>{t('maps.distances')}</dt>
+        <dd>{distances.length === 0 ? t('maps.noDistances') : distances.map((m) => format.number(m / 1000, { maximumFractionDigits: 2 }) + ' km').join(', ')}</dd>
+      </dl>
+      <div role='status' aria-live='polite'>{saved && !busy && <p className='notice'>{t('maps.locationSaved')}</p>}</div>
+      <div role='alert'>{error !== null && <p className='notice notice-error'>{error}</p>}</div>
+    </>
+  )
+}
