@@ -13,6 +13,8 @@ const BLOCK_TTL_MS = 60_000
 const OUTAGE_TTL_MS = 10_000
 
 export const BLOCKED_MESSAGE = 'This account has been blocked by an administrator.'
+/** Tells the client that this 403 ends the session (unlike a 403 for one action); the login page explains it. */
+export const ACCOUNT_BLOCKED_CODE = 'account_blocked'
 
 /**
  * Sign-in endpoints stay reachable for blocked accounts: `/api/auth/me` reports the block itself (and
@@ -96,6 +98,6 @@ export default fp(async (fastify) => {
     // The route pattern, not the raw URL: an encoded or oddly spelled path cannot dodge the check.
     const path = request.routeOptions.url ?? request.url.split('?')[0] ?? ''
     if (isExempt(path)) return
-    if (await blockedAccounts.isBlocked(request.user.userId, request) === true) throw forbidden(BLOCKED_MESSAGE)
+    if (await blockedAccounts.isBlocked(request.user.userId, request) === true) throw forbidden(BLOCKED_MESSAGE, { code: ACCOUNT_BLOCKED_CODE })
   })
 }, { name: 'blocked-accounts', fastify: '5.x', dependencies: ['auth', 'clock', 'engine', 'cache-eviction'] })

@@ -91,10 +91,13 @@ function refreshSession (staleToken: string | null): Promise<string | null> {
   return refreshing
 }
 
-/** The session is over (refresh refused, or a 401 that no refresh can fix): back to the login page. */
-function endSession (): never {
+/**
+ * The session is over (refresh refused, a 401 that no refresh can fix, or the account was blocked):
+ * back to the login page, which explains `reason` when there is one.
+ */
+function endSession (reason?: string): never {
   clearSession()
-  window.location.replace('/login')
+  window.location.replace(reason === undefined ? '/login' : `/login#error=${reason}`)
   throw new ApiError(401, 'Your session has ended. Please sign in again.')
 }
 
@@ -116,6 +119,10 @@ export async function api<T> (path: string, options: RequestOptions = {}): Promi
     if (token === null) endSession()
     res = await send(path, options, token)
     if (res.status === 401) endSession()
+  }
+  // The server's code for a 403 that ends the session (see plugins/blocked-accounts.ts).
+  if (res.status === 403 && (await res.clone().json().catch(() => undefined) as { code?: unknown } | undefined)?.code === 'account_blocked') {
+    endSession('account_blocked')
   }
   return await parse<T>(res)
 }

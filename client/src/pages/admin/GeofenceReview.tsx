@@ -16,23 +16,25 @@ export default function GeofenceReview () {
   const { t } = useTranslation()
   usePageTitle(t('nav.geofenceReview'))
   const [state, retry, replace] = useLoad((signal) => api<Submission[]>('/api/admin/geofences/submissions', { signal }))
+  // Kept here, not in the list: the last decision is still announced when it empties the queue.
+  const [outcome, setOutcome] = useState<string | null>(null)
   return (
     <div className='page'>
       <h1>{t('geofenceReview.title')}</h1>
+      <div role='status' aria-live='polite'>{outcome !== null && <p className='notice'>{outcome}</p>}</div>
       <Status state={state} retry={retry}>
         {(list) => list.length === 0
           ? <p className='muted'>{t('geofenceReview.none')}</p>
-          : <Review list={list} done={(id) => { replace(list.filter((s) => s.id !== id)) }} />}
+          : <Review list={list} done={(id, message) => { setOutcome(message); replace(list.filter((s) => s.id !== id)) }} />}
       </Status>
     </div>
   )
 }
 
-function Review ({ list, done }: { list: Submission[], done: (id: number) => void }) {
+function Review ({ list, done }: { list: Submission[], done: (id: number, outcome: string) => void }) {
   const { t } = useTranslation()
   const [shown, setShown] = useState(list[0]?.id ?? 0)
   const [reason, setReason] = useState('')
-  const [outcome, setOutcome] = useState<string | null>(null)
   const { busy, error, run } = useSubmit()
   const current = list.find((s) => s.id === shown) ?? list[0]
 
@@ -49,16 +51,14 @@ function Review ({ list, done }: { list: Submission[], done: (id: number) => voi
     void run(async () => {
       const body = decision === 'approve' ? {} : { reviewNotes: reason.trim() }
       await api(`/api/admin/geofences/submissions/${submission.id}/${decision}`, { method: 'POST', json: body })
-      setOutcome(t(decision === 'approve' ? 'geofenceReview.approved' : 'geofenceReview.rejected', { name: submission.displayName }))
       setReason('')
-      done(submission.id)
+      done(submission.id, t(decision === 'approve' ? 'geofenceReview.approved' : 'geofenceReview.rejected', { name: submission.displayName }))
     })
   }
 
   return (
     <>
       <MapView label={t('geofenceReview.map')} onReady={draw} version={`${current?.id ?? 0}|${list.length}`} />
-      <div role='status' aria-live='polite'>{outcome !== null && <p className='notice'>{outcome}</p>}</div>
       <div role='alert'>{error !== null && <p className='notice notice-error'>{error}</p>}</div>
       <ul className='list'>
         {list.map((s) => (

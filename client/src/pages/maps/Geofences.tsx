@@ -69,8 +69,8 @@ function Editor ({ data, reload, replace }: { data: Loaded, reload: () => void, 
     const layers: L.Polygon[] = data.fences.map((fence) => L.polygon(toLatLngs(fence.polygon), {
       color: fence.status === 'rejected' ? '#9b1c1c' : '#1d4ed8', weight: 2, fillOpacity: 0.15
     }).bindTooltip(fence.displayName).addTo(map))
-    const sketch = points.length > 0 ? L.polygon(toLatLngs(points), { color: '#b45309', dashArray: '6 4', weight: 3 }).addTo(map) : null
-    const corners = points.map((p) => L.circleMarker(p, { radius: 6, color: '#b45309', fillOpacity: 1 }).addTo(map))
+    const sketch = points.length > 0 ? L.polygon(toLatLngs(points), { color: '#b45309', dashArray: '6 4', weight: 3, interactive: false }).addTo(map) : null
+    const corners = points.map((p) => L.circleMarker(p, { radius: 6, color: '#b45309', fillOpacity: 1, interactive: false }).addTo(map))
     const add = (event: L.LeafletMouseEvent): void => {
       if (!drawingRef.current) return
       setPoints((current) => [...current, [round(event.latlng.lat), round(event.latlng.lng)]])
