@@ -42,7 +42,7 @@ async function startProvider (): Promise<Provider> {
     return text
   }
   const server = createServer((req, res) => {
-    void (async () => {
+    (async () => {
       const json = (status: number, value: object) => {
         res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store' })
         res.end(JSON.stringify(value))
@@ -66,7 +66,7 @@ async function startProvider (): Promise<Provider> {
         return json(200, { sub: subject, preferred_username: `user ${subject}` })
       }
       json(404, { error: 'not_found' })
-    })()
+    })().catch(() => { res.writeHead(500); res.end() })
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   return {

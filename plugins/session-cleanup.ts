@@ -61,7 +61,7 @@ export default fp(async (fastify) => {
   let first: NodeJS.Timeout | undefined
   let task: ReturnType<typeof cron.schedule> | undefined
   fastify.addHook('onReady', async () => {
-    first = setTimeout(() => { void pass() }, FIRST_RUN_DELAY_MS).unref()
+    first = setTimeout(pass, FIRST_RUN_DELAY_MS).unref()
     task = cron.schedule(CLEANUP_SCHEDULE, pass, { name: 'oidc-session-cleanup', noOverlap: true })
   })
   fastify.addHook('preClose', async () => {

@@ -63,14 +63,14 @@ export type AlarmInput = Record<string, unknown>
 /** The result of a tracking write. Only PoracleNG reports counts and uids; PoracleJS sends only its message. */
 export type TrackingWriteResult =
   | {
-      generation: 'ng'
-      message: string
-      /** Inserted uids, then the uids of updated rows (new ones for every type except pokemon); null when nothing was written. */
-      newUids: number[] | null
-      alreadyPresent: number
-      updates: number
-      insert: number
-    }
+    generation: 'ng'
+    message: string
+    /** Inserted uids, then the uids of updated rows (new ones for every type except pokemon); null when nothing was written. */
+    newUids: number[] | null
+    alreadyPresent: number
+    updates: number
+    insert: number
+  }
   | { generation: 'js', message: string }
 
 export interface EngineHuman {
