@@ -35,6 +35,8 @@ import avatars from './plugins/avatars.js'
 import adminUsers from './plugins/admin-users.js'
 import delegates from './plugins/delegates.js'
 import serverProfile from './plugins/server-profile.js'
+import quickPicks from './plugins/quick-picks.js'
+import masterNames from './plugins/master-names.js'
 import healthRoutes from './routes/health/index.js'
 import settingsRoutes from './routes/settings/index.js'
 import oidcRoutes from './routes/auth/oidc/index.js'
@@ -50,6 +52,7 @@ import adminUserRoutes from './routes/admin/users/index.js'
 import delegateRoutes from './routes/admin/delegates/index.js'
 import serverProfileRoutes from './routes/admin/server-profile/index.js'
 import adminSettingsCardRoutes from './routes/admin/settings/index.js'
+import quickPickRoutes from './routes/admin/quick-picks/index.js'
 import featureGateRoutes from './routes/feature-gates/index.js'
 import alarmRoutes from './routes/alarms/index.js'
 import alarmTypeRoutes from './routes/alarm-types/index.js'
@@ -59,6 +62,7 @@ import locationRoutes from './routes/location/index.js'
 import mapRoutes from './routes/map/index.js'
 import areaRoutes from './routes/areas/index.js'
 import engineConfigRoutes from './routes/engine-config/index.js'
+import dtsRoutes from './routes/engine-config/dts.js'
 import summaryScheduleRoutes from './routes/summary-schedules/index.js'
 import cleaningRoutes from './routes/cleaning/index.js'
 import masterdataRoutes from './routes/masterdata/index.js'
@@ -68,6 +72,7 @@ import adminGeofenceRoutes from './routes/admin/geofences/index.js'
 import scannerRoutes from './routes/scanner/index.js'
 import weatherRoutes from './routes/weather/index.js'
 import pokemonAvailabilityRoutes from './routes/pokemon-availability/index.js'
+import masterNameRoutes from './routes/masterdata/names.js'
 import spa from './plugins/spa.js'
 
 export interface AppOptions {
@@ -149,6 +154,8 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   await fastify.register(adminUsers)
   await fastify.register(delegates)
   await fastify.register(serverProfile)
+  await fastify.register(quickPicks)
+  await fastify.register(masterNames)
 
   await fastify.register(healthRoutes, { prefix: '/api' })
   await fastify.register(settingsRoutes, { prefix: '/api/settings' })
@@ -165,6 +172,7 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   await fastify.register(delegateRoutes, { prefix: '/api/admin' })
   await fastify.register(serverProfileRoutes, { prefix: '/api/admin' })
   await fastify.register(adminSettingsCardRoutes, { prefix: '/api/settings' })
+  await fastify.register(quickPickRoutes, { prefix: '/api/quick-picks' })
   await fastify.register(featureGateRoutes, { prefix: '/api/settings' })
   await fastify.register(alarmRoutes, { prefix: '/api' })
   await fastify.register(alarmTypeRoutes, { prefix: '/api/alarm-types' })
@@ -174,6 +182,7 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   await fastify.register(areaRoutes, { prefix: '/api/areas' })
   await fastify.register(mapRoutes, { prefix: '/api/map' })
   await fastify.register(engineConfigRoutes, { prefix: '/api/config' })
+  await fastify.register(dtsRoutes, { prefix: '/api/config' })
   await fastify.register(summaryScheduleRoutes, { prefix: '/api/summary-schedules' })
   await fastify.register(cleaningRoutes, { prefix: '/api/cleaning' })
   await fastify.register(masterdataRoutes, { prefix: '/api/masterdata' })
@@ -183,6 +192,7 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   await fastify.register(scannerRoutes, { prefix: '/api/scanner' })
   await fastify.register(weatherRoutes, { prefix: '/api/location/weather' })
   await fastify.register(pokemonAvailabilityRoutes, { prefix: '/api/pokemon-availability' })
+  await fastify.register(masterNameRoutes, { prefix: '/api/masterdata' })
 
   // Last: the client's pages for every non-API path a browser asks for.
   await fastify.register(spa)
