@@ -24,8 +24,8 @@ export interface BrowserApp {
   testApp: TestApp
   base: string
   browser: Browser
-  /** A new browser profile signed in as `human` (seeded into the engine first), on `path`. */
-  signIn: (t: Test, human: SeedHuman, path?: string, viewport?: { width: number, height: number }) => Promise<Page>
+  /** A new browser profile signed in as `human` (seeded into the engine first unless `seeded`), on `path`. */
+  signIn: (t: Test, human: SeedHuman & { seeded?: boolean }, path?: string, viewport?: { width: number, height: number }) => Promise<Page>
   /** Engine rows of one table for one user. */
   rows: (table: string, userId: string) => Promise<Array<Record<string, unknown>>>
 }
@@ -47,7 +47,7 @@ export async function startBrowserApp (t: Test): Promise<BrowserApp> {
     base,
     browser,
     async signIn (test, human, path = '/', viewport = DESKTOP) {
-      await seedHuman(testApp, human)
+      if (human.seeded !== true) await seedHuman(testApp, human)
       const context = await browser.newContext({ baseURL: base, viewport })
       test.teardown(async () => { await context.close() })
       const page = await context.newPage()
