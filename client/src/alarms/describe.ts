@@ -71,7 +71,9 @@ function filters (type: AlarmTypeInfo, alarm: Alarm, v: Vocabulary): string[] {
   const byName = new Map(type.fields.map((f) => [f.name, f]))
   const done = new Set<string>()
   const parts: string[] = []
+  // A field without a default is "anything" at the engine's zero (e.g. PvP mega evolution 0).
   const differs = (f: FieldDescriptor): boolean => alarm[f.name] !== undefined && alarm[f.name] !== null && String(alarm[f.name]) !== String(f.default ?? '') &&
+    !(f.default === null && (alarm[f.name] === 0 || alarm[f.name] === '')) &&
     !(f.kind === 'boolean' && num(alarm[f.name]) === 0) && !(Array.isArray(alarm[f.name]) && (alarm[f.name] as unknown[]).length === 0)
   for (const field of type.fields) {
     if (NOT_FILTERS.has(field.name) || done.has(field.name)) continue

@@ -9,7 +9,7 @@ import { useSession } from '../../shell/session-context'
 import { Status } from '../../shell/Status'
 import { useLoad } from '../../shell/useLoad'
 import { usePageTitle } from '../../shell/usePageTitle'
-import type { Profile } from '../../types'
+import type { Profile, User } from '../../types'
 import { ActiveHoursEditor, parseHours } from './ActiveHoursEditor'
 import { Overview } from './Overview'
 import '../../forms/forms.css'
@@ -24,7 +24,7 @@ interface CopyResult { alarmsCopied: number, newProfileNo: number, token: string
  */
 export default function Profiles () {
   const { t } = useTranslation()
-  const { user, reload } = useSession()
+  const { user, update } = useSession()
   usePageTitle(t('nav.profiles'))
   const [profiles, retry] = useLoad((signal) => api<Profile[]>('/api/profiles', { signal }), [user.profileNo])
   const [open, setOpen] = useState<{ profileNo: number, action: Action } | null>(null)
@@ -34,14 +34,20 @@ export default function Profiles () {
   const fileInput = useRef<HTMLInputElement>(null)
   const [importing, setImporting] = useState<{ profileName: string, version?: unknown, alarms: unknown } | null>(null)
 
-  /** Done: say so, close the form, read the lists again (a switch also renews the session's token). */
-  const finish = (text: string, token?: string): void => {
+  /**
+   * Done: read the user again (the active profile or its name may have changed; copies and switches
+   * renew the token), then say so, close the form and read the lists again. The user is replaced in
+   * place rather than reloaded, so this page and its message stay.
+   */
+  const finish = async (text: string, token?: string): Promise<void> => {
     if (token !== undefined) storeTokens(token, getRefreshToken())
+    const me = await api<User>('/api/auth/me')
+    if (me.token !== undefined) storeTokens(me.token, getRefreshToken())
+    update(me)
     setOpen(null)
     setMessage(text)
     setOverviewRound((r) => r + 1)
     retry()
-    reload()
   }
 
   const act = (work: () => Promise<void>): void => { setMessage(null); void run(work) }
@@ -94,7 +100,7 @@ export default function Profiles () {
                       {!profile.active && (
                         <button type='button' className='button button-primary' disabled={busy} onClick={() => act(async () => {
                           const { token } = await api<{ token: string }>(`/api/profiles/switch/${profile.profileNo}`, { method: 'PUT' })
-                          finish(t('profiles.switched', { name: profile.name }), token)
+                          await finish(t('profiles.switched', { name: profile.name }), token)
                         })}>{t('profiles.switch')}</button>
                       )}
                       <button type='button' className='button' aria-expanded={isOpen('rename')} onClick={() => { toggle('rename') }}>{t('profiles.rename')}</button>
@@ -109,7 +115,7 @@ export default function Profiles () {
                       <NameForm label={t('profiles.newName')} submit={t('profiles.rename')} initial={profile.name} busy={busy} onCancel={() => { setOpen(null) }}
                         onSubmit={(name) => act(async () => {
                           await api(`/api/profiles/${profile.profileNo}`, { method: 'PUT', json: { name } })
-                          finish(t('profiles.renamed', { name }))
+                          await finish(t('profiles.renamed', { name }))
                         })} />
                     )}
                     {isOpen('hours') && (
@@ -118,7 +124,7 @@ export default function Profiles () {
                         <ActiveHoursEditor initial={hours} busy={busy} onCancel={() => { setOpen(null) }}
                           onSave={(rules) => act(async () => {
                             await api(`/api/profiles/${profile.profileNo}`, { method: 'PUT', json: { activeHours: rules } })
-                            finish(t('profiles.hours.saved'))
+                            await finish(t('profiles.hours.saved'))
                           })} />
                       </section>
                     )}
@@ -128,7 +134,7 @@ export default function Profiles () {
                         <NameForm label={t('profiles.copyName')} submit={t('profiles.duplicate')} initial={t('profiles.copyOf', { name: profile.name })} busy={busy} onCancel={() => { setOpen(null) }}
                           onSubmit={(name) => act(async () => {
                             await api('/api/profiles/duplicate', { method: 'POST', json: { fromProfileNo: profile.profileNo, name } })
-                            finish(t('profiles.duplicated', { name }))
+                            await finish(t('profiles.duplicated', { name }))
                           })} />
                       </>
                     )}
@@ -138,7 +144,7 @@ export default function Profiles () {
                         <NameForm label={t('profiles.copyName')} submit={t('profiles.copyAlarms')} initial={t('profiles.copyOf', { name: profile.name })} busy={busy} onCancel={() => { setOpen(null) }}
                           onSubmit={(name) => act(async () => {
                             const result = await api<CopyResult>(`/api/profile-overview/duplicate/${profile.profileNo}`, { method: 'POST', json: { name } })
-                            finish(t('profiles.copied', { name, count: result.alarmsCopied }), result.token)
+                            await finish(t('profiles.copied', { name, count: result.alarmsCopied }), result.token)
                           })} />
                       </>
                     )}
@@ -148,7 +154,7 @@ export default function Profiles () {
                         <div className='row'>
                           <button type='button' className='button button-danger' disabled={busy} onClick={() => act(async () => {
                             await api(`/api/profiles/${profile.profileNo}`, { method: 'DELETE' })
-                            finish(t('profiles.deleted', { name: profile.name }))
+                            await finish(t('profiles.deleted', { name: profile.name }))
                           })}>{t('profiles.deleteYes')}</button>
                           <button type='button' className='button' onClick={() => { setOpen(null) }}>{t('alarms.cancel')}</button>
                         </div>
@@ -166,7 +172,7 @@ export default function Profiles () {
         <NameForm key={overviewRound} label={t('profiles.name')} submit={t('profiles.create')} busy={busy}
           onSubmit={(name) => act(async () => {
             await api('/api/profiles', { method: 'POST', json: { name } })
-            finish(t('profiles.created', { name }))
+            await finish(t('profiles.created', { name }))
           })} />
       </section>
       <section className='card' aria-labelledby='profiles-import'>
@@ -181,7 +187,7 @@ export default function Profiles () {
                 const result = await api<CopyResult>('/api/profile-overview/import', { method: 'POST', json: { ...importing, profileName: name } })
                 setImporting(null)
                 if (fileInput.current !== null) fileInput.current.value = ''
-                finish(t('profiles.imported', { name, count: result.alarmsCopied }), result.token)
+                await finish(t('profiles.imported', { name, count: result.alarmsCopied }), result.token)
               } catch (err) {
                 if (err instanceof ApiError && err.details.length > 0) throw new ApiError(err.status, `${err.message} ${err.details.slice(0, 3).map((d) => `${d.field}: ${d.message}`).join('; ')}`)
                 throw err

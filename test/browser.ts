@@ -1,0 +1,77 @@
+import { existsSync, readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { fileURLToPath } from 'node:url'
+import { chromium, type Browser, type Page } from 'playwright-core'
+import { bearer, build, seedHuman, type Test, type TestApp } from './helper.js'
+import type { SeedHuman } from './fakes/engine-db.js'
+
+/**
+ * The whole service (real databases, the engine fake) with the built client, driven by Debian's
+ * Chromium: what a member sees on a phone or a desktop.
+ */
+export const CHROMIUM = '/usr/bin/chromium'
+const CLIENT_BUILD = fileURLToPath(new URL('../client/dist/index.html', import.meta.url))
+
+/** Why the browser tests cannot run; `npm test` builds the client first, so this is a failure, never a skip. */
+export const browserMissing = (): string | undefined => !existsSync(CHROMIUM)
+  ? `${CHROMIUM} is not installed (apt-get install chromium)`
+  : !existsSync(CLIENT_BUILD) ? 'the client is not built (npm run build:client)' : undefined
+
+export const PHONE = { width: 360, height: 740 }
+export const DESKTOP = { width: 1280, height: 860 }
+
+export interface BrowserApp {
+  testApp: TestApp
+  base: string
+  browser: Browser
+  /** A new browser profile signed in as `human` (seeded into the engine first unless `seeded`), on `path`. */
+  signIn: (t: Test, human: SeedHuman & { seeded?: boolean }, path?: string, viewport?: { width: number, height: number }) => Promise<Page>
+  /** Engine rows of one table for one user. */
+  rows: (table: string, userId: string) => Promise<Array<Record<string, unknown>>>
+}
+
+export async function startBrowserApp (t: Test): Promise<BrowserApp> {
+  const testApp = await build(t)
+  await testApp.app.listen({ host: '127.0.0.1', port: 0 })
+  const address = testApp.app.server.address()
+  const base = `http://127.0.0.1:${typeof address === 'object' && address !== null ? address.port : 0}`
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync']
+  })
+  t.teardown(async () => { await browser.close() })
+
+  return {
+    testApp,
+    base,
+    browser,
+    async signIn (test, human, path = '/', viewport = DESKTOP) {
+      if (human.seeded !== true) await seedHuman(testApp, human)
+      const context = await browser.newContext({ baseURL: base, viewport })
+      test.teardown(async () => { await context.close() })
+      const page = await context.newPage()
+      const token = bearer(testApp.app, { userId: human.id, username: human.name ?? human.id, profileNo: human.currentProfileNo ?? 1 }).authorization.slice('Bearer '.length)
+      await page.goto('/login?loggedout=1')
+      await page.evaluate((value) => { localStorage.setItem('aw.token', value); localStorage.setItem('aw.signIn', 'discord') }, token)
+      await page.goto(path)
+      return page
+    },
+    async rows (table, userId) {
+      return await testApp.app.engineDb.pool.query(`SELECT * FROM \`${table}\` WHERE id = ? ORDER BY uid`, [userId]) as Array<Record<string, unknown>>
+    }
+  }
+}
+
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
+
+/** axe-core's WCAG 2.1 A/AA rules on the page as it is now: the ids and targets of what fails. */
+export async function axeViolations (page: Page): Promise<string[]> {
+  // Evaluated through the DevTools protocol: the site's CSP (rightly) refuses inline scripts.
+  if (!await page.evaluate(() => 'axe' in window)) await page.evaluate(AXE_SOURCE)
+  return await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<{ violations: Array<{ id: string, nodes: Array<{ target: unknown[] }> }> }> } }).axe
+    const result = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } })
+    return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)
+  })
+}
