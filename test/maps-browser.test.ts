@@ -120,7 +120,7 @@ async function browserTests (): Promise<void> {
     const page = await context.newPage()
     const scripts: string[] = []
     page.on('request', (request) => { if (request.resourceType() === 'script') scripts.push(request.url()) })
-    page.on('dialog', (dialog) => { void dialog.accept() })
+    page.on('dialog', (dialog) => { dialog.accept().catch(() => undefined) })
     const token = bearer(s.app, { userId, isAdmin }).authorization.replace('Bearer ', '')
     await page.goto('/login?loggedout=1')
     await page.evaluate((jwt) => { localStorage.setItem('aw.token', jwt); localStorage.setItem('aw.signIn', 'discord') }, token)
@@ -129,7 +129,7 @@ async function browserTests (): Promise<void> {
 
   async function axeViolations (page: Page): Promise<string[]> {
     await page.evaluate(AXE_SOURCE)
-    const result = await page.evaluate(async () => await (window as unknown as { axe: { run: () => Promise<{ violations: Array<{ id: string, nodes: unknown[] }>}> } }).axe.run())
+    const result = await page.evaluate(async () => await (window as unknown as { axe: { run: () => Promise<{ violations: Array<{ id: string, nodes: unknown[] }> }> } }).axe.run())
     return result.violations.map((v) => `${v.id} (${v.nodes.length})`)
   }
 
