@@ -267,4 +267,26 @@ async function browserTests (): Promise<void> {
     await mine.page.goto('/geofences')
     await mine.page.getByText('Approved as the public area dog park.').waitFor()
   })
+
+  t.test('quick picks: an admin defines a global pick; a member applies it (alarms in the engine) and removes it', async (t) => {
+    const s = await site(t)
+    const admin = await signedIn(t, s, ADMIN, true)
+    await admin.page.goto('/quick-picks')
+    await admin.page.getByLabel('Name', { exact: true }).fill('Perfect Pikachu')
+    await admin.page.getByLabel('Alarm fields (JSON)').fill('{ "pokemon_id": 25, "min_iv": 100 }')
+    await admin.page.getByRole('button', { name: 'Save quick pick' }).click()
+    await admin.page.getByRole('button', { name: 'Apply Perfect Pikachu' }).waitFor()
+
+    const monsters = async (): Promise<Array<{ pokemon_id: number, min_iv: number }>> =>
+      await s.app.engineDb.pool.query('SELECT pokemon_id, min_iv FROM monsters WHERE id = ?', [MEMBER]) as Array<{ pokemon_id: number, min_iv: number }>
+    const member = await signedIn(t, s, MEMBER)
+    await member.page.goto('/quick-picks')
+    await member.page.getByRole('button', { name: 'Apply Perfect Pikachu' }).click()
+    await member.page.getByText('Perfect Pikachu applied: 1 alarm added.').waitFor()
+    t.same(await monsters(), [{ pokemon_id: 25, min_iv: 100 }], 'the alarm is in the engine database')
+    t.same(await axeViolations(member.page), [], 'axe-core finds nothing on the quick picks page')
+    await member.page.getByRole('button', { name: 'Remove Perfect Pikachu' }).click()
+    await member.page.getByText('Perfect Pikachu removed').waitFor()
+    t.same(await monsters(), [], 'removing deletes exactly that alarm')
+  })
 }

@@ -22,6 +22,7 @@ export const PAGES: PageEntry[] = [
   { path: '/location', label: 'nav.location', section: 'main', Component: lazy(() => import('./pages/maps/Location')) },
   { path: '/areas', label: 'nav.areas', section: 'main', Component: lazy(() => import('./pages/maps/Areas')) },
   { path: '/geofences', label: 'nav.geofences', section: 'main', Component: lazy(() => import('./pages/maps/Geofences')) },
+  { path: '/quick-picks', label: 'nav.quickPicks', section: 'main', Component: lazy(() => import('./pages/quick-picks/QuickPicks')) },
   { path: '/admin/users', label: 'nav.adminUsers', section: 'admin', adminOnly: true, Component: lazy(() => import('./pages/admin/Users')) },
   { path: '/admin/geofences', label: 'nav.geofenceReview', section: 'admin', adminOnly: true, Component: lazy(() => import('./pages/admin/GeofenceReview')) }
 ]

@@ -37,6 +37,8 @@ export default function Users () {
     if (query.status !== '') params.set('status', query.status)
     return api<UserPage>(`/api/admin/users?${params.toString()}`, { signal })
   }, [query])
+  // Announced from here: a deletion reloads the list, and the outcome must outlive that.
+  const [message, setMessage] = useState<string | null>(null)
 
   return (
     <div className='page'>
@@ -57,10 +59,12 @@ export default function Users () {
         </div>
         <div><button type='submit' className='button button-primary'>{t('adminUsers.searchButton')}</button></div>
       </form>
+      <div role='status' aria-live='polite'>{message !== null && <p className='notice'>{message}</p>}</div>
       <Status state={state} retry={retry}>
         {(page) => (
           <UserList
             page={page}
+            announce={setMessage}
             changed={(user) => { replace({ ...page, users: page.users.map((u) => u.id === user.id ? user : u) }) }}
             removed={retry}
             goTo={(n) => { setQuery({ ...query, page: n }) }}
@@ -72,10 +76,17 @@ export default function Users () {
   )
 }
 
-function UserList ({ page, changed, removed, goTo }: { page: UserPage, changed: (u: AdminUser) => void, removed: () => void, goTo: (n: number) => void }) {
+interface UserListProps {
+  page: UserPage
+  announce: (message: string) => void
+  changed: (u: AdminUser) => void
+  removed: () => void
+  goTo: (n: number) => void
+}
+
+function UserList ({ page, announce: setMessage, changed, removed, goTo }: UserListProps) {
   const { t } = useTranslation()
   const format = useFormat()
-  const [message, setMessage] = useState<string | null>(null)
   const { busy, error, run } = useSubmit()
   const pages = Math.max(1, Math.ceil(page.total / page.pageSize))
   const id = (user: AdminUser): string => encodeURIComponent(user.id)
@@ -111,7 +122,6 @@ function UserList ({ page, changed, removed, goTo }: { page: UserPage, changed: 
   return (
     <section className='card stack' aria-labelledby='user-list'>
       <h2 id='user-list'>{t('adminUsers.found', { count: page.total })}</h2>
-      <div role='status' aria-live='polite'>{message !== null && <p className='notice'>{message}</p>}</div>
       <div role='alert'>{error !== null && <p className='notice notice-error'>{error}</p>}</div>
       <ul className='list'>
         {page.users.map((user) => (
