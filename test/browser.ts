@@ -17,6 +17,16 @@ export const browserMissing = (): string | undefined => !existsSync(CHROMIUM)
   ? `${CHROMIUM} is not installed (apt-get install chromium)`
   : !existsSync(CLIENT_BUILD) ? 'the client is not built (npm run build:client)' : undefined
 
+/** A headless Chromium; every launch starts on a new, empty profile of its own. */
+export async function launchChromium (): Promise<Browser> {
+  return await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    // Without the background-networking flags Chromium keeps dialling out, which this closed network refuses.
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync']
+  })
+}
+
 export const PHONE = { width: 360, height: 740 }
 export const DESKTOP = { width: 1280, height: 860 }
 
@@ -35,11 +45,7 @@ export async function startBrowserApp (t: Test): Promise<BrowserApp> {
   await testApp.app.listen({ host: '127.0.0.1', port: 0 })
   const address = testApp.app.server.address()
   const base = `http://127.0.0.1:${typeof address === 'object' && address !== null ? address.port : 0}`
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync']
-  })
+  const browser = await launchChromium()
   t.teardown(async () => { await browser.close() })
 
   return {

@@ -1,8 +1,7 @@
-import { existsSync } from 'node:fs'
-import { fileURLToPath } from 'node:url'
 import t, { type Test } from 'tap'
 import Fastify, { type FastifyInstance } from 'fastify'
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
+import type { Browser, BrowserContext, Page } from 'playwright-core'
+import { browserMissing, launchChromium } from './browser.js'
 import errors from '../plugins/errors.js'
 import spa from '../plugins/spa.js'
 
@@ -10,13 +9,8 @@ import spa from '../plugins/spa.js'
  * The built client in Debian's Chromium, against the real spa plugin and stub auth routes that answer
  * the way the API is specified to. The session logic (storage, refresh, sign-out) is what is tested.
  */
-const CHROMIUM = '/usr/bin/chromium'
-const CLIENT_BUILD = fileURLToPath(new URL('../client/dist/index.html', import.meta.url))
-
 // `npm test` builds the client first; a missing build or browser is a failure, never a silent skip.
-const missing = !existsSync(CHROMIUM)
-  ? `${CHROMIUM} is not installed (apt-get install chromium)`
-  : !existsSync(CLIENT_BUILD) ? 'the client is not built (npm run build:client)' : undefined
+const missing = browserMissing()
 
 if (missing !== undefined) {
   t.fail(missing)
@@ -119,13 +113,7 @@ async function browserTests (): Promise<void> {
   const app = await startStubApi(state)
   const address = app.server.address()
   const base = `http://127.0.0.1:${typeof address === 'object' && address !== null ? address.port : 0}`
-  // launch() starts every run on a new, empty profile of its own.
-  const browser: Browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    // Without the background-networking flags Chromium keeps dialling out, which this closed network refuses.
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync']
-  })
+  const browser: Browser = await launchChromium()
   t.teardown(async () => {
     await browser.close()
     await app.close()

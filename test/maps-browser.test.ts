@@ -1,10 +1,9 @@
-import { existsSync, mkdirSync, readFileSync } from 'node:fs'
+import { mkdirSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
-import { createRequire } from 'node:module'
-import { fileURLToPath } from 'node:url'
 import { deflateSync } from 'node:zlib'
 import t from 'tap'
-import { chromium, type Browser, type Page } from 'playwright-core'
+import type { Browser, Page } from 'playwright-core'
+import { axeViolations, browserMissing, launchChromium } from './browser.js'
 import { build, bearer, seedHuman, type Test, type TestApp } from './helper.js'
 import { startKojiFake } from './fakes/koji.js'
 
@@ -13,9 +12,6 @@ import { startKojiFake } from './fakes/koji.js'
  * (real databases, the engine and Koji fakes) and a tile server stand-in on a local port.
  * With SCREENSHOT_DIR set, the areas map, the geofence editor and the users page are saved there.
  */
-const CHROMIUM = '/usr/bin/chromium'
-const CLIENT_BUILD = fileURLToPath(new URL('../client/dist/index.html', import.meta.url))
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
 
 const MEMBER = '111111111111111111'
 const ADMIN = '222222222222222222'
@@ -23,9 +19,10 @@ const ADMIN = '222222222222222222'
 const TOWN: Array<[number, number]> = [[51.50, -0.12], [51.50, -0.10], [51.51, -0.10], [51.51, -0.12]]
 const HARBOUR: Array<[number, number]> = [[51.50, -0.09], [51.50, -0.07], [51.51, -0.07], [51.51, -0.09]]
 
-const missing = !existsSync(CHROMIUM)
-  ? `${CHROMIUM} is not installed (apt-get install chromium)`
-  : !existsSync(CLIENT_BUILD) ? 'the client is not built (npm run build:client)' : undefined
+// Seven whole-site runs in a browser: more than the suite's per-file 120 s when the machine is busy.
+t.setTimeout(360_000)
+
+const missing = browserMissing()
 if (missing !== undefined) t.fail(missing)
 else await browserTests()
 
@@ -85,11 +82,7 @@ async function startTileServer (): Promise<{ server: Server, url: string, served
 
 async function browserTests (): Promise<void> {
   const tiles = await startTileServer()
-  const browser: Browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync']
-  })
+  const browser: Browser = await launchChromium()
   t.teardown(async () => {
     await browser.close()
     tiles.server.close()
@@ -125,12 +118,6 @@ async function browserTests (): Promise<void> {
     await page.goto('/login?loggedout=1')
     await page.evaluate((jwt) => { localStorage.setItem('aw.token', jwt); localStorage.setItem('aw.signIn', 'discord') }, token)
     return { page, scripts }
-  }
-
-  async function axeViolations (page: Page): Promise<string[]> {
-    await page.evaluate(AXE_SOURCE)
-    const result = await page.evaluate(async () => await (window as unknown as { axe: { run: () => Promise<{ violations: Array<{ id: string, nodes: unknown[] }> }> } }).axe.run())
-    return result.violations.map((v) => `${v.id} (${v.nodes.length})`)
   }
 
   async function engineAreas (s: Site, userId: string): Promise<string[]> {
