@@ -4,6 +4,7 @@ import fp from 'fastify-plugin'
 import mariadb, { type Pool, type PoolConnection } from 'mariadb'
 import type { FastifyBaseLogger } from 'fastify'
 import { poolOptions } from '../db/client.js'
+import { serviceDbOptions } from './db.js'
 import { conflict, unavailable } from './errors.js'
 
 export const IN_PROGRESS = 'Another change of yours is in progress; try again in a moment.'
@@ -134,14 +135,7 @@ declare module 'fastify' {
 export default fp(async (fastify) => {
   const { config } = fastify
   const pool = mariadb.createPool({
-    ...poolOptions({
-      host: config.WEB_DB_HOST,
-      port: config.WEB_DB_PORT,
-      user: config.WEB_DB_USER,
-      password: config.WEB_DB_PASSWORD,
-      database: config.WEB_DB_NAME,
-      connectionLimit: LOCK_CONNECTIONS
-    }),
+    ...poolOptions({ ...serviceDbOptions(config), connectionLimit: LOCK_CONNECTIONS }),
     // Connections are opened when changes come in and closed again when idle.
     minimumIdle: 0,
     acquireTimeout: config.USER_WRITE_LOCK_WAIT_MS
