@@ -12,6 +12,7 @@ import rateLimits from './plugins/rate-limits.js'
 import openapi from './plugins/openapi.js'
 import db from './plugins/db.js'
 import engineDb from './plugins/engine-db.js'
+import userWriteLock from './plugins/user-write-lock.js'
 import engine from './plugins/engine.js'
 import auth from './plugins/auth.js'
 import cookies from './plugins/cookies.js'
@@ -131,6 +132,7 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   await fastify.register(openapi)
   await fastify.register(db)
   await fastify.register(engineDb)
+  await fastify.register(userWriteLock)
   await fastify.register(engine)
   await fastify.register(auth)
   await fastify.register(cookies)

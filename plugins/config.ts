@@ -55,6 +55,7 @@ export const ConfigSchema = Type.Object({
   WEB_DB_NAME: str({ default: 'poracle_web', description: 'Service database name (created when missing)' }),
   WEB_DB_USER: str({ default: 'root', description: 'Service database user' }),
   WEB_DB_PASSWORD: str({ secret: true, description: 'Service database password' }),
+  USER_WRITE_LOCK_WAIT_MS: int({ default: 10000, minimum: 100, maximum: 120000, description: 'How long a change waits for the same user\'s change in progress (any instance) before answering 409' }),
 
   // Alarm engine database (owned by the engine; only the direct operations the spec lists)
   DB_HOST: str({ default: '127.0.0.1', description: 'Engine database host' }),

@@ -1,5 +1,6 @@
 import fp from 'fastify-plugin'
-import { createDb, type Db } from '../db/client.js'
+import { createDb, type ConnectionOptions, type Db } from '../db/client.js'
+import type { Config } from './config.js'
 import { migrateServiceDb } from '../db/migrate.js'
 
 declare module 'fastify' {
@@ -9,16 +10,18 @@ declare module 'fastify' {
   }
 }
 
+/** Where the service database is, as configured. */
+export const serviceDbOptions = (config: Config): ConnectionOptions => ({
+  host: config.WEB_DB_HOST,
+  port: config.WEB_DB_PORT,
+  user: config.WEB_DB_USER,
+  password: config.WEB_DB_PASSWORD,
+  database: config.WEB_DB_NAME
+})
+
 /** Opens the service database, creating and migrating it first, and closes the pool with the app. */
 export default fp(async (fastify) => {
-  const { config } = fastify
-  const options = {
-    host: config.WEB_DB_HOST,
-    port: config.WEB_DB_PORT,
-    user: config.WEB_DB_USER,
-    password: config.WEB_DB_PASSWORD,
-    database: config.WEB_DB_NAME
-  }
+  const options = serviceDbOptions(fastify.config)
   const applied = await migrateServiceDb(options)
   if (applied > 0) fastify.log.info({ statements: applied, database: options.database }, 'service database migrated')
   const db = createDb(options)

@@ -11,7 +11,9 @@ export class AppError extends Error {
     readonly statusCode: number,
     message: string,
     readonly extra: Record<string, unknown> = {},
-    readonly expose = statusCode < 500
+    readonly expose = statusCode < 500,
+    /** Response headers that belong to the answer, e.g. `retry-after` on a 503. */
+    readonly headers: Record<string, string> = {}
   ) {
     super(message)
     this.name = 'AppError'
@@ -23,6 +25,9 @@ export const unauthorized = (message = 'Authentication required.') => new AppErr
 export const forbidden = (message = 'You do not have access to this resource.', extra?: Record<string, unknown>) => new AppError(403, message, extra)
 export const notFound = (message = 'Not found.') => new AppError(404, message)
 export const conflict = (message: string, extra?: Record<string, unknown>) => new AppError(409, message, extra)
+/** A passing condition on our side: the message is shown and the client is told when to try again. */
+export const unavailable = (message: string, retryAfterSeconds: number) =>
+  new AppError(503, message, {}, true, { 'retry-after': String(retryAfterSeconds) })
 
 const GENERIC_5XX = 'An unexpected error occurred.'
 
@@ -43,7 +48,7 @@ export default fp(async (fastify) => {
   fastify.setErrorHandler((error: FastifyError | AppError, request, reply) => {
     if (error instanceof AppError) {
       if (error.statusCode >= 500) request.log.error({ err: error }, 'request failed')
-      return reply.code(error.statusCode).send({ error: error.expose ? error.message : GENERIC_5XX, ...error.extra })
+      return reply.code(error.statusCode).headers(error.headers).send({ error: error.expose ? error.message : GENERIC_5XX, ...error.extra })
     }
     if (error.validation) {
       return reply.code(400).send({ error: 'Invalid request', details: validationDetails(error) })

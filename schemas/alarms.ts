@@ -1,5 +1,6 @@
 import { Type, type TSchema } from '@sinclair/typebox'
 import { ALARM_KINDS, INT_MAX, INT_MIN, KIND_OF, TEST_ALERT_TYPES, UINT_MAX, type AlarmType, type FieldSpec } from './alarm-types.js'
+import { FREE_TEXT } from './common.js'
 
 /**
  * Alarm records on the wire: the engine's own snake_case column names, in requests and responses
@@ -35,11 +36,11 @@ function requestSchema (spec: FieldSpec, nullable = true): TSchema {
     case 'boolean':
       return Type.Unsafe({ type: types('integer'), enum: values([0, 1]), ...description })
     case 'string':
-      return Type.Unsafe({ type: types('string'), maxLength: spec.maxLength, ...(spec.minLength !== undefined ? { minLength: spec.minLength } : {}), ...description })
+      return Type.Unsafe({ type: types('string'), ...FREE_TEXT, maxLength: spec.maxLength, ...(spec.minLength !== undefined ? { minLength: spec.minLength } : {}), ...description })
     case 'template':
-      return Type.Unsafe({ type: types('string', 'integer'), maxLength: spec.maxLength, minimum: spec.min, maximum: spec.max, ...description })
+      return Type.Unsafe({ type: types('string', 'integer'), ...FREE_TEXT, maxLength: spec.maxLength, minimum: spec.min, maximum: spec.max, ...description })
     case 'list':
-      return Type.Unsafe({ type: types('array'), maxItems: spec.maxItems, items: { type: 'string', minLength: 1, maxLength: spec.maxLength }, ...description })
+      return Type.Unsafe({ type: types('array'), maxItems: spec.maxItems, items: { type: 'string', ...FREE_TEXT, minLength: 1, maxLength: spec.maxLength }, ...description })
   }
 }
 

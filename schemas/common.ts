@@ -1,4 +1,19 @@
-import { Type, type Static } from '@sinclair/typebox'
+import { Type, type Static, type StringOptions } from '@sinclair/typebox'
+
+/**
+ * The keyword plugins/validation.ts enforces on text people type: no unpaired surrogates, no control
+ * characters (NUL included; line breaks and tabs only where `'multiline'`), no bidirectional embedding,
+ * override or isolate characters; accepted text is stored in Unicode NFC.
+ */
+export const FREE_TEXT_KEYWORD = 'x-free-text'
+/** The keyword as a schema fragment, for schemas written as plain JSON Schema. */
+export const FREE_TEXT = { [FREE_TEXT_KEYWORD]: true } as const
+
+/** A string a person typed (names, labels, ids pasted from elsewhere): see FREE_TEXT_KEYWORD. */
+export const FreeText = (options: StringOptions & { multiline?: boolean } = {}) => {
+  const { multiline = false, ...rest } = options
+  return Type.String({ ...rest, [FREE_TEXT_KEYWORD]: multiline ? 'multiline' : true })
+}
 
 /** Every non-2xx /api answer. */
 export const ErrorSchema = Type.Object({

@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
+import { FreeText } from './common.js'
 import { badRequest } from '../plugins/errors.js'
 import { ALARM_TYPES, type AlarmType } from './alarm-types.js'
 import { ALARM_FIELDS, ECHOED_FIELDS, alarmCreateSchema } from './alarms.js'
@@ -8,7 +9,7 @@ export const ProfileNoSchema = Type.Integer({ minimum: 1, maximum: 2_147_483_647
 export const ProfileNoParamsSchema = Type.Object({ profileNo: ProfileNoSchema })
 
 /** The engine's `profiles.name` is varchar(255); a name must show something. */
-export const ProfileNameSchema = Type.String({ minLength: 1, maxLength: 255, pattern: '\\S', description: 'Profile name' })
+export const ProfileNameSchema = FreeText({ minLength: 1, maxLength: 255, pattern: '\\S', description: 'Profile name' })
 
 /** Numbers or numeric strings, as the engine's own documentation writes them. */
 const part = (min: number, max: number) => Type.Union([
@@ -140,7 +141,7 @@ export const ProfileExportSchema = Type.Object({
 
 export const ProfileImportSchema = Type.Object({
   profileName: ProfileNameSchema,
-  version: Type.Optional(Type.Union([Type.Integer({ minimum: 0 }), Type.String({ maxLength: 32 })])),
+  version: Type.Optional(Type.Union([Type.Integer({ minimum: 0 }), FreeText({ maxLength: 32 })])),
   alarms: TransferAlarmsSchema
 }, { additionalProperties: false })
 

@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox'
+import { FreeText } from './common.js'
 
 /** The signed-in user as the client shows it (`/api/auth/me`, Telegram sign-in): reference §2.1 UserInfo. */
 export const UserInfoSchema = Type.Object({
@@ -34,7 +35,7 @@ export const MessageSchema = Type.Object({ message: Type.String() })
 export const AlertsToggleSchema = Type.Object({ enabled: Type.Boolean() })
 
 export const ImpersonateBodySchema = Type.Object({
-  userId: Type.String({ minLength: 1, maxLength: 500 })
+  userId: FreeText({ minLength: 1, maxLength: 500 })
 }, { additionalProperties: false })
 
 export const ImpersonationTokenSchema = Type.Object({ token: Type.String() })

@@ -1,11 +1,12 @@
 import { Type } from '@sinclair/typebox'
+import { FreeText } from './common.js'
 import { ActiveHoursInputSchema } from './profiles.js'
 
 /** The alert types the engine keeps summary schedules for (PoracleNG has only quest summaries). */
 export const SUMMARY_ALERT_TYPES = ['quest'] as const
 
 export const AlertTypeParamsSchema = Type.Object({
-  alertType: Type.String({ maxLength: 32, description: 'quest (any case)' })
+  alertType: FreeText({ maxLength: 32, description: 'quest (any case)' })
 })
 
 /** One schedule; `activeHours` is JSON text, as in the reference. */

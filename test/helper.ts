@@ -122,6 +122,17 @@ export async function build (t: Test, options: BuildOptions = {}): Promise<TestA
   }
 }
 
+/**
+ * Another instance of the same site, as a scaled-out deployment runs it: the same databases and engine,
+ * its own pools and processes-worth of state. Does not reset data.
+ */
+export async function buildInstance (t: Test, of: TestApp, config: Partial<Config> = {}): Promise<FastifyInstance> {
+  const app = await buildApp({ config: { ...of.config, ...config }, clock: of.clock, logger: false })
+  t.teardown(() => app.close())
+  await app.ready()
+  return app
+}
+
 /** Every test starts from empty tables: the file's databases are shared by its tests. */
 async function resetData (app: FastifyInstance): Promise<void> {
   await app.after()

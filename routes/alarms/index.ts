@@ -55,7 +55,7 @@ function typeRoutes (kind: AlarmKind, service: AlarmService): FastifyPluginAsync
         tags,
         description: '201 with a Location when created; 200 with uid 0 when the engine already has this exact alarm.',
         body: alarmCreateSchema(kind.type),
-        response: { 201: Alarm, 200: Alarm, ...errors(400, 401, 403, 404, 409, 500, 501) }
+        response: { 201: Alarm, 200: Alarm, ...errors(400, 401, 403, 404, 409, 500, 501, 503) }
       }
     }, async (request, reply) => {
       const { created, alarm } = await service.create(kind, request.user.userId, request.body as Row)
@@ -68,12 +68,12 @@ function typeRoutes (kind: AlarmKind, service: AlarmService): FastifyPluginAsync
         tags,
         description: 'Sets the distance of every alarm of this type in the active profile.',
         body: DistanceSchema,
-        response: { 200: UpdatedSchema, ...errors(400, 401, 403, 404, 409, 500, 501) }
+        response: { 200: UpdatedSchema, ...errors(400, 401, 403, 404, 409, 500, 501, 503) }
       }
     }, async (request) => ({ updated: await service.setDistance(kind, request.user.userId, request.body, null) }))
 
     fastify.put('/distance/bulk', {
-      schema: { tags, body: BulkDistanceSchema, response: { 200: UpdatedSchema, ...errors(400, 401, 403, 404, 409, 500, 501) } }
+      schema: { tags, body: BulkDistanceSchema, response: { 200: UpdatedSchema, ...errors(400, 401, 403, 404, 409, 500, 501, 503) } }
     }, async (request) => ({ updated: await service.setDistance(kind, request.user.userId, request.body.distance, request.body.uids) }))
 
     fastify.put('/:uid', {
@@ -82,19 +82,19 @@ function typeRoutes (kind: AlarmKind, service: AlarmService): FastifyPluginAsync
         description: 'Partial update: null or absent fields keep their stored values. The uid may change (PoracleNG re-keys edited rows).',
         params: UidParamsSchema,
         body: alarmUpdateSchema(kind.type),
-        response: { 200: Alarm, ...errors(400, 401, 403, 404, 409, 500, 501) }
+        response: { 200: Alarm, ...errors(400, 401, 403, 404, 409, 500, 501, 503) }
       }
     }, async (request) => service.update(kind, request.user.userId, request.params.uid, request.body as Row))
 
     fastify.delete('/:uid', {
-      schema: { tags, params: UidParamsSchema, response: { 204: Type.Null(), ...errors(400, 401, 403, 404, 500, 501) } }
+      schema: { tags, params: UidParamsSchema, response: { 204: Type.Null(), ...errors(400, 401, 403, 404, 409, 500, 501, 503) } }
     }, async (request, reply) => {
       await service.remove(kind, request.user.userId, request.params.uid)
       return reply.code(204).send(null)
     })
 
     fastify.delete('/', {
-      schema: { tags, description: 'Deletes every alarm of this type in the active profile.', response: { 200: DeletedSchema, ...errors(401, 403, 404, 500, 501) } }
+      schema: { tags, description: 'Deletes every alarm of this type in the active profile.', response: { 200: DeletedSchema, ...errors(401, 403, 404, 409, 500, 501, 503) } }
     }, async (request) => ({ deleted: await service.removeAll(kind, request.user.userId) }))
   }
 }

@@ -97,7 +97,14 @@ const unstored = (kind: AlarmKind) =>
 const sameKey = (fields: string[], a: Row, b: Row) => fields.every((f) => canon(a[f]) === canon(b[f]))
 
 export function createAlarmService (fastify: FastifyInstance) {
-  const { engine, alarmEvents, log } = fastify
+  const { engine, alarmEvents, log, userWriteLock } = fastify
+
+  /**
+   * A write runs under the user's write lock (plugins/user-write-lock.ts): its read-plan-write-check
+   * sequence assumes nobody else changes the user's alarms or active profile meanwhile.
+   */
+  const locked = <A extends unknown[], R>(write: (kind: AlarmKind, userId: string, ...rest: A) => Promise<R>) =>
+    (kind: AlarmKind, userId: string, ...rest: A): Promise<R> => userWriteLock.run(userId, () => write(kind, userId, ...rest))
 
   const conflictFor = (kind: AlarmKind, message: string) => conflict(message, { trackingType: kind.type })
 
@@ -238,7 +245,7 @@ export function createAlarmService (fastify: FastifyInstance) {
     },
 
     /** `created: false` with uid 0 when the engine already had this exact alarm. */
-    async create (kind: AlarmKind, userId: string, body: Row): Promise<{ created: boolean, alarm: Alarm }> {
+    create: locked(async (kind: AlarmKind, userId: string, body: Row): Promise<{ created: boolean, alarm: Alarm }> => {
       const sent = normalize({ ...kind.createDefaults, ...given(kind, body) })
       // The complete row the engine will compare and store; raids of one pokemon are stored at level 9000.
       const candidate = { ...kind.engineDefaults, ...sent }
@@ -259,10 +266,10 @@ export function createAlarmService (fastify: FastifyInstance) {
       const existing = stored ?? twin
       if (existing === undefined) throw unstored(kind)
       return { created: false, alarm: { ...existing, uid: 0 } }
-    },
+    }),
 
     /** Null or absent fields keep their stored values; stored columns the API does not know are sent back unchanged. */
-    async update (kind: AlarmKind, userId: string, uid: number, body: Row): Promise<Alarm> {
+    update: locked(async (kind: AlarmKind, userId: string, uid: number, body: Row): Promise<Alarm> => {
       const before = await list(kind, userId)
       const stored = find(before, uid)
       const candidate = normalize({ ...content(stored), ...given(kind, body) })
@@ -272,9 +279,9 @@ export function createAlarmService (fastify: FastifyInstance) {
       await plan(kind, before, steps)
       const [result] = await apply(kind, userId, before, steps)
       return result as Alarm
-    },
+    }),
 
-    async remove (kind: AlarmKind, userId: string, uid: number): Promise<void> {
+    remove: locked(async (kind: AlarmKind, userId: string, uid: number): Promise<void> => {
       find(await list(kind, userId), uid)
       try {
         await engine.tracking.deleteByUid(kind.type, userId, uid, { silent: true })
@@ -282,19 +289,19 @@ export function createAlarmService (fastify: FastifyInstance) {
         // Already gone is what the caller wanted.
         if (!(err instanceof EngineError && err.kind === 'not_found')) throw err
       }
-    },
+    }),
 
-    async removeAll (kind: AlarmKind, userId: string): Promise<number> {
+    removeAll: locked(async (kind: AlarmKind, userId: string): Promise<number> => {
       const rows = await list(kind, userId)
       await engine.tracking.bulkDelete(kind.type, userId, rows.map((r) => r.uid), { silent: true })
       return rows.length
-    },
+    }),
 
     /**
      * Sets `distance` on the given alarms (all of the type when `uids` is null): the stored rows are
      * changed in memory and posted back in one call. Alarms already at that distance are not rewritten.
      */
-    async setDistance (kind: AlarmKind, userId: string, distance: number, uids: number[] | null): Promise<number> {
+    setDistance: locked(async (kind: AlarmKind, userId: string, distance: number, uids: number[] | null): Promise<number> => {
       const before = await list(kind, userId)
       const selected = uids === null ? before : uids.map((uid) => find(before, uid))
       const steps: Step[] = selected
@@ -305,7 +312,7 @@ export function createAlarmService (fastify: FastifyInstance) {
       await plan(kind, before, steps)
       await apply(kind, userId, before, steps)
       return steps.length
-    }
+    })
   }
 }
 

@@ -11,7 +11,7 @@ import { notFound } from '../../plugins/errors.js'
  * Reading and writing go through `fastify.areaSelection`, where user-drawn geofences are accounted for.
  */
 const areaRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
-  const { auth, areaSelection, featureGates, engine } = fastify
+  const { auth, areaSelection, featureGates, engine, userWriteLock } = fastify
 
   fastify.addHook('onRequest', auth.authenticate)
 
@@ -21,8 +21,8 @@ const areaRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
 
   fastify.put('/', {
     preHandler: featureGates.gate('disable_areas'),
-    schema: { tags: ['areas'], body: AreasWriteSchema, response: { 200: AreaNamesSchema, ...errors(400, 401, 403, 404, 500) } }
-  }, async (request) => areaSelection.write(request.user.userId, request.body.areas))
+    schema: { tags: ['areas'], body: AreasWriteSchema, response: { 200: AreaNamesSchema, ...errors(400, 401, 403, 404, 409, 500, 503) } }
+  }, async (request) => userWriteLock.run(request.user.userId, async () => areaSelection.write(request.user.userId, request.body.areas)))
 
   fastify.get('/available', {
     schema: { tags: ['areas'], response: { 200: Type.Array(AvailableAreaSchema), ...errors(401, 404, 500) } }

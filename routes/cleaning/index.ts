@@ -25,7 +25,7 @@ interface Applied {
  * insert-only upstream, so they are deleted and created again.
  */
 const cleaningRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
-  const { auth, engine, featureGates } = fastify
+  const { auth, engine, featureGates, userWriteLock } = fastify
 
   async function apply (userId: string, type: AlarmType, enabled: boolean, log: FastifyBaseLogger): Promise<Applied> {
     const rows = (await engine.tracking.get(type, userId)).filter((row) => hasAutoDelete(row) !== enabled)
@@ -72,8 +72,8 @@ const cleaningRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   })
 
   fastify.put('/all/:enabled', {
-    schema: { tags: ['cleaning'], params: CleaningAllParamsSchema, response: { 200: CleaningAllResultSchema, ...errors(400, 401, 404, 500) } }
-  }, async (request) => {
+    schema: { tags: ['cleaning'], params: CleaningAllParamsSchema, response: { 200: CleaningAllResultSchema, ...errors(400, 401, 404, 409, 500, 503) } }
+  }, async (request) => userWriteLock.run(request.user.userId, async () => {
     const { userId } = request.user
     const enabled = request.params.enabled === 1
     const ng = await engine.generation() === 'ng'
@@ -96,16 +96,16 @@ const cleaningRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       throw err
     }
     return { updated: done.reduce((sum, step) => sum + step.updated, 0), skipped: [...skipped].sort() }
-  })
+  }))
 
   fastify.put('/:alarmType/:enabled', {
-    schema: { tags: ['cleaning'], params: CleaningTypeParamsSchema, response: { 200: CleaningResultSchema, ...errors(400, 401, 403, 404, 500, 501) } }
-  }, async (request) => {
+    schema: { tags: ['cleaning'], params: CleaningTypeParamsSchema, response: { 200: CleaningResultSchema, ...errors(400, 401, 403, 404, 409, 500, 501, 503) } }
+  }, async (request) => userWriteLock.run(request.user.userId, async () => {
     const { type, disableKey } = CLEANING_TYPES[request.params.alarmType] as AlarmKind
     await featureGates.ensure(disableKey)
     const { updated } = await apply(request.user.userId, type, request.params.enabled === 1, request.log)
     return { updated }
-  })
+  }))
 }
 
 export default cleaningRoutes

@@ -2,7 +2,7 @@ import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typ
 import type { FastifyRequest } from 'fastify'
 import { forbidden, notFound } from '../../plugins/errors.js'
 import { CHAT_PLATFORM_TYPE } from '../../plugins/identity.js'
-import { errors } from '../../schemas/common.js'
+import { FreeText, errors } from '../../schemas/common.js'
 import { ImpersonateBodySchema, ImpersonationTokenSchema } from '../../schemas/session-user.js'
 import { engineUnavailable } from '../auth/user/user-info.js'
 
@@ -64,7 +64,7 @@ const impersonationRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     schema: {
       tags: ['admin'],
       summary: 'Token to act as a user (admins only)',
-      querystring: Type.Object({ id: Type.String({ minLength: 1, maxLength: 500 }) }),
+      querystring: Type.Object({ id: FreeText({ minLength: 1, maxLength: 500 }) }),
       response: { 200: ImpersonationTokenSchema, ...errors(400, 401, 403, 404, 503) }
     }
   }, async (request) => impersonate(request, request.query.id))

@@ -15,7 +15,7 @@ const placesUnsupported = () => new AppError(501, 'Saved places are not supporte
  * not gated: it is a delivery setting, not a location).
  */
 const locationRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
-  const { auth, engine, engineDb, featureGates } = fastify
+  const { auth, engine, engineDb, featureGates, userWriteLock } = fastify
   const locationGate = featureGates.gate('disable_location')
 
   fastify.addHook('onRequest', auth.authenticate)
@@ -33,12 +33,12 @@ const locationRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
 
   fastify.put('/', {
     preHandler: locationGate,
-    schema: { tags: ['location'], body: LocationSchema, response: { 200: LocationSchema, ...errors(400, 401, 403, 404, 500) } }
-  }, async (request) => {
+    schema: { tags: ['location'], body: LocationSchema, response: { 200: LocationSchema, ...errors(400, 401, 403, 404, 409, 500, 503) } }
+  }, async (request) => userWriteLock.run(request.user.userId, async () => {
     const { latitude, longitude } = request.body
     await engine.humans.setLocation(request.user.userId, latitude, longitude)
     return { latitude, longitude }
-  })
+  }))
 
   fastify.get('/places', {
     preHandler: locationGate,

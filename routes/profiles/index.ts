@@ -19,7 +19,7 @@ import {
  * cannot do: that one is written to `profiles.name` directly and the engine is told to reload.
  */
 const profileRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
-  const { auth, engine, engineDb, featureGates } = fastify
+  const { auth, engine, engineDb, featureGates, userWriteLock } = fastify
 
   fastify.addHook('onRequest', auth.authenticate)
   // Active hours sent as JSON text are checked before any hook that asks the engine, so bad input never
@@ -35,17 +35,17 @@ const profileRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   }, async (request) => (await loadProfiles(fastify, request.user.userId)).profiles)
 
   fastify.post('/', {
-    schema: { tags: ['profiles'], body: CreateProfileSchema, response: { 201: ProfileSchema, ...errors(400, 401, 403, 404, 500, 502) } }
-  }, async (request, reply) => {
+    schema: { tags: ['profiles'], body: CreateProfileSchema, response: { 201: ProfileSchema, ...errors(400, 401, 403, 404, 409, 500, 502, 503) } }
+  }, async (request, reply) => userWriteLock.run(request.user.userId, async () => {
     const { userId } = request.user
     const activeHours = parseActiveHours(request.body.activeHours)
     const profileNo = await createProfile(fastify, await loadProfiles(fastify, userId), request.body.name, activeHours)
     return reply.code(201).send(findProfile(await loadProfiles(fastify, userId), profileNo))
-  })
+  }))
 
   fastify.put('/switch/:profileNo', {
-    schema: { tags: ['profiles'], params: ProfileNoParamsSchema, response: { 200: SwitchResultSchema, ...errors(400, 401, 403, 404, 500) } }
-  }, async (request) => {
+    schema: { tags: ['profiles'], params: ProfileNoParamsSchema, response: { 200: SwitchResultSchema, ...errors(400, 401, 403, 404, 409, 500, 503) } }
+  }, async (request) => userWriteLock.run(request.user.userId, async () => {
     const { userId } = request.user
     const { profileNo } = request.params
     const state = await loadProfiles(fastify, userId)
@@ -54,11 +54,11 @@ const profileRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     // the engine would not find it.
     if (state.rows.some((r) => Number(r.profile_no) === profileNo)) await engine.humans.switchProfile(userId, profileNo)
     return { profile: { ...profile, active: true }, token: auth.reissue(request, { profileNo }).token }
-  })
+  }))
 
   fastify.put('/:profileNo', {
-    schema: { tags: ['profiles'], params: ProfileNoParamsSchema, body: UpdateProfileSchema, response: { 200: ProfileSchema, ...errors(400, 401, 403, 404, 500) } }
-  }, async (request) => {
+    schema: { tags: ['profiles'], params: ProfileNoParamsSchema, body: UpdateProfileSchema, response: { 200: ProfileSchema, ...errors(400, 401, 403, 404, 409, 500, 503) } }
+  }, async (request) => userWriteLock.run(request.user.userId, async () => {
     const { userId } = request.user
     const { profileNo } = request.params
     const { name } = request.body
@@ -79,11 +79,11 @@ const profileRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       if (activeHours !== undefined) await engine.profiles.update(userId, { profile_no: profileNo, active_hours: activeHours })
     })
     return findProfile(await loadProfiles(fastify, userId), profileNo)
-  })
+  }))
 
   fastify.delete('/:profileNo', {
-    schema: { tags: ['profiles'], params: ProfileNoParamsSchema, response: { 204: Type.Null(), ...errors(400, 401, 403, 404, 409, 500) } }
-  }, async (request, reply) => {
+    schema: { tags: ['profiles'], params: ProfileNoParamsSchema, response: { 204: Type.Null(), ...errors(400, 401, 403, 404, 409, 500, 503) } }
+  }, async (request, reply) => userWriteLock.run(request.user.userId, async () => {
     const { userId } = request.user
     const { profileNo } = request.params
     const state = await loadProfiles(fastify, userId)
@@ -92,11 +92,11 @@ const profileRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     if (state.rows.length === 1) throw conflict('The last profile cannot be deleted.')
     await deleteProfile(fastify, userId, profileNo)
     return reply.code(204).send(null)
-  })
+  }))
 
   fastify.post('/duplicate', {
-    schema: { tags: ['profiles'], body: DuplicateProfileSchema, response: { 201: ProfileSchema, ...errors(400, 401, 403, 404, 500, 501, 502) } }
-  }, async (request, reply) => {
+    schema: { tags: ['profiles'], body: DuplicateProfileSchema, response: { 201: ProfileSchema, ...errors(400, 401, 403, 404, 409, 500, 501, 502, 503) } }
+  }, async (request, reply) => userWriteLock.run(request.user.userId, async () => {
     const { userId } = request.user
     const { fromProfileNo, name } = request.body
     const state = await loadProfiles(fastify, userId)
@@ -122,7 +122,7 @@ const profileRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       return created
     })
     return reply.code(201).send(findProfile(await loadProfiles(fastify, userId), profileNo))
-  })
+  }))
 }
 
 export default profileRoutes

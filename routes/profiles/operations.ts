@@ -101,7 +101,7 @@ export async function createProfile (fastify: FastifyInstance, state: ProfileSta
   const after = await engine.profiles.list(userId)
   const known = new Set(before.map((r) => Number(r.profile_no)))
   const added = after.filter((r) => !known.has(Number(r.profile_no)))
-  // Another request of the same user may have added one at the same moment: prefer the one with our name.
+  // A bot command of the same user may have added one at the same moment: prefer the one with our name.
   const mine = added.find((r) => r.name === name) ?? added[0]
   if (mine === undefined) throw new AppError(502, 'The profile was not created.', {}, true)
   const profileNo = Number(mine.profile_no)

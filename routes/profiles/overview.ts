@@ -79,7 +79,7 @@ async function fillNewProfile (fastify: FastifyInstance, request: FastifyRequest
  * profile alarm by alarm, and export / import of one profile as a JSON file.
  */
 const profileOverviewRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
-  const { auth, engine, featureGates } = fastify
+  const { auth, engine, featureGates, userWriteLock } = fastify
 
   fastify.addHook('onRequest', auth.authenticate)
   fastify.addHook('preHandler', featureGates.gate('disable_profiles'))
@@ -110,9 +110,9 @@ const profileOverviewRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       tags: ['profiles'],
       params: ProfileNoParamsSchema,
       body: NewProfileNameSchema,
-      response: { 201: CopyResultSchema, ...errors(400, 401, 403, 404, 500, 501, 502) }
+      response: { 201: CopyResultSchema, ...errors(400, 401, 403, 404, 409, 500, 501, 502, 503) }
     }
-  }, async (request, reply) => {
+  }, async (request, reply) => userWriteLock.run(request.user.userId, async () => {
     const { userId } = request.user
     const { profileNo } = request.params
     const [state, snapshot] = await Promise.all([loadProfiles(fastify, userId), engine.tracking.allProfiles(userId, { includeDescriptions: false })])
@@ -129,12 +129,12 @@ const profileOverviewRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     })
     const token = auth.reissue(request, { profileNo: Number(state.human.current_profile_no) }).token
     return reply.code(201).send({ alarmsCopied: result.copied, newProfileNo: result.profileNo, token })
-  })
+  }))
 
   fastify.post('/import', {
     preValidation: lowerCaseAlarmKeys,
-    schema: { tags: ['profiles'], body: ProfileImportSchema, response: { 201: CopyResultSchema, ...errors(400, 401, 403, 404, 500, 501, 502) } }
-  }, async (request, reply) => {
+    schema: { tags: ['profiles'], body: ProfileImportSchema, response: { 201: CopyResultSchema, ...errors(400, 401, 403, 404, 409, 500, 501, 502, 503) } }
+  }, async (request, reply) => userWriteLock.run(request.user.userId, async () => {
     const { userId } = request.user
     const imported = request.body.alarms as Partial<Record<AlarmType, Array<Record<string, unknown>>>>
     const alarms = ALARM_TYPES.flatMap((type) => (imported[type] ?? []).map((alarm) => ({ type, body: fromTransferAlarm(alarm) })))
@@ -144,7 +144,7 @@ const profileOverviewRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     const result = await fillNewProfile(fastify, request, state, name, { activeHours: [], alarms })
     const token = auth.reissue(request, { profileNo: Number(state.human.current_profile_no) }).token
     return reply.code(201).send({ alarmsCopied: result.copied, newProfileNo: result.profileNo, token })
-  })
+  }))
 }
 
 export default profileOverviewRoutes

@@ -2,7 +2,7 @@ import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typ
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
 import { badRequest, notFound } from '../../../plugins/errors.js'
 import { SignInError } from '../../../plugins/identity.js'
-import { errors } from '../../../schemas/common.js'
+import { FreeText, errors } from '../../../schemas/common.js'
 import { newState, signInFlow } from '../transaction.js'
 
 const COOKIE = 'discord_oauth'
@@ -69,10 +69,10 @@ const discordRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       tags: ['auth'],
       summary: 'Finishes chat-platform sign-in: 302 to the front end with #token= or #error=',
       querystring: Type.Object({
-        code: Type.Optional(Type.String({ maxLength: 1024 })),
-        state: Type.Optional(Type.String({ maxLength: 512 })),
-        error: Type.Optional(Type.String({ maxLength: 256 })),
-        error_description: Type.Optional(Type.String({ maxLength: 2048 }))
+        code: Type.Optional(FreeText({ maxLength: 1024 })),
+        state: Type.Optional(FreeText({ maxLength: 512 })),
+        error: Type.Optional(FreeText({ maxLength: 256 })),
+        error_description: Type.Optional(FreeText({ maxLength: 2048 }))
       }),
       response: { 302: Type.Null() }
     }

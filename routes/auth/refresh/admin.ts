@@ -1,6 +1,6 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { REASON } from '../../../plugins/refresh-sessions.js'
-import { errors } from '../../../schemas/common.js'
+import { FreeText, errors } from '../../../schemas/common.js'
 import { RevokedSessionsSchema } from '../../../schemas/refresh-sessions.js'
 
 /** Admins end every refresh-backed session of a user at once (DELETE /api/admin/users/sessions?id=). */
@@ -11,7 +11,7 @@ const adminSessionRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     onRequest: [auth.authenticate, auth.requireAdmin],
     schema: {
       tags: ['admin'],
-      querystring: Type.Object({ id: Type.String({ minLength: 1, maxLength: 255 }) }),
+      querystring: Type.Object({ id: FreeText({ minLength: 1, maxLength: 255 }) }),
       response: { 200: RevokedSessionsSchema, ...errors(400, 401, 403) }
     }
   }, async (request) => {
