@@ -89,6 +89,12 @@ async function browserTests (): Promise<void> {
   })
   const screenshots = process.env.SCREENSHOT_DIR
   if (screenshots !== undefined) mkdirSync(screenshots, { recursive: true })
+  /** A full-page picture from the top, so the sticky top bar is where a visitor sees it. */
+  async function snap (page: Page, name: string): Promise<void> {
+    if (screenshots === undefined) return
+    await page.evaluate(() => { window.scrollTo(0, 0) })
+    await page.screenshot({ path: `${screenshots}/${name}.png`, fullPage: true })
+  }
 
   interface Site extends TestApp { base: string }
 
@@ -152,7 +158,7 @@ async function browserTests (): Promise<void> {
     await page.getByLabel('Search areas').fill('')
 
     t.same(await axeViolations(page), [], 'axe-core finds nothing on the areas page')
-    if (screenshots !== undefined) await page.screenshot({ path: `${screenshots}/areas-map.png`, fullPage: true })
+    await snap(page, 'areas-map')
   })
 
   t.test('areas: unreachable tiles leave the list working and say so', async (t) => {
@@ -190,7 +196,7 @@ async function browserTests (): Promise<void> {
     t.equal(fence?.path.length, 3, 'the feed serves the drawn triangle')
 
     t.same(await axeViolations(page), [], 'axe-core finds nothing on the geofence page')
-    if (screenshots !== undefined) await page.screenshot({ path: `${screenshots}/geofence-editor.png`, fullPage: true })
+    await snap(page, 'geofence-editor')
   })
 
   t.test('geofences: a GeoJSON file with one bad feature is refused, naming the feature and why', async (t) => {
@@ -225,7 +231,7 @@ async function browserTests (): Promise<void> {
     await admin.page.getByRole('button', { name: 'Unblock Bob' }).waitFor()
     t.notOk(admin.scripts.some(isMapCode), 'the users page loads no map code')
     t.same(await axeViolations(admin.page), [], 'axe-core finds nothing on the users page')
-    if (screenshots !== undefined) await admin.page.screenshot({ path: `${screenshots}/admin-users.png`, fullPage: true })
+    await snap(admin.page, 'admin-users')
 
     await member.page.getByRole('button', { name: 'Menu', exact: true }).click()
     await member.page.getByRole('link', { name: 'Areas' }).click()
