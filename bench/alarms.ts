@@ -66,7 +66,7 @@ async function engineRole (): Promise<void> {
   // The fake keeps every request for test assertions; a load run only needs the answers.
   const forget = setInterval(() => { fake.requests.length = 0 }, 1000)
   process.on('message', (question) => { if (question === 'cpu') process.send?.(cpuNow()) })
-  process.on('SIGTERM', () => { clearInterval(forget); void fake.close().then(() => process.exit(0)) })
+  process.on('SIGTERM', () => { clearInterval(forget); fake.close().then(() => process.exit(0), () => process.exit(1)) })
   process.send?.({ port: Number(new URL(fake.url).port) })
 }
 
@@ -83,7 +83,7 @@ async function serviceRole (): Promise<void> {
       process.send?.({ token: app.auth.mint({ userId: USER, username: 'bench', type: 'discord:user', isAdmin: false, enabled: true, profileNo: 1 }, 60).token })
     }
   })
-  process.on('SIGTERM', () => { void app.close().then(() => process.exit(0)) })
+  process.on('SIGTERM', () => { app.close().then(() => process.exit(0), () => process.exit(1)) })
   process.send?.({ port: typeof address === 'object' && address !== null ? address.port : 0 })
 }
 

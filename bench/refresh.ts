@@ -15,7 +15,6 @@ import autocannon from 'autocannon'
 import type { FastifyInstance } from 'fastify'
 import { buildApp } from '../app.js'
 import { loadConfig } from '../plugins/config.js'
-import { deleteStaleSessions } from '../plugins/session-cleanup.js'
 import { toSqlTime } from '../db/client.js'
 import { insertHuman } from '../test/fakes/engine-db.js'
 import { startAlarmEngineFake } from '../test/fakes/alarm-engine.js'
@@ -43,7 +42,7 @@ async function startProvider (): Promise<Provider> {
     return text
   }
   const server = createServer((req, res) => {
-    void (async () => {
+    (async () => {
       const json = (status: number, value: object) => {
         res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store' })
         res.end(JSON.stringify(value))
@@ -67,7 +66,7 @@ async function startProvider (): Promise<Provider> {
         return json(200, { sub: subject, preferred_username: `user ${subject}` })
       }
       json(404, { error: 'not_found' })
-    })()
+    })().catch(() => { res.writeHead(500); res.end() })
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   return {
@@ -157,7 +156,7 @@ async function cleanupTime (app: FastifyInstance, now: number): Promise<number> 
   await pool.query(`INSERT INTO oidc_sessions (token_hash, family_id, family_issued_at, user_id, subject, encrypted_refresh_token, encryption_key_id, expires_at)
     SELECT SHA2(CONCAT('live', seq), 256), UUID(), ?, 'u', 'u', REPEAT('x', 200), 'k', ? + INTERVAL 20 DAY FROM seq_1_to_10000`, [toSqlTime(now), toSqlTime(now)])
   const started = performance.now()
-  const deleted = await deleteStaleSessions(pool, now, 2)
+  const deleted = await app.refreshSessions.purgeStale(now)
   const ms = performance.now() - started
   if (deleted !== CLEANUP_ROWS) throw new Error(`cleanup deleted ${deleted} rows, expected ${CLEANUP_ROWS}`)
   return ms

@@ -40,10 +40,10 @@ function createBlockedAccounts (fastify: FastifyInstance) {
       return blocked
     }
     try {
-      const human = await engine.humans.one(userId)
+      const human = await engine.humans.find(userId)
+      if (human === null) return null
       return remember(human.admin_disable === 1, BLOCK_TTL_MS)
     } catch (error) {
-      if (error instanceof EngineError && error.kind === 'not_found') return null
       // Failing open, as the reference does: an engine outage must not lock every user out of the
       // parts of the service that work without it.
       request.log.warn({ kind: error instanceof EngineError ? error.kind : 'unknown' }, 'block check skipped: the alarm engine could not be asked')

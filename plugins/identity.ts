@@ -124,13 +124,15 @@ function createIdentity (fastify: FastifyInstance) {
   }
 
   async function findHuman (userId: string): Promise<EngineHuman> {
+    let human: EngineHuman | null
     try {
-      return await engine.humans.one(userId)
+      human = await engine.humans.find(userId)
     } catch (error) {
-      if (error instanceof EngineError && error.kind === 'not_found') throw new SignInError('user_not_registered')
-      log.warn({ kind: (error as EngineError).kind ?? 'unknown' }, 'the alarm engine could not be asked during sign-in')
+      log.warn({ kind: error instanceof EngineError ? error.kind : 'unknown' }, 'the alarm engine could not be asked during sign-in')
       throw new SignInError('engine_unavailable')
     }
+    if (human === null) throw new SignInError('user_not_registered')
+    return human
   }
 
   /** The JWT `type` each sign-in method mints. */

@@ -1,22 +1,15 @@
-import { createCipheriv, createDecipheriv, createHash, randomBytes, randomUUID } from 'node:crypto'
-import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises'
-import { join, resolve } from 'node:path'
+import { createHash, randomBytes, randomUUID } from 'node:crypto'
 import fp from 'fastify-plugin'
 import { and, eq, isNull, or, sql, type SQL } from 'drizzle-orm'
 import type { FastifyInstance } from 'fastify'
 import { oidcSessions } from '../db/schema/service.js'
 import { fromSqlTime, toSqlTime } from '../db/client.js'
-import type { Config } from './config.js'
 import { SignInError } from './identity.js'
 import { OidcClientError } from './oidc-client.js'
-import type { MintedToken } from './auth.js'
+import type { MintedToken, TokenClaims } from './auth.js'
+import { decryptToken, encryptToken, loadKeyRing, type KeyRing } from './refresh-token-keys.js'
 
 const DAY_MS = 86_400_000
-
-/** The key file created in DATA_DIR when OIDC_TOKEN_ENCRYPTION_KEY is not set. */
-export const KEY_FILE = 'oidc-token-encryption.key'
-/** Retired keys, still accepted for decryption: `oidc-token-encryption.<label>.key` in DATA_DIR. */
-export const RETIRED_KEY_FILE = /^oidc-token-encryption\.[^/]+\.key$/
 
 /**
  * `revoked_reason` values. ROTATING marks a row whose token has been consumed by a refresh that is still
@@ -57,92 +50,6 @@ export function newOpaqueToken (): { token: string, hash: string } {
 /** Lower-case hex SHA-256 of the token's UTF-8 bytes: the only form the database ever holds. */
 export function hashToken (token: string): string {
   return createHash('sha256').update(token, 'utf8').digest('hex')
-}
-
-// ---------------------------------------------------------------------------------------------------
-// Provider tokens at rest: AES-256-GCM, random 96-bit IV, the family id as additional authenticated
-// data so a ciphertext copied onto another family's row does not decrypt.
-
-export interface KeyRing {
-  /** Encrypts every new ciphertext. */
-  current: { id: string, key: Buffer }
-  /** Every key that may still decrypt, by id (the current one included). */
-  byId: Map<string, Buffer>
-}
-
-/** A key's id: a fingerprint that names the key without revealing it, stored next to each ciphertext. */
-export function keyId (key: Buffer): string {
-  return createHash('sha256').update('alarm-web token key\0').update(key).digest('hex').slice(0, 16)
-}
-
-function parseKey (raw: string, source: string): Buffer {
-  const key = Buffer.from(raw.trim(), 'base64')
-  if (key.length !== 32) throw new Error(`${source} must hold a base64-encoded 32-byte key`)
-  return key
-}
-
-export function keyRingOf (current: Buffer, retired: Buffer[] = []): KeyRing {
-  const byId = new Map<string, Buffer>()
-  for (const key of retired) byId.set(keyId(key), key)
-  byId.set(keyId(current), current)
-  return { current: { id: keyId(current), key: current }, byId }
-}
-
-/**
- * The current key is OIDC_TOKEN_ENCRYPTION_KEY, else DATA_DIR/oidc-token-encryption.key (created on
- * first start, mode 0600). Retired keys are read from DATA_DIR so that families encrypted before a key
- * change keep working until they end; the key file also counts as retired once the variable is set.
- */
-export async function loadKeyRing (config: Pick<Config, 'OIDC_TOKEN_ENCRYPTION_KEY' | 'DATA_DIR'>): Promise<{ ring: KeyRing, created?: string }> {
-  const dir = resolve(config.DATA_DIR)
-  const retired: Buffer[] = []
-  let names: string[] = []
-  try {
-    names = await readdir(dir)
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
-  }
-  for (const name of names.filter((n) => RETIRED_KEY_FILE.test(n)).sort()) {
-    retired.push(parseKey(await readFile(join(dir, name), 'utf8'), join(dir, name)))
-  }
-
-  const keyPath = join(dir, KEY_FILE)
-  if (config.OIDC_TOKEN_ENCRYPTION_KEY !== '') {
-    if (names.includes(KEY_FILE)) retired.push(parseKey(await readFile(keyPath, 'utf8'), keyPath))
-    return { ring: keyRingOf(parseKey(config.OIDC_TOKEN_ENCRYPTION_KEY, 'OIDC_TOKEN_ENCRYPTION_KEY'), retired) }
-  }
-  if (names.includes(KEY_FILE)) return { ring: keyRingOf(parseKey(await readFile(keyPath, 'utf8'), keyPath), retired) }
-
-  await mkdir(dir, { recursive: true, mode: 0o700 })
-  try {
-    // `wx`: when two instances share DATA_DIR and start together, the second one reads the first one's key.
-    await writeFile(keyPath, `${randomBytes(32).toString('base64')}\n`, { flag: 'wx', mode: 0o600 })
-    return { ring: keyRingOf(parseKey(await readFile(keyPath, 'utf8'), keyPath), retired), created: keyPath }
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
-    return { ring: keyRingOf(parseKey(await readFile(keyPath, 'utf8'), keyPath), retired) }
-  }
-}
-
-export function encryptToken (ring: KeyRing, plaintext: string, familyId: string): { ciphertext: string, keyId: string } {
-  const iv = randomBytes(12)
-  const cipher = createCipheriv('aes-256-gcm', ring.current.key, iv)
-  cipher.setAAD(Buffer.from(familyId, 'utf8'))
-  const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()])
-  const parts = [iv, cipher.getAuthTag(), body].map((b) => b.toString('base64url'))
-  return { ciphertext: `v1.${parts.join('.')}`, keyId: ring.current.id }
-}
-
-/** Throws on an unknown key id, a malformed value or a failed authentication tag. */
-export function decryptToken (ring: KeyRing, ciphertext: string, id: string, familyId: string): string {
-  const key = ring.byId.get(id)
-  if (key === undefined) throw new Error('unknown encryption key id')
-  const [version, iv, tag, body] = ciphertext.split('.')
-  if (version !== 'v1' || iv === undefined || tag === undefined || body === undefined) throw new Error('malformed ciphertext')
-  const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'))
-  decipher.setAAD(Buffer.from(familyId, 'utf8'))
-  decipher.setAuthTag(Buffer.from(tag, 'base64url'))
-  return Buffer.concat([decipher.update(Buffer.from(body, 'base64url')), decipher.final()]).toString('utf8')
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -198,6 +105,9 @@ function providerFailure (error: unknown): Record<string, unknown> {
 /** Refusal of a rotation whose family was revoked by someone else while it ran: nothing left to revoke. */
 const REVOKED_MEANWHILE = 'revoked_during_rotation'
 
+/** Rows a family revoke must still end: usable ones, and the one a refresh in flight has claimed. */
+const usableOrRotating = () => or(isNull(oidcSessions.revokedAt), eq(oidcSessions.revokedReason, REASON.rotating))
+
 type SessionRow = Pick<typeof oidcSessions.$inferSelect, keyof typeof sessionColumns>
 
 function createRefreshSessions (fastify: FastifyInstance, ring: KeyRing | null) {
@@ -219,7 +129,7 @@ function createRefreshSessions (fastify: FastifyInstance, ring: KeyRing | null) 
     const now = toSqlTime(clock.now())
     const [result] = await db.db.update(oidcSessions)
       .set({ revokedAt: sql`COALESCE(${oidcSessions.revokedAt}, ${now})`, revokedReason: reason })
-      .where(and(eq(oidcSessions.familyId, familyId), or(isNull(oidcSessions.revokedAt), eq(oidcSessions.revokedReason, REASON.rotating))))
+      .where(and(eq(oidcSessions.familyId, familyId), usableOrRotating()))
     return result.affectedRows
   }
 
@@ -235,7 +145,7 @@ function createRefreshSessions (fastify: FastifyInstance, ring: KeyRing | null) 
       familyId: oidcSessions.familyId,
       encryptedRefreshToken: oidcSessions.encryptedRefreshToken,
       encryptionKeyId: oidcSessions.encryptionKeyId
-    }).from(oidcSessions).where(and(where, or(isNull(oidcSessions.revokedAt), eq(oidcSessions.revokedReason, REASON.rotating))))
+    }).from(oidcSessions).where(and(where, usableOrRotating()))
   }
 
   /**
@@ -336,28 +246,54 @@ function createRefreshSessions (fastify: FastifyInstance, ring: KeyRing | null) 
     return { ...auth.mint(claims, config.OIDC_ACCESS_TOKEN_MINUTES), refreshToken: successor.token }
   }
 
+  /** A new family for a completed sign-in; returns the opaque token for the browser. */
+  async function startFamily (input: StartFamilyInput): Promise<{ refreshToken: string, familyId: string }> {
+    const now = clock.now()
+    const familyId = randomUUID()
+    const { token, hash } = newOpaqueToken()
+    const { ciphertext, keyId: kid } = encryptToken(keys(), input.providerRefreshToken, familyId)
+    await db.db.insert(oidcSessions).values({
+      tokenHash: hash,
+      familyId,
+      familyIssuedAt: toSqlTime(now),
+      userId: input.userId,
+      issuer: input.issuer,
+      subject: input.subject,
+      encryptedRefreshToken: ciphertext,
+      encryptionKeyId: kid,
+      expiresAt: toSqlTime(now + capMs),
+      createdAt: toSqlTime(now),
+      ipAddress: clip(input.ipAddress, 45),
+      userAgent: clip(input.userAgent, 256)
+    })
+    return { refreshToken: token, familyId }
+  }
+
   return {
-    /** A new family for a completed sign-in; returns the opaque token for the browser. */
-    async startFamily (input: StartFamilyInput): Promise<{ refreshToken: string, familyId: string }> {
-      const now = clock.now()
-      const familyId = randomUUID()
-      const { token, hash } = newOpaqueToken()
-      const { ciphertext, keyId: kid } = encryptToken(keys(), input.providerRefreshToken, familyId)
-      await db.db.insert(oidcSessions).values({
-        tokenHash: hash,
-        familyId,
-        familyIssuedAt: toSqlTime(now),
-        userId: input.userId,
-        issuer: input.issuer,
-        subject: input.subject,
-        encryptedRefreshToken: ciphertext,
-        encryptionKeyId: kid,
-        expiresAt: toSqlTime(now + capMs),
-        createdAt: toSqlTime(now),
-        ipAddress: clip(input.ipAddress, 45),
-        userAgent: clip(input.userAgent, 256)
+    startFamily,
+
+    /**
+     * The session a completed OIDC sign-in gets: a JWT of the ordinary lifetime, or, when refresh-backed
+     * sessions are on and the provider handed out a refresh token, a short JWT plus the opaque handle of
+     * a new family. The provider's own tokens never leave the service.
+     */
+    async issue (claims: TokenClaims, provider: { refreshToken?: string | undefined, issuer: string, subject: string }, client: ClientInfo = {}): Promise<{ token: string, refreshToken?: string }> {
+      if (!config.OIDC_USE_REFRESH_TOKENS) return { token: auth.mint(claims, config.JWT_EXPIRATION_MINUTES).token }
+      if (provider.refreshToken === undefined || provider.refreshToken === '') {
+        // The provider did not grant offline access (scope refused or not supported): the user gets the
+        // ordinary long session instead of a short one that could never be renewed.
+        log.info({ event: 'LogOidcRefreshUnavailable', userId: claims.userId }, 'provider returned no refresh token; issuing a standard session')
+        return { token: auth.mint(claims, config.JWT_EXPIRATION_MINUTES).token }
+      }
+      const { refreshToken } = await startFamily({
+        userId: claims.userId,
+        issuer: provider.issuer,
+        subject: provider.subject,
+        providerRefreshToken: provider.refreshToken,
+        ipAddress: client.ipAddress,
+        userAgent: client.userAgent
       })
-      return { refreshToken: token, familyId }
+      return { token: auth.mint(claims, config.OIDC_ACCESS_TOKEN_MINUTES).token, refreshToken }
     },
 
     /**
@@ -417,9 +353,22 @@ function createRefreshSessions (fastify: FastifyInstance, ring: KeyRing | null) 
       const now = toSqlTime(clock.now())
       const [result] = await db.db.update(oidcSessions)
         .set({ revokedAt: sql`COALESCE(${oidcSessions.revokedAt}, ${now})`, revokedReason: reason.slice(0, 32) })
-        .where(and(eq(oidcSessions.userId, userId), or(isNull(oidcSessions.revokedAt), eq(oidcSessions.revokedReason, REASON.rotating))))
+        .where(and(eq(oidcSessions.userId, userId), usableOrRotating()))
       if (result.affectedRows > 0) log.info({ event: 'LogOidcRefreshFamilyRevoked', reason, userId, revoked: result.affectedRows }, 'all refresh families of a user revoked')
       await revokeAtProvider(live)
+      return result.affectedRows
+    },
+
+    /**
+     * Deletes expired rows, and revoked or rotated rows whose revocation is older than the retention.
+     * One raw statement without a table alias: the query builder's aliased DELETE form is rejected by
+     * MariaDB. Returns the number of rows deleted.
+     */
+    async purgeStale (now: number): Promise<number> {
+      const result = await db.pool.query(
+        'DELETE FROM oidc_sessions WHERE expires_at < ? OR (revoked_at IS NOT NULL AND revoked_at < ?)',
+        [toSqlTime(now), toSqlTime(now - config.OIDC_SESSION_REVOKED_RETENTION_DAYS * DAY_MS)]
+      ) as { affectedRows: number }
       return result.affectedRows
     }
   }

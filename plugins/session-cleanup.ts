@@ -2,9 +2,7 @@ import fp from 'fastify-plugin'
 import cron from 'node-cron'
 import type { Pool } from 'mariadb'
 import type { FastifyBaseLogger } from 'fastify'
-import { toSqlTime } from '../db/client.js'
 
-const DAY_MS = 86_400_000
 /** About every 6 hours; instances that fire together are serialized by the lock below. */
 export const CLEANUP_SCHEDULE = '17 */6 * * *'
 /** The first pass, shortly after start, so a restarted instance does not wait up to 6 hours. */
@@ -13,29 +11,16 @@ export const FIRST_RUN_DELAY_MS = 60_000
 export const CLEANUP_LOCK = 'alarm-web:oidc-session-cleanup'
 
 /**
- * Deletes expired rows, and revoked or rotated rows whose revocation is older than the retention. One
- * raw statement without a table alias: the query builder's aliased DELETE form is rejected by MariaDB.
- * Returns the number of rows deleted.
+ * Runs `purge` under GET_LOCK (held on one connection, released before it goes back to the pool).
+ * Returns the rows deleted, or null when another pass (of this or another instance) holds the lock.
  */
-export async function deleteStaleSessions (pool: Pick<Pool, 'query'>, now: number, retentionDays: number): Promise<number> {
-  const result = await pool.query(
-    'DELETE FROM oidc_sessions WHERE expires_at < ? OR (revoked_at IS NOT NULL AND revoked_at < ?)',
-    [toSqlTime(now), toSqlTime(now - retentionDays * DAY_MS)]
-  ) as { affectedRows: number }
-  return result.affectedRows
-}
-
-/**
- * One cleanup pass under GET_LOCK (held on one connection, released before it goes back to the pool).
- * Returns the rows deleted, or null when another instance holds the lock.
- */
-export async function runSessionCleanup (pool: Pool, now: number, retentionDays: number): Promise<number | null> {
+export async function runSessionCleanup (pool: Pool, purge: () => Promise<number>): Promise<number | null> {
   const connection = await pool.getConnection()
   try {
     const [lock] = await connection.query('SELECT GET_LOCK(?, 0) AS acquired', [CLEANUP_LOCK]) as Array<{ acquired: number | null }>
     if (lock?.acquired !== 1) return null
     try {
-      return await deleteStaleSessions(connection, now, retentionDays)
+      return await purge()
     } finally {
       await connection.query('SELECT RELEASE_LOCK(?)', [CLEANUP_LOCK])
     }
@@ -45,10 +30,10 @@ export async function runSessionCleanup (pool: Pool, now: number, retentionDays:
 }
 
 /** One scheduled pass: never throws; the outcome, failures included, goes to the log. */
-export async function cleanupPass (pool: Pool, now: number, retentionDays: number, log: FastifyBaseLogger): Promise<void> {
+export async function cleanupPass (pool: Pool, purge: () => Promise<number>, log: FastifyBaseLogger): Promise<void> {
   const started = performance.now()
   try {
-    const deleted = await runSessionCleanup(pool, now, retentionDays)
+    const deleted = await runSessionCleanup(pool, purge)
     if (deleted === null) log.debug('session cleanup skipped: another instance holds the lock')
     else log.info({ deleted, ms: Math.round(performance.now() - started) }, 'session cleanup done')
   } catch (error) {
@@ -58,29 +43,30 @@ export async function cleanupPass (pool: Pool, now: number, retentionDays: numbe
 }
 
 /**
- * Removes spent `oidc_sessions` rows about every 6 hours and once shortly after start, whether or not
- * refresh-backed sessions are on (rows from an earlier period with the feature on still need to go).
+ * Schedules the refresh-sessions plugin's `purgeStale` about every 6 hours and once shortly after start,
+ * whether or not refresh-backed sessions are on (rows from an earlier period with the feature on still
+ * need to go). node-cron skips a tick while the previous pass still runs; the first pass, which runs
+ * outside the schedule, is kept from overlapping a scheduled one by the database lock.
  */
 export default fp(async (fastify) => {
-  const { db, clock, config } = fastify
+  const { db, clock, refreshSessions } = fastify
   const log = fastify.log.child({ job: 'session-cleanup' })
-  let running: Promise<void> | undefined
-  const run = (): Promise<void> => {
-    running ??= cleanupPass(db.pool, clock.now(), config.OIDC_SESSION_REVOKED_RETENTION_DAYS, log)
-      .finally(() => { running = undefined })
-    return running
+  /** The pass in flight, awaited on shutdown so the pool is not closed under it. */
+  let last: Promise<void> = Promise.resolve()
+  const pass = (): Promise<void> => {
+    last = cleanupPass(db.pool, () => refreshSessions.purgeStale(clock.now()), log)
+    return last
   }
 
   let first: NodeJS.Timeout | undefined
   let task: ReturnType<typeof cron.schedule> | undefined
   fastify.addHook('onReady', async () => {
-    first = setTimeout(() => { void run() }, FIRST_RUN_DELAY_MS).unref()
-    task = cron.schedule(CLEANUP_SCHEDULE, run, { name: 'oidc-session-cleanup' })
+    first = setTimeout(pass, FIRST_RUN_DELAY_MS).unref()
+    task = cron.schedule(CLEANUP_SCHEDULE, pass, { name: 'oidc-session-cleanup', noOverlap: true })
   })
-  // preClose: stop scheduling and let a pass in flight finish before the pool is closed under it.
   fastify.addHook('preClose', async () => {
     clearTimeout(first)
     await task?.destroy()
-    await running
+    await last
   })
-}, { name: 'session-cleanup', fastify: '5.x', dependencies: ['config', 'clock', 'db'] })
+}, { name: 'session-cleanup', fastify: '5.x', dependencies: ['clock', 'db', 'refresh-sessions'] })

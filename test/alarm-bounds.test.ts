@@ -38,14 +38,17 @@ function numericFields (kind: AlarmKind): Array<{ name: string, min: number, max
 /** A create body with a valid value for each required field, and a level (a raid by level needs one). */
 function minimalBody (kind: AlarmKind): Row {
   const level = 'level' in kind.fields ? { level: 1 } : {}
-  return { ...level, ...Object.fromEntries(kind.requiredOnCreate.map((name) => {
-    const spec = kind.fields[name] as FieldSpec
-    switch (spec.kind) {
-      case 'integer': return [name, Math.max(spec.min, 1)]
-      case 'enum': return [name, spec.values[0]]
-      default: return [name, 'fire']
-    }
-  })) }
+  return {
+    ...level,
+    ...Object.fromEntries(kind.requiredOnCreate.map((name) => {
+      const spec = kind.fields[name] as FieldSpec
+      switch (spec.kind) {
+        case 'integer': return [name, Math.max(spec.min, 1)]
+        case 'enum': return [name, spec.values[0]]
+        default: return [name, 'fire']
+      }
+    }))
+  }
 }
 
 t.test('every numeric field fits its engine column', async (t) => {

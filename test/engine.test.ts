@@ -515,7 +515,7 @@ t.test('fake NG: profile_no query, all with nulls, SQL rows visible, bulk delete
   t.equal((await raw(fake, 'POST', `/api/tracking/pokemon/${USER}`, { min_iv: 5 })).status, 400, 'pokemon_id is required')
   t.equal((await raw(fake, 'POST', `/api/tracking/fort/${USER}`, { fort_type: 'castle' })).status, 400)
   t.equal((await raw(fake, 'POST', `/api/tracking/gym/${USER}`, { team: 7 })).status, 400)
-  t.equal((await raw(fake, 'POST', `/api/tracking/pokemon/nobody`, { pokemon_id: 1 })).status, 404)
+  t.equal((await raw(fake, 'POST', '/api/tracking/pokemon/nobody', { pokemon_id: 1 })).status, 404)
   t.equal((await raw(fake, 'GET', '/api/nothing/here')).body, '404 page not found')
   const noSecret = await fetch(`${fake.url}/api/humans/one/${USER}`)
   t.equal(noSecret.status, 401)

@@ -11,10 +11,9 @@ import { startOidcProvider, type OidcProviderHandle } from './fakes/oidc-provide
 import { followLogin } from './fakes/browser-flow.js'
 import { toSqlTime } from '../db/client.js'
 import type { Config } from '../plugins/config.js'
-import {
-  KEY_FILE, decryptToken, encryptToken, hashToken, keyId, keyRingOf, loadKeyRing, newOpaqueToken
-} from '../plugins/refresh-sessions.js'
-import { CLEANUP_LOCK, cleanupPass, deleteStaleSessions, runSessionCleanup } from '../plugins/session-cleanup.js'
+import { hashToken, newOpaqueToken } from '../plugins/refresh-sessions.js'
+import { KEY_FILE, decryptToken, encryptToken, keyId, keyRingOf, loadKeyRing } from '../plugins/refresh-token-keys.js'
+import { CLEANUP_LOCK, cleanupPass, runSessionCleanup } from '../plugins/session-cleanup.js'
 
 const USER = '222222222222222222'
 const ADMIN = '999999999999999999'
@@ -589,7 +588,7 @@ t.test('cleanup deletes exactly the expired rows and the revoked rows past reten
       'INSERT INTO oidc_sessions (token_hash, family_id, family_issued_at, user_id, subject, encrypted_refresh_token, encryption_key_id, expires_at, revoked_at, revoked_reason) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
       [hashToken(name), name, at(-20 * DAY), USER, USER, 'v1.x.y.z', 'k', at(expires), revoked === null ? null : at(revoked), revoked === null ? null : 'rotation'])
   }
-  const deleted = await deleteStaleSessions(app.db.pool, now, 2)
+  const deleted = await app.refreshSessions.purgeStale(now)
   t.equal(deleted, rows.filter((r) => !r[3]).length)
   const left = (await app.db.pool.query('SELECT family_id FROM oidc_sessions ORDER BY id') as Array<{ family_id: string }>).map((r) => r.family_id)
   t.same(left, rows.filter((r) => r[3]).map((r) => r[0]))
@@ -598,17 +597,18 @@ t.test('cleanup deletes exactly the expired rows and the revoked rows past reten
   const other = await app.db.pool.getConnection()
   t.teardown(() => other.release())
   await other.query('SELECT GET_LOCK(?, 0)', [CLEANUP_LOCK])
-  t.equal(await runSessionCleanup(app.db.pool, now + 100 * DAY, 2), null)
+  t.equal(await runSessionCleanup(app.db.pool, () => app.refreshSessions.purgeStale(now + 100 * DAY)), null)
   await other.query('SELECT RELEASE_LOCK(?)', [CLEANUP_LOCK])
-  t.equal(await runSessionCleanup(app.db.pool, now + 100 * DAY, 2), left.length, 'runs once the lock is free')
+  t.equal(await runSessionCleanup(app.db.pool, () => app.refreshSessions.purgeStale(now + 100 * DAY)), left.length, 'runs once the lock is free')
 })
 
 t.test('a failing cleanup pass is logged, not thrown, and the next pass runs normally', async (t) => {
   const testApp = await build(t, { logLevel: 'info' })
   const { app, clock } = testApp
   const broken = { getConnection: async () => { throw Object.assign(new Error('pool closed'), { code: 'ER_GET_CONNECTION_TIMEOUT' }) } }
-  await cleanupPass(broken as unknown as typeof app.db.pool, clock.now(), 2, app.log)
-  await cleanupPass(app.db.pool, clock.now(), 2, app.log)
+  const purge = () => app.refreshSessions.purgeStale(clock.now())
+  await cleanupPass(broken as unknown as typeof app.db.pool, purge, app.log)
+  await cleanupPass(app.db.pool, purge, app.log)
   const lines = testApp.logs.filter((l) => String(l['msg']).startsWith('session cleanup'))
   t.match(lines, [{ level: 50, kind: 'ER_GET_CONNECTION_TIMEOUT', msg: 'session cleanup failed' }, { level: 30, deleted: 0, msg: 'session cleanup done' }])
 })

@@ -18,8 +18,9 @@ export interface PageEntry {
 export const PAGES: PageEntry[] = [
   { path: '/', label: 'nav.home', section: 'main', Component: lazy(() => import('./pages/Home')) },
   { path: '/profiles', label: 'nav.profiles', section: 'main', Component: lazy(() => import('./pages/profiles/Profiles')) },
-  { path: '/preferences', label: 'nav.preferences', section: 'main', Component: lazy(() => import('./pages/Preferences')) }
+  { path: '/preferences', label: 'nav.preferences', section: 'main', Component: lazy(() => import('./pages/Preferences')) },
+  { path: '/admin/sign-in', label: 'nav.signInSettings', section: 'admin', adminOnly: true, Component: lazy(() => import('./pages/admin/SignInSettings')) }
 ]
 
-/** One page serves every alarm type: `/alarms/<type path>`; the navigation lists the enabled types. */
+/** One page serves every alarm type: `/alarms/<type path>`; the navigation lists the offered types. */
 export const AlarmTypePage = lazy(() => import('./pages/alarms/AlarmTypePage'))

@@ -1,6 +1,5 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyRequest } from 'fastify'
-import { EngineError } from '../../plugins/engine.js'
 import { forbidden, notFound } from '../../plugins/errors.js'
 import { CHAT_PLATFORM_TYPE } from '../../plugins/identity.js'
 import { errors } from '../../schemas/common.js'
@@ -19,11 +18,11 @@ const impersonationRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   async function impersonate (request: FastifyRequest, targetId: string): Promise<{ token: string }> {
     let human
     try {
-      human = await engine.humans.one(targetId)
-    } catch (error) {
-      if (error instanceof EngineError && error.kind === 'not_found') throw notFound('User not found.')
+      human = await engine.humans.find(targetId)
+    } catch {
       throw engineUnavailable()
     }
+    if (human === null) throw notFound('User not found.')
     const { token } = auth.mint({
       userId: human.id,
       // Engine rows may carry an empty or null name or type.

@@ -5,7 +5,6 @@ import type { AlarmRow, EngineHuman, EngineProfile } from '../../plugins/engine.
 import { ALARM_DISABLE_KEYS, NG_ONLY_ALARM_TYPES, type AlarmType } from '../../schemas/alarm-types.js'
 import { parseActiveHours, type ActiveHour, type Profile } from '../../schemas/profiles.js'
 
-
 /** The alarm types that have at least one alarm in the profile. */
 export function typesIn (alarms: Record<AlarmType, AlarmRow[]>, profileNo: number): AlarmType[] {
   return (Object.keys(alarms) as AlarmType[]).filter((type) => alarms[type].some((row) => Number(row.profile_no) === profileNo))

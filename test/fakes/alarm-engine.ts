@@ -1191,7 +1191,7 @@ export async function startAlarmEngineFake (options: AlarmEngineFakeOptions): Pr
   }
 
   const server = createServer((req, res) => {
-    void (async () => {
+    (async () => {
       const requestUrl = req.url ?? '/'
       const queryAt = requestUrl.indexOf('?')
       const rawPath = queryAt === -1 ? requestUrl : requestUrl.slice(0, queryAt)

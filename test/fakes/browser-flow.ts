@@ -165,7 +165,7 @@ function result (
   loginResponse: FlowResponse,
   providerRedirects: FlowResponse[],
   finalResponse: FlowResponse,
-  jar: CookieJar,
+  jar: CookieJar
 ): Omit<LoginFlow, 'replayCallback'> {
   const { location } = finalResponse
   return {

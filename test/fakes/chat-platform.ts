@@ -249,7 +249,7 @@ function guildMember (
   headers: IncomingHttpHeaders,
   guildId: string,
   userId: string,
-  res: ServerResponse,
+  res: ServerResponse
 ): void {
   if (headers.authorization !== `Bot ${fake.botToken}`) {
     json(res, 401, unauthorized)

@@ -270,7 +270,7 @@ async function autoLogin (
   handle: OidcProviderHandle,
   account: (id: string) => AccountClaims | undefined,
   ctx: Ctx,
-  next: () => Promise<unknown>,
+  next: () => Promise<unknown>
 ): Promise<void> {
   if (ctx.method !== 'GET' || !/^\/interaction\/[^/]+$/.test(ctx.path)) {
     await next()
@@ -307,7 +307,7 @@ async function autoLogin (
 async function clientAuthenticatedEndpoints (
   handle: OidcProviderHandle,
   ctx: Ctx,
-  next: () => Promise<unknown>,
+  next: () => Promise<unknown>
 ): Promise<void> {
   const endpoint = ctx.method === 'POST' && ctx.path === '/token'
     ? 'token'

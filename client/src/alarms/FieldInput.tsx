@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next'
-import type { AlarmTypeInfo, FieldDescriptor } from '../alarm-types'
+import type { AlarmTypeDescriptor, FieldDescriptor } from '../alarm-types'
 import { ChoicePicker, type Choice } from '../pickers/ChoicePicker'
 import { loadGruntTypes, loadRaidLevels } from '../pickers/game-data'
 import { PokemonPicker } from '../pickers/PokemonPicker'
@@ -39,7 +39,7 @@ function loader (key: string, make: () => () => Promise<Choice[]>): () => Promis
 }
 
 interface Props {
-  type: AlarmTypeInfo
+  type: AlarmTypeDescriptor
   field: FieldDescriptor
   values: FormValues
   error: string | undefined

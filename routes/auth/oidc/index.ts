@@ -5,7 +5,6 @@ import { SignInError } from '../../../plugins/identity.js'
 import { OidcClientError } from '../../../plugins/oidc-client.js'
 import { errors } from '../../../schemas/common.js'
 import { singleLogoutAvailable } from './modes.js'
-import { completeSignIn } from './session.js'
 import { returnOrigin, signInFlow, type LoginTransaction } from '../transaction.js'
 
 const COOKIE_PATH = '/api/auth/oidc'
@@ -26,7 +25,7 @@ const redirectSchema = (description: string) => Type.Null({ description })
  * bare API error.
  */
 const oidcRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
-  const { config, identity, oidcClient, rateLimits, publicOrigin } = fastify
+  const { config, identity, oidcClient, rateLimits, publicOrigin, refreshSessions } = fastify
   const flow = signInFlow(fastify, COOKIE_PATH)
 
   /** Reads the started sign-in and clears its cookies: whatever happens next, they are used up. */
@@ -72,12 +71,12 @@ const oidcRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       ...(who.username !== undefined && { username: who.username }),
       ...(who.avatarUrl !== undefined && { avatarUrl: who.avatarUrl })
     })
-    const { fragment } = await completeSignIn(fastify, request, {
-      claims,
-      ...(tokens.refreshToken !== undefined && { providerRefreshToken: tokens.refreshToken }),
-      issuer: tokens.issuer,
-      subject: who.subject
-    })
+    const session = await refreshSessions.issue(claims,
+      { refreshToken: tokens.refreshToken, issuer: tokens.issuer, subject: who.subject },
+      { ipAddress: request.ip, userAgent: request.headers['user-agent'] })
+    // Appended to the client's redirect as `#token=...[&refresh_token=...]`.
+    const fragment = new URLSearchParams({ token: session.token })
+    if (session.refreshToken !== undefined) fragment.set('refresh_token', session.refreshToken)
     request.log.info({ userId: claims.userId, isAdmin: claims.isAdmin }, 'OIDC sign-in')
     return fragment
   }

@@ -15,12 +15,14 @@ const sessionUserRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
 
   /** The caller's engine row; a missing account and an engine outage are told apart. */
   async function liveHuman (userId: string, whenMissing: () => AppError): Promise<EngineHuman> {
+    let human: EngineHuman | null
     try {
-      return await engine.humans.one(userId)
-    } catch (error) {
-      if (error instanceof EngineError && error.kind === 'not_found') throw whenMissing()
+      human = await engine.humans.find(userId)
+    } catch {
       throw engineUnavailable()
     }
+    if (human === null) throw whenMissing()
+    return human
   }
 
   fastify.get('/me', {
