@@ -1,7 +1,7 @@
 import t from 'tap'
 import type { Page } from 'playwright-core'
 import { bearer } from './helper.js'
-import { browserMissing, startBrowserApp } from './browser.js'
+import { browserMissing, choosePokemon, startBrowserApp } from './browser.js'
 
 /**
  * From tapping Save to the card being on the page, twenty times, against the API round trip the page
@@ -17,12 +17,6 @@ async function timingTests (): Promise<void> {
   const { app } = env.testApp
   const human = () => ({ id: '4001', name: 'member4001', latitude: 51.5, longitude: -0.12, area: ['centre'] })
   const cards = (page: Page) => page.locator('.alarm-card .alarm-text')
-
-  async function choosePokemon (page: Page, search: string, name: string): Promise<void> {
-    await page.getByRole('searchbox', { name: /^Pokémon/ }).fill(search)
-    await page.getByRole('button', { name: new RegExp(`^${name} #`) }).click()
-    await page.getByText(`Selected: ${name}`).waitFor()
-  }
 
   t.test('Save to card: 20 saves, each card appears (p50 against the API round trip the page makes)', async (t) => {
     const user = human()
