@@ -79,8 +79,8 @@ async function shellTests (): Promise<void> {
     }
     await nav.getByRole('link', { name: 'Pokémon' }).click()
     await page.getByRole('heading', { name: 'Pokémon' }).waitFor()
-    await page.locator('.list-item').first().waitFor()
-    t.equal(await page.locator('.list-item').count(), 3, 'the seeded pokemon alarms are listed')
+    await page.locator('.alarm-card').first().waitFor()
+    t.equal(await page.locator('.alarm-card').count(), 3, 'the seeded pokemon alarms are listed')
   })
 
   t.test('members do not see admin pages; a type the site turns off leaves the navigation', async (t) => {
@@ -96,7 +96,7 @@ async function shellTests (): Promise<void> {
     await nav.getByRole('link', { name: 'Raids' }).waitFor()
     t.equal(await nav.getByRole('link', { name: 'Lures' }).count(), 0, 'lures are gone')
     await page.goto('/alarms/lures')
-    await page.getByText('This alarm type is turned off on this site.').waitFor()
+    await page.getByText('This alarm type is turned off by the site\'s administrators', { exact: false }).waitFor()
     t.pass('the page says why')
   })
 
