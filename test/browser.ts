@@ -81,3 +81,10 @@ export async function axeViolations (page: Page): Promise<string[]> {
     return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)
   })
 }
+
+/** Picks a pokemon in an open alarm form: searches, taps the match named `name`, waits for the choice. */
+export async function choosePokemon (page: Page, search: string, name: string): Promise<void> {
+  await page.getByRole('searchbox', { name: /^Pokémon/ }).fill(search)
+  await page.getByRole('button', { name: new RegExp(`^${name.replace(/[()]/g, '\\$&')} #`) }).click()
+  await page.getByText(`Selected: ${name}`).waitFor()
+}

@@ -1,7 +1,7 @@
 import t from 'tap'
 import type { Page } from 'playwright-core'
 import { bearer } from './helper.js'
-import { browserMissing, PHONE, startBrowserApp } from './browser.js'
+import { browserMissing, choosePokemon, PHONE, startBrowserApp } from './browser.js'
 
 /**
  * The member's alarm pages in a real browser against the whole service and the engine fake: what is
@@ -20,12 +20,6 @@ async function alarmTests (): Promise<void> {
 
   const cards = (page: Page) => page.locator('.alarm-card .alarm-text')
   const save = (page: Page) => page.getByRole('button', { name: 'Save', exact: true }).click()
-
-  async function choosePokemon (page: Page, search: string, name: string): Promise<void> {
-    await page.getByRole('searchbox', { name: /^Pokémon/ }).fill(search)
-    await page.getByRole('button', { name: new RegExp(`^${name.replace(/[()]/g, '\\$&')} #`) }).click()
-    await page.getByText(`Selected: ${name}`).waitFor()
-  }
 
   t.test('a pokemon alarm is created, edited and deleted (and restored) as engine rows', async (t) => {
     const user = human()

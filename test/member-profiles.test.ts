@@ -107,8 +107,12 @@ async function profileTests (): Promise<void> {
     t.equal(exported.profileName, 'Home')
     t.match(exported.alarms.pokemon, [{ pokemon_id: 25, min_iv: 90 }])
     await page.getByLabel('Profile file').setInputFiles(file)
-    await page.getByLabel('Profile name').last().fill('Home again')
-    await page.getByRole('button', { name: 'Import a profile' }).click()
+    // The name field appears once the file is read, proposing the exported name.
+    const importing = page.getByRole('region', { name: 'Import a profile' })
+    await t.resolves(importing.getByRole('button', { name: 'Import a profile' }).waitFor())
+    t.equal(await importing.getByLabel('Profile name').inputValue(), 'Home')
+    await importing.getByLabel('Profile name').fill('Home again')
+    await importing.getByRole('button', { name: 'Import a profile' }).click()
     await page.getByText('Profile Home again imported with 1 alarm.').waitFor()
     const [imported] = await pool.query('SELECT profile_no FROM profiles WHERE id = ? AND name = ?', [user.id, 'Home again']) as Array<{ profile_no: number }>
     t.match((await rows('monsters', user.id)).filter((r) => r.profile_no === imported?.profile_no), [{ pokemon_id: 25, min_iv: 90 }])
@@ -136,7 +140,7 @@ async function profileTests (): Promise<void> {
         await page.screenshot({ path: `${dir}pokemon-form-${name}.png`, fullPage: true })
         await page.goto('/profiles')
         await page.getByRole('region', { name: 'All profiles at a glance' }).getByRole('rowheader', { name: 'Work' }).waitFor()
-        await page.getByRole('heading', { name: 'All profiles at a glance' }).scrollIntoViewIfNeeded()
+        await page.evaluate(() => { window.scrollTo(0, 0) })
         await page.screenshot({ path: `${dir}profile-overview-${name}.png`, fullPage: true })
       }
       t.pass('written to docs/screenshots/')

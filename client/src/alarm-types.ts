@@ -1,15 +1,9 @@
 import { api } from './api'
 
-/**
- * The alarm types as GET /api/alarm-types describes them: the server's table is the only definition of
- * the fields, ranges, defaults and switches, and the forms are rendered from it. The server leaves out
- * the types the site or the engine switches off, so the navigation never offers them.
- */
-export type FieldKind = 'integer' | 'boolean' | 'enum' | 'string' | 'template' | 'list'
-
+/** One field of an alarm type: what the forms are rendered from. */
 export interface FieldDescriptor {
   name: string
-  kind: FieldKind
+  kind: 'integer' | 'boolean' | 'enum' | 'string' | 'template' | 'list'
   min?: number
   max?: number
   step?: number
@@ -18,46 +12,51 @@ export interface FieldDescriptor {
   minLength?: number
   maxLength?: number
   maxItems?: number
+  /** A create must name it. */
   required: boolean
+  /** What a new alarm starts with (the spec's form defaults); null when nothing. */
   default: unknown
   labelKey: string
   helpKey: string
+  /** The help text in English, for keys the language file lacks. */
   description?: string
 }
 
-export interface AlarmTypeInfo {
+/** An alarm type as GET /api/alarm-types describes it (schemas/alarm-types.ts on the server). */
+export interface AlarmTypeDescriptor {
   type: string
   labelKey: string
-  /** Path of its API under /api, and of its page under /alarms. */
+  /** Where its alarms are, e.g. /api/monsters. */
   path: string
   engineName: string
   disableKey: string
-  /** Its count in GET /api/dashboard. */
   dashboardKey: string
-  /** Its name in /api/cleaning paths; null when the type has no auto-delete. */
   cleaningName: string | null
   testAlert: boolean
   fields: FieldDescriptor[]
 }
 
-/**
- * The page addresses of all ten types, offered or not, so the page of a switched-off type can still
- * name it and say why it is unavailable (the descriptors leave such types out).
- */
-export const ALARM_PAGES: ReadonlyArray<{ type: string, path: string, disableKey: string }> = [
-  { type: 'pokemon', path: 'monsters', disableKey: 'disable_mons' },
-  { type: 'raid', path: 'raids', disableKey: 'disable_raids' },
-  { type: 'egg', path: 'eggs', disableKey: 'disable_raids' },
-  { type: 'quest', path: 'quests', disableKey: 'disable_quests' },
-  { type: 'invasion', path: 'invasions', disableKey: 'disable_invasions' },
-  { type: 'lure', path: 'lures', disableKey: 'disable_lures' },
-  { type: 'nest', path: 'nests', disableKey: 'disable_nests' },
-  { type: 'gym', path: 'gyms', disableKey: 'disable_gyms' },
-  { type: 'fort', path: 'fort-changes', disableKey: 'disable_fort_changes' },
-  { type: 'maxbattle', path: 'maxbattles', disableKey: 'disable_maxbattles' }
-]
+/** The page of a type: /alarms/<the last segment of its API path>. */
+export const pagePath = (type: { path: string }): string => type.path.replace(/^\/api\//, '')
 
-export async function loadEnabledAlarmTypes (signal: AbortSignal): Promise<AlarmTypeInfo[]> {
-  const descriptors = await api<AlarmTypeInfo[]>('/api/alarm-types', { signal })
-  return descriptors.map((d) => ({ ...d, path: d.path.replace(/^\/api\//, '') }))
+/** The types this site offers right now, in display order (the server leaves out switched-off ones). */
+export async function loadAlarmTypes (signal: AbortSignal): Promise<AlarmTypeDescriptor[]> {
+  return await api<AlarmTypeDescriptor[]>('/api/alarm-types', { signal })
 }
+
+/**
+ * Every type's page path and site switch, for what the descriptors cannot say because they list only
+ * offered types: the admin's switches for all of them, and why a switched-off type's page is empty.
+ */
+export const ALARM_TYPE_SWITCHES = [
+  { type: 'pokemon', path: '/api/monsters', disableKey: 'disable_mons' },
+  { type: 'raid', path: '/api/raids', disableKey: 'disable_raids' },
+  { type: 'egg', path: '/api/eggs', disableKey: 'disable_raids' },
+  { type: 'quest', path: '/api/quests', disableKey: 'disable_quests' },
+  { type: 'invasion', path: '/api/invasions', disableKey: 'disable_invasions' },
+  { type: 'lure', path: '/api/lures', disableKey: 'disable_lures' },
+  { type: 'nest', path: '/api/nests', disableKey: 'disable_nests' },
+  { type: 'gym', path: '/api/gyms', disableKey: 'disable_gyms' },
+  { type: 'fort', path: '/api/fort-changes', disableKey: 'disable_fort_changes' },
+  { type: 'maxbattle', path: '/api/maxbattles', disableKey: 'disable_maxbattles' }
+] as const

@@ -24,8 +24,9 @@ export const PAGES: PageEntry[] = [
   { path: '/geofences', label: 'nav.geofences', section: 'main', Component: lazy(() => import('./pages/maps/Geofences')) },
   { path: '/quick-picks', label: 'nav.quickPicks', section: 'main', Component: lazy(() => import('./pages/quick-picks/QuickPicks')) },
   { path: '/admin/users', label: 'nav.adminUsers', section: 'admin', adminOnly: true, Component: lazy(() => import('./pages/admin/Users')) },
-  { path: '/admin/geofences', label: 'nav.geofenceReview', section: 'admin', adminOnly: true, Component: lazy(() => import('./pages/admin/GeofenceReview')) }
+  { path: '/admin/geofences', label: 'nav.geofenceReview', section: 'admin', adminOnly: true, Component: lazy(() => import('./pages/admin/GeofenceReview')) },
+  { path: '/admin/sign-in', label: 'nav.signInSettings', section: 'admin', adminOnly: true, Component: lazy(() => import('./pages/admin/SignInSettings')) }
 ]
 
-/** One page serves every alarm type: `/alarms/<type path>`; the navigation lists the enabled types. */
+/** One page serves every alarm type: `/alarms/<type path>`; the navigation lists the offered types. */
 export const AlarmTypePage = lazy(() => import('./pages/alarms/AlarmTypePage'))

@@ -1,11 +1,11 @@
 import { useTranslation } from 'react-i18next'
-import type { AlarmTypeInfo } from '../alarm-types'
+import type { AlarmTypeDescriptor } from '../alarm-types'
 import { PokemonIcon } from '../pickers/PokemonIcon'
 import { describeAlarm, type Vocabulary } from './describe'
 import type { Alarm } from './form-model'
 
 interface Props {
-  type: AlarmTypeInfo
+  type: AlarmTypeDescriptor
   alarm: Alarm
   vocabulary: Vocabulary
   iconBase: string | null

@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { api, ApiError } from '../api'
-import type { AlarmTypeInfo, FieldDescriptor } from '../alarm-types'
+import type { AlarmTypeDescriptor, FieldDescriptor } from '../alarm-types'
 import { FieldInput } from './FieldInput'
 import { formFields, initialValues, serverErrors, toBody, validate, type Alarm, type FieldErrors, type FormValues } from './form-model'
 import { ScopeField } from './ScopeField'
@@ -21,7 +21,7 @@ const BY_LEVEL = new Set(['raid', 'maxbattle'])
 type Outcome = { kind: 'saved', alarm: Alarm } | { kind: 'unchanged' }
 
 interface Props {
-  type: AlarmTypeInfo
+  type: AlarmTypeDescriptor
   /** The alarm being edited; a new alarm when absent. */
   alarm?: Alarm | undefined
   onDone: (outcome: Outcome) => void
@@ -77,8 +77,8 @@ export function AlarmForm ({ type, alarm, onDone, onCancel }: Props) {
     setProblem(null)
     try {
       const saved = creating
-        ? await api<Alarm>(`/api/${type.path}`, { method: 'POST', json: body })
-        : await api<Alarm>(`/api/${type.path}/${alarm.uid}`, { method: 'PUT', json: body })
+        ? await api<Alarm>(type.path, { method: 'POST', json: body })
+        : await api<Alarm>(`${type.path}/${alarm.uid}`, { method: 'PUT', json: body })
       onDone(creating && saved.uid === 0 ? { kind: 'unchanged' } : { kind: 'saved', alarm: saved })
     } catch (err) {
       setProblem(explain(err))
@@ -113,7 +113,7 @@ export function AlarmForm ({ type, alarm, onDone, onCancel }: Props) {
 
   return (
     <section className='card alarm-form' aria-labelledby={headingId}>
-      <h2 id={headingId}>{creating ? t('alarms.addTitle', { type: t(`alarmTypes.${type.type}`) }) : t('alarms.editTitle')}</h2>
+      <h2 id={headingId}>{creating ? t('alarms.addTitle', { type: t(`alarms.types.${type.type}`) }) : t('alarms.editTitle')}</h2>
       <form ref={formRef} noValidate onSubmit={(e) => { void submit(e) }} aria-busy={busy}>
         {BY_LEVEL.has(type.type) && (
           <fieldset className='field'>

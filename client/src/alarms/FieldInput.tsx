@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next'
-import type { AlarmTypeInfo, FieldDescriptor } from '../alarm-types'
+import type { AlarmTypeDescriptor, FieldDescriptor } from '../alarm-types'
 import { ChoicePicker, type Choice } from '../pickers/ChoicePicker'
 import { loadGruntTypes, loadRaidLevels } from '../pickers/game-data'
 import { PokemonPicker } from '../pickers/PokemonPicker'
@@ -19,6 +19,9 @@ const QUEST_ITEMS = [0, 1, 2, 3, 101, 102, 103, 104, 201, 202, 701, 703, 705, 70
 /** The kinds of fort change the engine reports. */
 const CHANGE_TYPES = ['name', 'location', 'image_url', 'removal', 'new', 'description']
 
+/** Fields chosen with a picker rather than typed. */
+const PICKED = new Set(['pokemon_id', 'level', 'reward', 'clean'])
+
 /** The bits of `clean` (1 delete after expiry, 2 edit in place, 4 quest summary). */
 const CLEAN_BITS = [1, 2, 4]
 
@@ -36,7 +39,7 @@ function loader (key: string, make: () => () => Promise<Choice[]>): () => Promis
 }
 
 interface Props {
-  type: AlarmTypeInfo
+  type: AlarmTypeDescriptor
   field: FieldDescriptor
   values: FormValues
   error: string | undefined
@@ -55,7 +58,9 @@ export function FieldInput ({ type, field, values, error, set }: Props) {
   const value = values[field.name] ?? ''
   const label = t(field.labelKey)
   const help = t(field.helpKey, { defaultValue: field.description ?? '' })
-  const range = field.kind === 'integer' ? t('fields.range', { min: field.min, max: field.max, unit: field.unit ?? '' }) : ''
+  // A picker or a list of names shows what may be chosen; a number box says its range.
+  const picked = PICKED.has(field.name) || NAMED_NUMBERS[field.name] !== undefined
+  const range = field.kind !== 'integer' || picked ? '' : field.unit !== undefined ? t('fields.rangeUnit', { min: field.min, max: field.max, unit: field.unit }) : t('fields.range', { min: field.min, max: field.max })
   const describedBy = [help !== '' || range !== '' ? helpId : '', error !== undefined ? errorId : ''].filter((s) => s !== '').join(' ') || undefined
   const invalid = error !== undefined
   const change = (next: string) => { set({ [field.name]: next }) }
@@ -73,7 +78,7 @@ export function FieldInput ({ type, field, values, error, set }: Props) {
       <PokemonPicker
         inputId={id}
         describedBy={describedBy}
-        pokemonId={Number(value) || 0}
+        pokemonId={value === '' ? null : Number(value)}
         form={Number(values[formField]) || 0}
         allowEverything={type.type !== 'raid' && type.type !== 'maxbattle'}
         invalid={invalid}

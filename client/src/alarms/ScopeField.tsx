@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { api } from '../api'
-import type { AlarmTypeInfo } from '../alarm-types'
+import type { AlarmTypeDescriptor } from '../alarm-types'
 import { listItems, type FieldErrors, type FormValues } from './form-model'
 
 interface AvailableArea { name: string, group: string, userSelectable: boolean }
@@ -15,7 +15,7 @@ const modeOf = (values: FormValues): Mode =>
  * Where one alarm is delivered: the profile's areas, within a radius of the profile's pin, or (PoracleNG)
  * a set of areas chosen for this alarm alone. The three exclude one another, as the engine requires.
  */
-export function ScopeField ({ type, values, errors, set }: { type: AlarmTypeInfo, values: FormValues, errors: FieldErrors, set: (changes: FormValues) => void }) {
+export function ScopeField ({ type, values, errors, set }: { type: AlarmTypeDescriptor, values: FormValues, errors: FieldErrors, set: (changes: FormValues) => void }) {
   const { t } = useTranslation()
   const [mode, setMode] = useState<Mode>(() => modeOf(values))
   const [areas, setAreas] = useState<AvailableArea[] | 'failed' | null>(null)

@@ -1,5 +1,5 @@
 import type { TFunction } from 'i18next'
-import type { AlarmTypeInfo, FieldDescriptor } from '../alarm-types'
+import type { AlarmTypeDescriptor, FieldDescriptor } from '../alarm-types'
 import { monsterName, type Monster, type RaidLevel } from '../pickers/game-data'
 import type { Alarm } from './form-model'
 
@@ -23,7 +23,7 @@ export function levelName (v: Vocabulary, level: number): string {
 }
 
 /** What the alarm is about: the pokemon, the raid level, the reward, the grunt, the lure… */
-function subject (type: AlarmTypeInfo, alarm: Alarm, v: Vocabulary): string {
+function subject (type: AlarmTypeDescriptor, alarm: Alarm, v: Vocabulary): string {
   const { t } = v
   const pokemon = (id: unknown, form: unknown = 0) => num(id) === 0 ? t('pickers.everyPokemon') : monsterName(v.monsters, num(id), num(form ?? 0))
   switch (type.type) {
@@ -31,7 +31,7 @@ function subject (type: AlarmTypeInfo, alarm: Alarm, v: Vocabulary): string {
       return pokemon(alarm.pokemon_id, alarm.form)
     case 'raid':
     case 'maxbattle':
-      return num(alarm.pokemon_id) === 9000 ? t('describe.levelOf', { level: levelName(v, num(alarm.level)), type: t(`alarmTypes.${type.type}`) }) : t('describe.pokemonOf', { name: pokemon(alarm.pokemon_id, alarm.form), type: t(`alarmTypes.${type.type}`) })
+      return num(alarm.pokemon_id) === 9000 ? t('describe.levelOf', { level: levelName(v, num(alarm.level)), type: t(`alarms.types.${type.type}`) }) : t('describe.pokemonOf', { name: pokemon(alarm.pokemon_id, alarm.form), type: t(`alarms.types.${type.type}`) })
     case 'egg':
       return t('describe.eggOf', { level: levelName(v, num(alarm.level)) })
     case 'quest': {
@@ -54,7 +54,7 @@ function subject (type: AlarmTypeInfo, alarm: Alarm, v: Vocabulary): string {
     case 'fort':
       return t(`pickers.values.fort_type.${String(alarm.fort_type)}`)
     default:
-      return t(`alarmTypes.${type.type}`)
+      return t(`alarms.types.${type.type}`)
   }
 }
 
@@ -66,7 +66,7 @@ function valueText (field: FieldDescriptor, value: unknown, v: Vocabulary): stri
 }
 
 /** The filters that differ from "anything": ranges as "IV ≥ 90" or "IV 90–95", other values as "label: value". */
-function filters (type: AlarmTypeInfo, alarm: Alarm, v: Vocabulary): string[] {
+function filters (type: AlarmTypeDescriptor, alarm: Alarm, v: Vocabulary): string[] {
   const { t } = v
   const byName = new Map(type.fields.map((f) => [f.name, f]))
   const done = new Set<string>()
@@ -109,6 +109,6 @@ export function scope (alarm: Alarm, v: Vocabulary): string {
 }
 
 /** The card's sentence, e.g. "Dragonite, IV ≥ 90, within 2 km". */
-export function describeAlarm (type: AlarmTypeInfo, alarm: Alarm, v: Vocabulary): string {
+export function describeAlarm (type: AlarmTypeDescriptor, alarm: Alarm, v: Vocabulary): string {
   return [subject(type, alarm, v), ...filters(type, alarm, v), scope(alarm, v)].join(', ')
 }

@@ -1,5 +1,5 @@
 import type { TFunction } from 'i18next'
-import type { AlarmTypeInfo, FieldDescriptor } from '../alarm-types'
+import type { AlarmTypeDescriptor, FieldDescriptor } from '../alarm-types'
 import type { FieldProblem } from '../api'
 
 /**
@@ -13,7 +13,7 @@ export type FieldErrors = Record<string, string>
 /** Fields the form does not offer: saved places (no supported engine has them: /api/location/places is 501). */
 const NOT_OFFERED = new Set(['override_location_label'])
 
-export const formFields = (type: AlarmTypeInfo): FieldDescriptor[] => type.fields.filter((f) => !NOT_OFFERED.has(f.name))
+export const formFields = (type: AlarmTypeDescriptor): FieldDescriptor[] => type.fields.filter((f) => !NOT_OFFERED.has(f.name))
 
 function toText (field: FieldDescriptor, value: unknown): string {
   if (value === null || value === undefined) return ''
@@ -23,7 +23,7 @@ function toText (field: FieldDescriptor, value: unknown): string {
 }
 
 /** A new alarm starts from the descriptors' defaults (the spec's frontend defaults); an edit from the alarm. */
-export function initialValues (type: AlarmTypeInfo, alarm?: Alarm): FormValues {
+export function initialValues (type: AlarmTypeDescriptor, alarm?: Alarm): FormValues {
   return Object.fromEntries(formFields(type).map((f) => [f.name, toText(f, alarm !== undefined && f.name in alarm ? alarm[f.name] : f.default)]))
 }
 
@@ -51,7 +51,7 @@ function fromText (field: FieldDescriptor, text: string): unknown {
  * update is partial and the server keeps the rest. A field emptied on edit is sent as "" for the text
  * ids (the server stores null: any gym) and left out otherwise.
  */
-export function toBody (type: AlarmTypeInfo, values: FormValues, original?: FormValues): Record<string, unknown> {
+export function toBody (type: AlarmTypeDescriptor, values: FormValues, original?: FormValues): Record<string, unknown> {
   const body: Record<string, unknown> = {}
   for (const field of formFields(type)) {
     const text = values[field.name] ?? ''
@@ -65,7 +65,7 @@ export function toBody (type: AlarmTypeInfo, values: FormValues, original?: Form
 }
 
 /** The min/max pairs of a type (min_iv/max_iv, atk/max_atk, …): a maximum below its minimum is refused. */
-function pairs (type: AlarmTypeInfo): Array<[string, string]> {
+function pairs (type: AlarmTypeDescriptor): Array<[string, string]> {
   const names = new Set(type.fields.map((f) => f.name))
   return type.fields.filter((f) => f.name.startsWith('max_')).flatMap((f) => {
     const base = f.name.slice(4)
@@ -75,7 +75,7 @@ function pairs (type: AlarmTypeInfo): Array<[string, string]> {
 }
 
 /** The checks the server makes, made first, so most mistakes are shown before anything is sent. */
-export function validate (type: AlarmTypeInfo, values: FormValues, t: TFunction, creating: boolean): FieldErrors {
+export function validate (type: AlarmTypeDescriptor, values: FormValues, t: TFunction, creating: boolean): FieldErrors {
   const errors: FieldErrors = {}
   for (const field of formFields(type)) {
     const text = (values[field.name] ?? '').trim()
@@ -111,7 +111,7 @@ export function validate (type: AlarmTypeInfo, values: FormValues, t: TFunction,
  * A 400's details at their fields: `/min_iv` (and `/override_areas/0`) belong to that field; anything
  * else is shown above the form.
  */
-export function serverErrors (type: AlarmTypeInfo, details: FieldProblem[]): { fields: FieldErrors, other: string[] } {
+export function serverErrors (type: AlarmTypeDescriptor, details: FieldProblem[]): { fields: FieldErrors, other: string[] } {
   const names = new Set(type.fields.map((f) => f.name))
   const fields: FieldErrors = {}
   const other: string[] = []
@@ -124,6 +124,6 @@ export function serverErrors (type: AlarmTypeInfo, details: FieldProblem[]): { f
 }
 
 /** An alarm as a create body: for undoing a delete (the server ignores uid, id and profile_no). */
-export function recreateBody (type: AlarmTypeInfo, alarm: Alarm): Record<string, unknown> {
+export function recreateBody (type: AlarmTypeDescriptor, alarm: Alarm): Record<string, unknown> {
   return Object.fromEntries(type.fields.filter((f) => alarm[f.name] !== null && alarm[f.name] !== undefined).map((f) => [f.name, alarm[f.name]]))
 }

@@ -2,6 +2,7 @@ import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
 import { api } from '../api'
+import { pagePath } from '../alarm-types'
 import { useSubmit } from '../forms/useSubmit'
 import { useFormat } from '../i18n/format'
 import { useSession } from '../shell/session-context'
@@ -81,9 +82,9 @@ export default function Home () {
             <ul className='tiles'>
               {alarmTypes.map((type) => (
                 <li key={type.type}>
-                  <Link className='tile' to={`/alarms/${type.path}`}>
+                  <Link className='tile' to={`/alarms/${pagePath(type)}`}>
                     <span className='tile-count'>{format.number(data[type.dashboardKey] ?? 0)}</span>
-                    <span className='tile-label'>{t(`alarmTypes.${type.type}`)}</span>
+                    <span className='tile-label'>{t(`alarms.types.${type.type}`)}</span>
                   </Link>
                 </li>
               ))}

@@ -60,7 +60,7 @@ function Cleaning () {
                 <li key={type.type}>
                   <label className='switch'>
                     <input type='checkbox' role='switch' checked={data[type.cleaningName!] === true} disabled={busy} onChange={(e) => { set(type.cleaningName, e.target.checked) }} />
-                    <span>{t(`alarmTypes.${type.type}`)}</span>
+                    <span>{t(`alarms.types.${type.type}`)}</span>
                   </label>
                 </li>
               ))}

@@ -10,7 +10,8 @@ interface Props {
   /** Id of the element the field's label and help point at. */
   inputId: string
   describedBy: string | undefined
-  pokemonId: number
+  /** null: nothing chosen yet. */
+  pokemonId: number | null
   form: number
   /** Offer 0, "every pokemon". */
   allowEverything: boolean
@@ -38,12 +39,12 @@ export function PokemonPicker ({ inputId, describedBy, pokemonId, form, allowEve
   }, [query, monsters])
 
   const typedNumber = /^\d+$/.test(query.trim()) ? Number(query.trim()) : null
-  const selected = pokemonId === 0 ? t('pickers.everyPokemon') : monsterName(monsters, pokemonId, form)
+  const selected = pokemonId === null ? t('pickers.nothingYet') : pokemonId === 0 ? t('pickers.everyPokemon') : monsterName(monsters, pokemonId, form)
 
   return (
     <div className='picker'>
       <p className='picker-current' aria-live='polite'>
-        <PokemonIcon base={iconBase} id={pokemonId} form={form} />
+        <PokemonIcon base={iconBase} id={pokemonId ?? 0} form={form} />
         <span>{t('pickers.selected', { name: selected })}</span>
       </p>
       <input

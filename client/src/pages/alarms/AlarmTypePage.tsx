@@ -2,7 +2,7 @@ import { useEffect, useMemo, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link, useParams } from 'react-router'
 import { api, ApiError } from '../../api'
-import { ALARM_PAGES, type AlarmTypeInfo } from '../../alarm-types'
+import { ALARM_TYPE_SWITCHES, pagePath, type AlarmTypeDescriptor } from '../../alarm-types'
 import { AlarmCard } from '../../alarms/AlarmCard'
 import { AlarmForm } from '../../alarms/AlarmForm'
 import type { Vocabulary } from '../../alarms/describe'
@@ -26,9 +26,9 @@ export default function AlarmTypePage () {
   const { t } = useTranslation()
   const { type: path } = useParams()
   const { alarmTypes } = useSession()
-  const page = ALARM_PAGES.find((entry) => entry.path === path)
-  const type = alarmTypes.find((entry) => entry.path === path)
-  const title = page === undefined ? t('notFound.title') : t(`alarmTypes.${page.type}`)
+  const page = ALARM_TYPE_SWITCHES.find((entry) => pagePath(entry) === path)
+  const type = alarmTypes.find((entry) => pagePath(entry) === path)
+  const title = page === undefined ? t('notFound.title') : t(`alarms.types.${page.type}`)
   usePageTitle(title)
 
   if (page === undefined) {
@@ -61,13 +61,13 @@ function Unavailable ({ disableKey }: { disableKey: string }) {
   )
 }
 
-function AlarmList ({ type }: { type: AlarmTypeInfo }) {
+function AlarmList ({ type }: { type: AlarmTypeDescriptor }) {
   const { t } = useTranslation()
   const format = useFormat()
   const { user } = useSession()
   const { monsters, iconBase } = useMonsters()
   const [raidLevels, setRaidLevels] = useState<RaidLevel[] | null>(null)
-  const [alarms, retry, replace] = useLoad((signal) => api<Alarm[]>(`/api/${type.path}`, { signal }), [type.path, user.profileNo])
+  const [alarms, retry, replace] = useLoad((signal) => api<Alarm[]>(type.path, { signal }), [type.path, user.profileNo])
   const [editing, setEditing] = useState<Alarm | 'new' | null>(null)
   const [selected, setSelected] = useState<Set<number>>(new Set())
   const [busy, setBusy] = useState(false)
@@ -83,7 +83,7 @@ function AlarmList ({ type }: { type: AlarmTypeInfo }) {
   /** Reads the list again without the loading state, so the page does not jump. */
   const refresh = async (): Promise<void> => {
     try {
-      replace(await api<Alarm[]>(`/api/${type.path}`))
+      replace(await api<Alarm[]>(type.path))
     } catch (err) {
       announce({ message: err instanceof ApiError ? err.message : t('status.failed'), tone: 'error' })
     }
@@ -105,7 +105,7 @@ function AlarmList ({ type }: { type: AlarmTypeInfo }) {
 
   const recreate = (gone: Alarm[]) => async (): Promise<void> => {
     await act(async () => {
-      for (const alarm of gone) await api(`/api/${type.path}`, { method: 'POST', json: recreateBody(type, alarm) })
+      for (const alarm of gone) await api(type.path, { method: 'POST', json: recreateBody(type, alarm) })
       await refresh()
       announce({ message: t('alarms.restored', { count: gone.length }), tone: 'info' })
     })
@@ -116,7 +116,7 @@ function AlarmList ({ type }: { type: AlarmTypeInfo }) {
     const done: Alarm[] = []
     try {
       for (const alarm of gone) {
-        await api(`/api/${type.path}/${alarm.uid}`, { method: 'DELETE' })
+        await api(`${type.path}/${alarm.uid}`, { method: 'DELETE' })
         done.push(alarm)
       }
     } finally {
@@ -130,8 +130,8 @@ function AlarmList ({ type }: { type: AlarmTypeInfo }) {
 
   const setDistance = (distance: number, uids: number[] | null) => act(async () => {
     const { updated } = uids === null
-      ? await api<{ updated: number }>(`/api/${type.path}/distance`, { method: 'PUT', json: distance })
-      : await api<{ updated: number }>(`/api/${type.path}/distance/bulk`, { method: 'PUT', json: { uids, distance } })
+      ? await api<{ updated: number }>(`${type.path}/distance`, { method: 'PUT', json: distance })
+      : await api<{ updated: number }>(`${type.path}/distance/bulk`, { method: 'PUT', json: { uids, distance } })
     await refresh()
     setSelected(new Set())
     announce({ message: t('alarms.distanceSet', { count: updated }), tone: 'info' })
@@ -172,7 +172,7 @@ function AlarmList ({ type }: { type: AlarmTypeInfo }) {
         {(data) => data.length === 0
           ? <p className='muted empty'>{t('alarms.empty')}</p>
           : (
-            <section aria-label={t('alarms.listLabel', { type: t(`alarmTypes.${type.type}`) })}>
+            <section aria-label={t('alarms.listLabel', { type: t(`alarms.types.${type.type}`) })}>
               <BulkBar
                 count={data.length}
                 chosen={chosen}

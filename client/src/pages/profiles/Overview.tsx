@@ -26,7 +26,7 @@ export function Overview () {
                 <thead>
                   <tr>
                     <th scope='col'>{t('profiles.name')}</th>
-                    {alarmTypes.map((type) => <th key={type.type} scope='col'>{t(`alarmTypes.${type.type}`)}</th>)}
+                    {alarmTypes.map((type) => <th key={type.type} scope='col'>{t(`alarms.types.${type.type}`)}</th>)}
                   </tr>
                 </thead>
                 <tbody>

@@ -1,0 +1,61 @@
+import t from 'tap'
+import type { Page } from 'playwright-core'
+import { bearer } from './helper.js'
+import { browserMissing, choosePokemon, startBrowserApp } from './browser.js'
+
+/**
+ * From tapping Save to the card being on the page, twenty times, against the API round trip the page
+ * itself makes (create, then read the list) timed from the same page: `npx tap test/member-save-timing.test.ts`
+ * prints both medians and their ratio.
+ */
+const missing = browserMissing()
+if (missing !== undefined) t.fail(missing)
+else await timingTests()
+
+async function timingTests (): Promise<void> {
+  const env = await startBrowserApp(t)
+  const { app } = env.testApp
+  const human = () => ({ id: '4001', name: 'member4001', latitude: 51.5, longitude: -0.12, area: ['centre'] })
+  const cards = (page: Page) => page.locator('.alarm-card .alarm-text')
+
+  t.test('Save to card: 20 saves, each card appears (p50 against the API round trip the page makes)', async (t) => {
+    const user = human()
+    const auth = bearer(app, { userId: user.id })
+    const page = await env.signIn(t, user, '/alarms/monsters')
+    await page.getByText('No alarms of this type yet.').waitFor()
+    const browser: number[] = []
+    const api: number[] = []
+    for (let i = 1; i <= 20; i++) {
+      await page.getByRole('button', { name: 'Add alarm' }).click()
+      await choosePokemon(page, 'pika', 'Pikachu')
+      await page.getByLabel('Minimum CP').fill(String(i * 10))
+      // Timed inside the page: from the click on Save until the list holds one card more.
+      browser.push(await page.evaluate(async (expected) => await new Promise<number>((resolve) => {
+        const start = performance.now()
+        const done = (): boolean => {
+          if (document.querySelectorAll('.alarm-card').length < expected) return false
+          resolve(performance.now() - start)
+          return true
+        }
+        const observer = new MutationObserver(() => { if (done()) observer.disconnect() })
+        observer.observe(document.body, { childList: true, subtree: true })
+        const save = [...document.querySelectorAll('button')].find((b) => b.textContent === 'Save')
+        save?.click()
+      }), 2 * i - 1))
+      // Each round also adds one alarm through the API (the baseline below).
+      t.equal(await cards(page).count(), 2 * i - 1, `card ${i} appeared`)
+      // The baseline: the same create and list read, from the same page, without rendering.
+      api.push(await page.evaluate(async ({ authorization, cp }) => {
+        const headers = { authorization, 'content-type': 'application/json' }
+        const start = performance.now()
+        await fetch('/api/monsters', { method: 'POST', headers, body: JSON.stringify({ pokemon_id: 4, min_cp: cp, max_iv: 100, max_cp: 9000, max_level: 55 }) })
+        await fetch('/api/monsters', { headers })
+        return performance.now() - start
+      }, { authorization: auth.authorization, cp: i * 10 }))
+      await page.reload()
+      await cards(page).nth(2 * i - 1).waitFor()
+    }
+    const p50 = (list: number[]): number => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)] ?? 0
+    t.comment(`Save to card p50 ${p50(browser).toFixed(0)} ms; API create + list p50 ${p50(api).toFixed(0)} ms; ratio ${(p50(browser) / p50(api)).toFixed(2)}`)
+  })
+}
