@@ -4,17 +4,19 @@
 # ---- build: all dependencies, the client bundle and the compiled server
 FROM node:22-bookworm-slim AS build
 WORKDIR /app
+# The client is an npm workspace: one install covers both.
 COPY package.json package-lock.json ./
+COPY client/package.json client/
 RUN npm ci --no-audit --no-fund
-COPY client/package.json client/package-lock.json client/
-RUN npm ci --prefix client --no-audit --no-fund
 COPY . .
 RUN npm run client:build && npm run build
 
-# ---- production dependencies only, installed apart so no build tool reaches the runtime image
+# ---- production dependencies only, installed apart so no build tool reaches the runtime image (the
+# client's packages are all development dependencies: they end up in its bundle, not in node_modules)
 FROM node:22-bookworm-slim AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
+COPY client/package.json client/
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 
 # ---- runtime

@@ -1,8 +1,18 @@
+import { fileURLToPath } from 'node:url'
 import { defineConfig } from 'vite'
+import { precompress } from './precompress.ts'
+
+const outDir = fileURLToPath(new URL('dist', import.meta.url))
 
 export default defineConfig({
+  resolve: {
+    // The client is an npm workspace: libraries hoisted to the root would otherwise find the root's
+    // React 18 (kept there for the test runner's reporter) instead of the client's React 19.
+    dedupe: ['react', 'react-dom']
+  },
+  plugins: [precompress(outDir)],
   build: {
-    outDir: 'dist',
+    outDir,
     emptyOutDir: true,
     rolldownOptions: {
       onwarn (warning, warn) {

@@ -84,8 +84,13 @@ async function startStubApi (state: { current: StubState }): Promise<FastifyInst
       await collide()
       return reply.code(401).send({ error: 'Authentication required.' })
     }
-    return { id: '1001', username, isAdmin: false, avatarUrl: null, profileName: 'Home' }
+    return { id: '1001', username, type: 'discord:user', isAdmin: false, adminDisable: false, enabled: true, profileNo: 1, avatarUrl: null, managedWebhooks: [], profileName: 'Home' }
   })
+  // What the signed-in frame reads besides /me: site switches, the engine's switches, counts, profiles.
+  app.get('/api/settings', async () => [])
+  app.get('/api/settings/upstream-disabled', async () => [])
+  app.get('/api/dashboard', async () => ({ monsters: 2, raids: 0, eggs: 0, quests: 0, invasions: 0, lures: 0, nests: 0, gyms: 0, fortChanges: 0, maxBattles: 0 }))
+  app.get('/api/profiles', async () => [])
   app.post<{ Body: { refreshToken: string } }>('/api/auth/oidc/refresh', async (request, reply) => {
     const { refreshToken } = request.body
     state.current.calls.push(`refresh ${refreshToken}`)
@@ -172,7 +177,7 @@ async function browserTests (): Promise<void> {
     state.current.users.set(token, 'Ada Lovelace')
     await page.goto(`/auth/oidc/callback#token=${token}&refresh_token=refresh-1`)
     await page.waitForURL(`${base}/`)
-    await page.getByRole('heading', { name: 'Ada Lovelace' }).waitFor()
+    await page.getByRole('heading', { name: 'Hello, Ada Lovelace' }).waitFor()
     t.same(await storage(page), { token, refreshToken: 'refresh-1' })
     t.equal(new URL(page.url()).hash, '', 'the tokens left the address bar')
 
@@ -180,7 +185,7 @@ async function browserTests (): Promise<void> {
     t.equal(response?.status(), 200)
     t.match(response?.headers()['content-type'], /text\/html/)
     t.equal(response?.headers()['cache-control'], 'no-cache')
-    await page.getByRole('heading', { name: 'Ada Lovelace' }).waitFor()
+    await page.getByRole('heading', { name: 'Hello, Ada Lovelace' }).waitFor()
     t.same(calls, [`me ${token}`, `me ${token}`])
 
     const deepLink = await page.goto('/some/client/route')
@@ -199,7 +204,7 @@ async function browserTests (): Promise<void> {
     state.current.rotations.set('refresh-1', { token: renewed, refreshToken: 'refresh-2' })
     await seed(page, { 'aw.token': stale, 'aw.refreshToken': 'refresh-1', 'aw.signIn': 'oidc' })
     await page.goto('/')
-    await page.getByRole('heading', { name: 'Ada Lovelace' }).waitFor()
+    await page.getByRole('heading', { name: 'Hello, Ada Lovelace' }).waitFor()
     t.same(calls, [`me ${stale}`, 'refresh refresh-1', `me ${renewed}`])
     t.same(await storage(page), { token: renewed, refreshToken: 'refresh-2' })
   })
@@ -214,8 +219,8 @@ async function browserTests (): Promise<void> {
     await seed(page, { 'aw.token': stale, 'aw.refreshToken': 'refresh-1', 'aw.signIn': 'oidc' })
     const other = await context.newPage()
     await Promise.all([page.goto('/'), other.goto('/')])
-    await page.getByRole('heading', { name: 'Ada Lovelace' }).waitFor()
-    await other.getByRole('heading', { name: 'Ada Lovelace' }).waitFor()
+    await page.getByRole('heading', { name: 'Hello, Ada Lovelace' }).waitFor()
+    await other.getByRole('heading', { name: 'Hello, Ada Lovelace' }).waitFor()
     t.same(calls.filter((c) => c.startsWith('refresh')), ['refresh refresh-1'], 'one refresh for both tabs')
     t.same(calls.filter((c) => c === `me ${stale}`).length, 2, 'both tabs got the 401')
     t.same(calls.filter((c) => c === `me ${renewed}`).length, 2, 'both tabs retried with the new token')
@@ -230,7 +235,7 @@ async function browserTests (): Promise<void> {
     state.current.rotations.set('refresh-1', { token: renewed, refreshToken: 'refresh-2' })
     await seed(page, { 'aw.token': expiring, 'aw.refreshToken': 'refresh-1', 'aw.signIn': 'oidc' })
     await page.goto('/')
-    await page.getByRole('heading', { name: 'Ada Lovelace' }).waitFor()
+    await page.getByRole('heading', { name: 'Hello, Ada Lovelace' }).waitFor()
     t.same(calls, ['refresh refresh-1', `me ${renewed}`])
   })
 
@@ -250,11 +255,12 @@ async function browserTests (): Promise<void> {
     const token = fakeJwt('ada', 1800)
     state.current.users.set(token, 'Ada Lovelace')
     await page.goto(`/auth/oidc/callback#token=${token}&refresh_token=refresh-1`)
-    await page.getByRole('heading', { name: 'Ada Lovelace' }).waitFor()
+    await page.getByRole('heading', { name: 'Hello, Ada Lovelace' }).waitFor()
     const other = await context.newPage()
     await other.goto('/')
-    await other.getByRole('heading', { name: 'Ada Lovelace' }).waitFor()
+    await other.getByRole('heading', { name: 'Hello, Ada Lovelace' }).waitFor()
 
+    await page.getByRole('button', { name: 'Account menu' }).click()
     await page.getByRole('button', { name: 'Sign out' }).click()
     await page.waitForURL(`${base}/login?loggedout=1`)
     await page.getByText('You have been signed out.').waitFor()

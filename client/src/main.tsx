@@ -1,61 +1,55 @@
-import { StrictMode, useEffect, type ReactNode } from 'react'
+import { StrictMode, Suspense, lazy } from 'react'
 import { createRoot } from 'react-dom/client'
-import { createBrowserRouter, Link, Navigate, Outlet, useLocation, useNavigate } from 'react-router'
+import { createBrowserRouter, Navigate } from 'react-router'
 import { RouterProvider } from 'react-router/dom'
-import { Callback } from './pages/Callback'
-import { Home } from './pages/Home'
-import { Login } from './pages/Login'
-import { getToken, onOtherTabSignInChange } from './session'
+import { setUpI18n } from './i18n'
+import { AlarmTypePage, PAGES } from './pages'
+import { getToken } from './session'
+import { FollowOtherTabs } from './shell/FollowOtherTabs'
+import { NotFound } from './shell/NotFound'
+import { PageLoading } from './shell/PageLoading'
+import { applyStoredTheme } from './theme'
 import './styles.css'
 
-/** The frame of every page; also follows sign-ins and sign-outs made in other tabs. */
-function Shell () {
-  const navigate = useNavigate()
-  const { pathname } = useLocation()
+applyStoredTheme()
 
-  useEffect(() => onOtherTabSignInChange((signedIn) => {
-    if (!signedIn && pathname !== '/login') void navigate('/login?loggedout=1', { replace: true })
-    if (signedIn && pathname === '/login') void navigate('/', { replace: true })
-  }), [navigate, pathname])
+const Login = lazy(() => import('./pages/Login'))
+const Callback = lazy(() => import('./pages/Callback'))
+// The signed-in frame (navigation, profile, menus) is not part of the sign-in path either.
+const Layout = lazy(() => import('./shell/Layout'))
 
-  return (
-    <>
-      <header className='topbar'>
-        <Link to='/' className='brand'>Alarms</Link>
-      </header>
-      <Outlet />
-    </>
-  )
-}
-
-function RequireSession ({ children }: { children: ReactNode }) {
-  return getToken() === null ? <Navigate to='/login' replace /> : children
-}
-
-function NotFound () {
-  return (
-    <main className='page page-narrow'>
-      <section className='card'>
-        <h1>Page not found</h1>
-        <Link className='button' to='/'>Go to the start page</Link>
-      </section>
-    </main>
-  )
+function RequireSession () {
+  return getToken() === null ? <Navigate to='/login' replace /> : <Layout />
 }
 
 const router = createBrowserRouter([
   {
-    element: <Shell />,
+    element: <FollowOtherTabs />,
     children: [
-      { path: '/', element: <RequireSession><Home /></RequireSession> },
       { path: '/login', element: <Login /> },
       { path: '/auth/oidc/callback', element: <Callback method='oidc' /> },
       { path: '/auth/discord/callback', element: <Callback method='discord' /> },
-      { path: '*', element: <NotFound /> }
+      { path: '/auth/telegram/callback', element: <Callback method='telegram' /> },
+      {
+        element: <RequireSession />,
+        children: [
+          ...PAGES.map(({ path, Component }) => ({ path, element: <Component /> })),
+          { path: '/alarms/:type', element: <AlarmTypePage /> },
+          { path: '*', element: <NotFound /> }
+        ]
+      }
     ]
   }
 ])
 
 const root = document.getElementById('root')
 if (root === null) throw new Error('index.html has no #root element')
-createRoot(root).render(<StrictMode><RouterProvider router={router} /></StrictMode>)
+void setUpI18n().then(() => {
+  createRoot(root).render(
+    <StrictMode>
+      <Suspense fallback={<PageLoading />}>
+        <RouterProvider router={router} />
+      </Suspense>
+    </StrictMode>
+  )
+})

@@ -7,7 +7,7 @@ const TOKEN_KEY = 'aw.token'
 const REFRESH_TOKEN_KEY = 'aw.refreshToken'
 const SIGN_IN_KEY = 'aw.signIn'
 
-export type SignInMethod = 'oidc' | 'discord'
+export type SignInMethod = 'oidc' | 'discord' | 'telegram'
 
 export const getToken = (): string | null => localStorage.getItem(TOKEN_KEY)
 export const getRefreshToken = (): string | null => localStorage.getItem(REFRESH_TOKEN_KEY)

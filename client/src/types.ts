@@ -9,9 +9,35 @@ export interface Providers {
 export interface User {
   id: string
   username: string
+  type: string
   isAdmin: boolean
+  /** Blocked by an administrator (seen only while impersonating). */
+  adminDisable: boolean
+  /** Alerts are delivered (false: paused). */
+  enabled: boolean
+  profileNo: number
   avatarUrl: string | null
+  managedWebhooks: string[] | null
   profileName: string | null
   /** A re-issued JWT, present when the active profile changed outside this site. */
   token?: string
+}
+
+export interface Profile {
+  id: string
+  profileNo: number
+  name: string
+  area: string
+  latitude: number
+  longitude: number
+  active: boolean
+  activeHours: string
+}
+
+export interface SiteSetting {
+  id: number
+  category: string
+  key: string
+  value: string | null
+  valueType: string
 }

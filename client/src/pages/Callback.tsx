@@ -1,18 +1,55 @@
 import { useEffect, useState } from 'react'
+import { useTranslation } from 'react-i18next'
 import { Link, useLocation, useNavigate } from 'react-router'
+import { ApiError, publicApi } from '../api'
 import { startSession, type SignInMethod } from '../session'
+import { usePageTitle } from '../shell/usePageTitle'
+
+/** The Telegram widget's fields, as it appends them to the return address. */
+const TELEGRAM_FIELDS = ['id', 'first_name', 'last_name', 'username', 'photo_url', 'auth_date', 'hash']
+
+/** Refusals of POST /api/auth/telegram/verify, as the login page's error codes. */
+function telegramErrorCode (err: unknown): string {
+  if (!(err instanceof ApiError)) return 'telegram_failed'
+  if (err.status === 403 && /not registered/i.test(err.message)) return 'user_not_registered'
+  if (err.status === 403 && /blocked/i.test(err.message)) return 'account_blocked'
+  if (err.status === 503) return 'engine_unavailable'
+  if (err.status === 400 && /disabled/i.test(err.message)) return 'telegram_disabled'
+  return 'telegram_failed'
+}
 
 /**
- * Where the server sends the browser after a successful sign-in, with the tokens in the fragment
- * (`#token=…[&refresh_token=…]`) so they never reach a server log. Stores them and replaces this
- * history entry, so the tokens do not stay in the browser history either.
+ * Where the browser lands after a sign-in elsewhere. OIDC and the chat platform put the tokens in the
+ * fragment (`#token=…[&refresh_token=…]`) so they never reach a server log; Telegram's widget puts its
+ * signed fields in the query, which are exchanged for a token here. Either way the address is replaced,
+ * so nothing sensitive stays in the browser history.
  */
-export function Callback ({ method }: { method: SignInMethod }) {
-  const { hash } = useLocation()
+export default function Callback ({ method }: { method: SignInMethod }) {
+  const { t } = useTranslation()
+  const { hash, search } = useLocation()
   const navigate = useNavigate()
   const [missing, setMissing] = useState(false)
+  usePageTitle(t('login.title'))
 
   useEffect(() => {
+    const failed = (code: string): void => { void navigate(`/login#error=${encodeURIComponent(code)}`, { replace: true }) }
+    if (method === 'telegram') {
+      const query = new URLSearchParams(search)
+      if (!query.has('id') || !query.has('hash')) {
+        setMissing(true)
+        return
+      }
+      const fields = Object.fromEntries(TELEGRAM_FIELDS.filter((f) => query.has(f)).map((f) => [f, query.get(f) ?? '']))
+      // The address holds the signed fields: drop them from history before anything else happens.
+      window.history.replaceState(null, '', '/auth/telegram/callback')
+      publicApi<{ token: string }>('/api/auth/telegram/verify', { method: 'POST', json: fields })
+        .then(({ token }) => {
+          startSession('telegram', token, null)
+          void navigate('/', { replace: true })
+        })
+        .catch((err: unknown) => { failed(telegramErrorCode(err)) })
+      return
+    }
     const params = new URLSearchParams(hash.slice(1))
     const token = params.get('token')
     const error = params.get('error')
@@ -20,24 +57,24 @@ export function Callback ({ method }: { method: SignInMethod }) {
       startSession(method, token, params.get('refresh_token') || null)
       void navigate('/', { replace: true })
     } else if (error !== null) {
-      void navigate(`/login#error=${encodeURIComponent(error)}`, { replace: true })
+      failed(error)
     } else {
       setMissing(true)
     }
-  }, [hash, method, navigate])
+  }, [hash, search, method, navigate])
 
   return (
-    <main className='page page-narrow'>
+    <main id='main' className='page page-narrow'>
       <section className='card'>
         {missing
           ? (
             <>
-              <h1>Sign-in incomplete</h1>
-              <p className='notice notice-error' role='alert'>No sign-in token was received.</p>
-              <Link className='button button-primary' to='/login'>Back to sign-in</Link>
+              <h1>{t('callback.incomplete')}</h1>
+              <p className='notice notice-error' role='alert'>{t('callback.noToken')}</p>
+              <Link className='button button-primary' to='/login'>{t('callback.back')}</Link>
             </>
             )
-          : <p className='muted'>Signing you in…</p>}
+          : <p className='muted' role='status'>{t('callback.signingIn')}</p>}
       </section>
     </main>
   )

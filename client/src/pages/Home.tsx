@@ -1,61 +1,43 @@
-import { useEffect, useState } from 'react'
-import { api, ApiError, signOut } from '../api'
-import { getRefreshToken, storeTokens } from '../session'
-import type { User } from '../types'
+import { useTranslation } from 'react-i18next'
+import { Link } from 'react-router'
+import { api } from '../api'
+import { useFormat } from '../i18n/format'
+import { useSession } from '../shell/session-context'
+import { Status } from '../shell/Status'
+import { useLoad } from '../shell/useLoad'
+import { usePageTitle } from '../shell/usePageTitle'
 
-type State = { status: 'loading' } | { status: 'ready', user: User } | { status: 'failed', message: string }
-
-export function Home () {
-  const [state, setState] = useState<State>({ status: 'loading' })
-  const [signingOut, setSigningOut] = useState(false)
-
-  useEffect(() => {
-    const controller = new AbortController()
-    api<User>('/api/auth/me', { signal: controller.signal })
-      .then((user) => {
-        // The active profile changed outside this site: the server re-issued the JWT to match.
-        if (user.token !== undefined) storeTokens(user.token, getRefreshToken())
-        setState({ status: 'ready', user })
-      })
-      .catch((err: unknown) => {
-        if (controller.signal.aborted) return
-        setState({ status: 'failed', message: err instanceof ApiError ? err.message : 'Something went wrong.' })
-      })
-    return () => { controller.abort() }
-  }, [])
-
-  const onSignOut = (): void => {
-    setSigningOut(true)
-    void signOut()
-  }
+/** The start page: who is signed in, whether alerts are on, and the alarm count of each offered type. */
+export default function Home () {
+  const { t } = useTranslation()
+  const format = useFormat()
+  const { user, alarmTypes } = useSession()
+  const [counts, retry] = useLoad((signal) => api<Record<string, number>>('/api/dashboard', { signal }), [user.profileNo])
+  usePageTitle(t('nav.home'))
 
   return (
-    <main className='page'>
-      <section className='card'>
-        {state.status === 'loading' && <p className='muted'>Loading your account…</p>}
-        {state.status === 'failed' && <p className='notice notice-error' role='alert'>{state.message}</p>}
-        {state.status === 'ready' && <UserCard user={state.user} />}
-        <button type='button' className='button' onClick={onSignOut} disabled={signingOut}>
-          {signingOut ? 'Signing out…' : 'Sign out'}
-        </button>
+    <div className='page'>
+      <h1>{t('home.welcome', { name: user.username })}</h1>
+      <p className={user.enabled ? 'muted' : 'notice notice-warning'}>
+        {user.enabled ? t('home.alertsOn') : t('home.alertsPaused')}
+      </p>
+      <section className='card' aria-labelledby='home-alarms'>
+        <h2 id='home-alarms'>{t('home.yourAlarms', { profile: user.profileName ?? t('profile.number', { number: user.profileNo }) })}</h2>
+        <Status state={counts} retry={retry}>
+          {(data) => (
+            <ul className='tiles'>
+              {alarmTypes.map((type) => (
+                <li key={type.type}>
+                  <Link className='tile' to={`/alarms/${type.path}`}>
+                    <span className='tile-count'>{format.number(data[type.dashboardKey] ?? 0)}</span>
+                    <span className='tile-label'>{t(`alarmTypes.${type.type}`)}</span>
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          )}
+        </Status>
       </section>
-    </main>
-  )
-}
-
-function UserCard ({ user }: { user: User }) {
-  return (
-    <div className='user'>
-      {user.avatarUrl !== null && user.avatarUrl !== '' && (
-        <img className='avatar' src={user.avatarUrl} alt='' width={56} height={56} referrerPolicy='no-referrer' />
-      )}
-      <div>
-        <h1 className='user-name'>{user.username}</h1>
-        <p className='muted small'>
-          {user.profileName !== null && user.profileName !== '' ? `Profile: ${user.profileName}` : `Id ${user.id}`}
-          {user.isAdmin && <span className='badge'>Admin</span>}
-        </p>
-      </div>
     </div>
   )
 }

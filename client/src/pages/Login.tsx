@@ -1,30 +1,18 @@
-import { useEffect, useState, type ReactNode } from 'react'
+import { useEffect, useRef, useState, type ReactNode } from 'react'
+import { useTranslation } from 'react-i18next'
 import { Navigate, useLocation, useSearchParams } from 'react-router'
 import { publicApi } from '../api'
 import { clearSession, getToken } from '../session'
+import { usePageTitle } from '../shell/usePageTitle'
 import type { Providers } from '../types'
 
-/** The codes the server puts in `/login#error=<code>` when a sign-in is refused. */
-const ERROR_MESSAGES: Record<string, string> = {
-  oidc_disabled: 'Single sign-on is turned off on this site.',
-  oidc_invalid_state: 'The sign-in expired or was started in another tab. Please try again.',
-  oidc_provider_error: 'The sign-in provider reported a problem. Please try again.',
-  oidc_token_exchange_failed: 'The sign-in provider did not confirm your sign-in. Please try again.',
-  oidc_userinfo_failed: 'Your profile could not be read from the sign-in provider. Please try again.',
-  oidc_no_identity: 'The sign-in provider did not say who you are. Please tell an administrator.',
-  discord_disabled: 'Signing in with Discord is turned off on this site.',
-  discord_user_fetch_failed: 'Your Discord profile could not be read. Please try again.',
-  token_exchange_failed: 'Discord did not confirm your sign-in. Please try again.',
-  missing_code: 'The sign-in was cancelled or did not finish. Please try again.',
-  user_not_registered: 'You are not registered with the alert bot yet. Register with the bot first, then sign in again.',
-  not_in_guild: 'You need to be a member of the community server to sign in.',
-  missing_required_role: 'Your account does not have a role that is allowed to sign in.',
-  role_check_failed: 'Your roles could not be checked right now. Please try again in a few minutes.',
-  engine_unavailable: 'The alert service is not reachable right now. Please try again in a few minutes.',
-  account_blocked: 'This account has been blocked by an administrator.'
-}
-
-const errorMessage = (code: string): string => ERROR_MESSAGES[code] ?? `Sign-in failed (${code}).`
+/** The codes the server puts in `/login#error=<code>` when a sign-in is refused (each has a message). */
+const KNOWN_ERRORS = new Set([
+  'oidc_disabled', 'oidc_invalid_state', 'oidc_provider_error', 'oidc_token_exchange_failed', 'oidc_userinfo_failed',
+  'oidc_no_identity', 'discord_disabled', 'discord_user_fetch_failed', 'token_exchange_failed', 'missing_code',
+  'user_not_registered', 'not_in_guild', 'missing_required_role', 'role_check_failed', 'engine_unavailable',
+  'account_blocked', 'telegram_disabled', 'telegram_failed', 'server_error'
+])
 
 /** If the options cannot be loaded, offer the chat-platform sign-in so nobody is locked out. */
 const FALLBACK: Providers = {
@@ -33,14 +21,19 @@ const FALLBACK: Providers = {
   telegram: { configured: false, enabledByAdmin: false, botUsername: '' }
 }
 
+/** Telegram's login widget: a script that draws the button in an iframe from oauth.telegram.org. */
+const TELEGRAM_WIDGET = 'https://telegram.org/js/telegram-widget.js?22'
+
 type State = { status: 'loading' } | { status: 'ready', providers: Providers, failed: boolean }
 
-export function Login () {
+export default function Login () {
+  const { t } = useTranslation()
   const { hash } = useLocation()
   const [search] = useSearchParams()
   const error = new URLSearchParams(hash.slice(1)).get('error')
   const loggedOut = search.get('loggedout') === '1'
   const [state, setState] = useState<State>({ status: 'loading' })
+  usePageTitle(t('login.title'))
 
   useEffect(() => {
     // A refused sign-in leaves nothing usable behind.
@@ -61,20 +54,25 @@ export function Login () {
   const redirecting = sso && error === null && !loggedOut
 
   useEffect(() => {
-    // SSO sites skip this page, except to show a refused sign-in or the signed-out notice.
+    // SSO sites skip this page, except to show a refused sign-in (no retry loop) or the signed-out notice.
     if (redirecting) window.location.assign('/api/auth/oidc/login')
   }, [redirecting])
 
   if (error === null && !loggedOut && getToken() !== null) return <Navigate to='/' replace />
 
   return (
-    <main className='page page-narrow'>
+    <main id='main' className='page page-narrow'>
       <section className='card'>
-        <h1>Sign in</h1>
-        {error !== null && <p className='notice notice-error' role='alert'>{errorMessage(error)}</p>}
-        {loggedOut && error === null && <p className='notice' role='status'>You have been signed out.</p>}
+        <h1>{t('login.title')}</h1>
+        {error !== null && (
+          <div className='notice notice-error' role='alert'>
+            <p>{KNOWN_ERRORS.has(error) ? t(`login.errors.${error}`) : t('login.errors.unknown', { code: error })}</p>
+            {sso && <p className='small'>{t('login.ssoRefusedHelp')}</p>}
+          </div>
+        )}
+        {loggedOut && error === null && <p className='notice' role='status'>{t('login.signedOut')}</p>}
         {state.status === 'loading' || redirecting
-          ? <p className='muted'>{redirecting ? 'Redirecting to sign-in…' : 'Loading sign-in options…'}</p>
+          ? <p className='muted' role='status'>{redirecting ? t('login.redirecting') : t('login.loadingOptions')}</p>
           : <SignInOptions providers={state.providers} failed={state.failed} />}
       </section>
     </main>
@@ -82,26 +80,34 @@ export function Login () {
 }
 
 function SignInOptions ({ providers, failed }: { providers: Providers, failed: boolean }) {
-  const { oidc, discord } = providers
-  if (!oidc.configured && !discord.configured) {
-    return <p className='muted'>No sign-in method is set up on this site yet.</p>
+  const { t } = useTranslation()
+  const { oidc, discord, telegram } = providers
+  const telegramOffered = telegram.configured && telegram.botUsername !== ''
+  if (!oidc.configured && !discord.configured && !telegramOffered) {
+    return <p className='muted'>{t('login.noMethods')}</p>
   }
   // The method the site uses comes first; one kept for administrators follows.
   const ssoFirst = oidc.configured && oidc.enabledByAdmin
   const sso = oidc.configured && (
     <ProviderButton key='oidc' href='/api/auth/oidc/login' primary={ssoFirst || !discord.configured} adminOnly={!oidc.enabledByAdmin}>
-      Sign in with {oidc.providerName === '' ? 'single sign-on' : oidc.providerName}
+      {t('login.withProvider', { provider: oidc.providerName === '' ? t('login.sso') : oidc.providerName })}
     </ProviderButton>
   )
   const chat = discord.configured && (
     <ProviderButton key='discord' href='/api/auth/discord/login' primary={!ssoFirst} adminOnly={!discord.enabledByAdmin}>
-      Sign in with Discord
+      {t('login.withProvider', { provider: 'Discord' })}
     </ProviderButton>
+  )
+  const widget = telegramOffered && (
+    <div key='telegram' className='stack-tight'>
+      <TelegramWidget botUsername={telegram.botUsername} />
+      {!telegram.enabledByAdmin && <span className='muted small'>{t('login.adminOnly')}</span>}
+    </div>
   )
   return (
     <div className='stack'>
-      {failed && <p className='muted'>The sign-in options could not be loaded.</p>}
-      {ssoFirst ? [sso, chat] : [chat, sso]}
+      {failed && <p className='muted'>{t('login.optionsFailed')}</p>}
+      {ssoFirst ? [sso, chat, widget] : [chat, widget, sso]}
     </div>
   )
 }
@@ -110,10 +116,35 @@ interface ProviderButtonProps { href: string, primary: boolean, adminOnly: boole
 
 /** Sign-in is a full-page navigation: the server redirects on to the provider. */
 function ProviderButton ({ href, primary, adminOnly, children }: ProviderButtonProps) {
+  const { t } = useTranslation()
   return (
     <div className='stack-tight'>
       <a className={primary ? 'button button-primary' : 'button'} href={href}>{children}</a>
-      {adminOnly && <span className='muted small'>Turned off for everyone except administrators.</span>}
+      {adminOnly && <span className='muted small'>{t('login.adminOnly')}</span>}
     </div>
   )
+}
+
+/**
+ * Telegram's widget in redirect mode (`data-auth-url`): after the member confirms in Telegram, the
+ * browser comes back to /auth/telegram/callback with the signed fields in the query, which that page
+ * posts to the API. A callback function instead would need the CSP to allow evaluated script.
+ */
+function TelegramWidget ({ botUsername }: { botUsername: string }) {
+  const { t } = useTranslation()
+  const container = useRef<HTMLDivElement>(null)
+  useEffect(() => {
+    const host = container.current
+    if (host === null) return
+    const script = document.createElement('script')
+    script.async = true
+    script.src = TELEGRAM_WIDGET
+    script.dataset.telegramLogin = botUsername
+    script.dataset.size = 'large'
+    script.dataset.authUrl = `${window.location.origin}/auth/telegram/callback`
+    script.dataset.requestAccess = 'write'
+    host.replaceChildren(script)
+    return () => { host.replaceChildren() }
+  }, [botUsername])
+  return <div ref={container} className='telegram-widget' aria-label={t('login.withProvider', { provider: 'Telegram' })} role='group' />
 }

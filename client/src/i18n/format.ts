@@ -1,0 +1,34 @@
+import { useTranslation } from 'react-i18next'
+
+/**
+ * Dates and numbers in the interface language, through `Intl`: one formatter per language and style,
+ * built once.
+ */
+const cache = new Map<string, Intl.NumberFormat | Intl.DateTimeFormat>()
+
+function cached<T extends Intl.NumberFormat | Intl.DateTimeFormat> (key: string, make: () => T): T {
+  let formatter = cache.get(key) as T | undefined
+  if (formatter === undefined) {
+    formatter = make()
+    cache.set(key, formatter)
+  }
+  return formatter
+}
+
+export function formatNumber (language: string, value: number, options: Intl.NumberFormatOptions = {}): string {
+  return cached(`n|${language}|${JSON.stringify(options)}`, () => new Intl.NumberFormat(language, options)).format(value)
+}
+
+export function formatDateTime (language: string, value: Date | number, options: Intl.DateTimeFormatOptions = { dateStyle: 'medium', timeStyle: 'short' }): string {
+  return cached(`d|${language}|${JSON.stringify(options)}`, () => new Intl.DateTimeFormat(language, options)).format(value)
+}
+
+/** The two formatters bound to the current interface language. */
+export function useFormat () {
+  const { i18n } = useTranslation()
+  const language = i18n.language
+  return {
+    number: (value: number, options?: Intl.NumberFormatOptions) => formatNumber(language, value, options),
+    dateTime: (value: Date | number, options?: Intl.DateTimeFormatOptions) => formatDateTime(language, value, options)
+  }
+}

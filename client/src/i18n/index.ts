@@ -1,0 +1,65 @@
+import i18next from 'i18next'
+import { initReactI18next } from 'react-i18next'
+import en from './locales/en.json'
+
+/**
+ * Translations: one JSON file per language in `locales/`, named by its BCP 47 tag. English is the
+ * source and ships with the first script; every other language is its own chunk, loaded when chosen.
+ * Adding a language is adding its file: it is found here and offered in the user menu.
+ */
+const LANGUAGE_KEY = 'aw.language'
+const FALLBACK = 'en'
+
+const loaders = import.meta.glob<{ default: Record<string, unknown> }>(['./locales/*.json', '!./locales/en.json'])
+const languageOf = (path: string): string => path.replace(/^.*\/(.+)\.json$/, '$1')
+const lazyLanguages = new Map(Object.entries(loaders).map(([path, load]) => [languageOf(path), load]))
+
+/** Every language with a translation file, in a stable order (English first). */
+export const LANGUAGES: string[] = [FALLBACK, ...[...lazyLanguages.keys()].sort()]
+
+/** The best match for `wanted` among the shipped languages (`de-AT` → `de`), else English. */
+export function supportedLanguage (wanted: string | null | undefined): string {
+  if (wanted === null || wanted === undefined || wanted === '') return FALLBACK
+  const exact = LANGUAGES.find((l) => l.toLowerCase() === wanted.toLowerCase())
+  if (exact !== undefined) return exact
+  const base = wanted.split('-')[0]?.toLowerCase()
+  return LANGUAGES.find((l) => l.toLowerCase() === base) ?? FALLBACK
+}
+
+async function ensureLoaded (language: string): Promise<void> {
+  const load = lazyLanguages.get(language)
+  if (load === undefined || i18next.hasResourceBundle(language, 'translation')) return
+  i18next.addResourceBundle(language, 'translation', (await load()).default)
+}
+
+/** Switches the interface language, remembers the choice and labels the document with it. */
+export async function changeLanguage (language: string): Promise<void> {
+  const chosen = supportedLanguage(language)
+  await ensureLoaded(chosen)
+  localStorage.setItem(LANGUAGE_KEY, chosen)
+  await i18next.changeLanguage(chosen)
+}
+
+/** The stored choice, else the browser's preference. */
+function initialLanguage (): string {
+  return supportedLanguage(localStorage.getItem(LANGUAGE_KEY) ?? navigator.languages.find((l) => supportedLanguage(l) !== FALLBACK) ?? navigator.language)
+}
+
+export async function setUpI18n (): Promise<void> {
+  i18next.on('languageChanged', (language) => { document.documentElement.lang = language })
+  const language = initialLanguage()
+  await i18next.use(initReactI18next).init({
+    resources: { [FALLBACK]: { translation: en } },
+    lng: FALLBACK,
+    fallbackLng: FALLBACK,
+    // React escapes what it renders already.
+    interpolation: { escapeValue: false },
+    returnNull: false
+  })
+  if (language !== FALLBACK) {
+    await ensureLoaded(language)
+    await i18next.changeLanguage(language)
+  } else {
+    document.documentElement.lang = FALLBACK
+  }
+}

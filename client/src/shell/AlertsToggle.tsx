@@ -1,0 +1,41 @@
+import { useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { api, ApiError } from '../api'
+import { useSession } from './session-context'
+
+/** Pauses or resumes the user's alert delivery (POST /api/auth/alerts/toggle). */
+export function AlertsToggle () {
+  const { t } = useTranslation()
+  const { user, update } = useSession()
+  const [busy, setBusy] = useState(false)
+  const [error, setError] = useState<string | null>(null)
+
+  const toggle = async (): Promise<void> => {
+    setBusy(true)
+    setError(null)
+    try {
+      const { enabled } = await api<{ enabled: boolean }>('/api/auth/alerts/toggle', { method: 'POST' })
+      update({ enabled })
+    } catch (err) {
+      setError(err instanceof ApiError ? err.message : t('status.failed'))
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  return (
+    <div className='alerts-toggle'>
+      <button
+        type='button'
+        className={user.enabled ? 'button' : 'button button-warning'}
+        aria-pressed={!user.enabled}
+        disabled={busy}
+        onClick={() => { void toggle() }}
+      >
+        {user.enabled ? t('alerts.pause') : t('alerts.resume')}
+      </button>
+      <span className='visually-hidden' role='status'>{user.enabled ? t('alerts.on') : t('alerts.paused')}</span>
+      {error !== null && <p className='notice notice-error popover-note' role='alert'>{error}</p>}
+    </div>
+  )
+}

@@ -1,0 +1,90 @@
+import { Suspense, useEffect, useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { Link, NavLink, Outlet, useLocation } from 'react-router'
+import { PAGES } from '../pages'
+import { AlertsToggle } from './AlertsToggle'
+import { PageLoading } from './PageLoading'
+import { ProfileSwitcher } from './ProfileSwitcher'
+import { SessionProvider, useSession } from './session-context'
+import { UserMenu } from './UserMenu'
+
+/** The signed-in frame: top bar, navigation (a drawer on phones), and the page. */
+export default function Layout () {
+  return (
+    <SessionProvider>
+      <Frame />
+    </SessionProvider>
+  )
+}
+
+function Frame () {
+  const { t } = useTranslation()
+  const { pathname } = useLocation()
+  const [navOpen, setNavOpen] = useState(false)
+
+  // A chosen page closes the drawer.
+  useEffect(() => { setNavOpen(false) }, [pathname])
+
+  return (
+    <>
+      <a className='skip-link' href='#main'>{t('shell.skipToContent')}</a>
+      <header className='topbar'>
+        <button
+          type='button'
+          className='button button-icon nav-toggle'
+          aria-expanded={navOpen}
+          aria-controls='site-nav'
+          onClick={() => { setNavOpen((open) => !open) }}
+        >
+          <span aria-hidden='true'>☰</span>
+          <span className='visually-hidden'>{t('shell.menu')}</span>
+        </button>
+        <Link to='/' className='brand'>{t('app.name')}</Link>
+        <div className='topbar-tools'>
+          <ProfileSwitcher />
+          <AlertsToggle />
+          <UserMenu />
+        </div>
+      </header>
+      <div className='frame'>
+        <Navigation open={navOpen} />
+        <main id='main' tabIndex={-1} className='frame-main'>
+          <Suspense fallback={<PageLoading />}>
+            <Outlet />
+          </Suspense>
+        </main>
+      </div>
+    </>
+  )
+}
+
+function Navigation ({ open }: { open: boolean }) {
+  const { t } = useTranslation()
+  const { user, alarmTypes } = useSession()
+  const pages = PAGES.filter((page) => page.adminOnly !== true || user.isAdmin)
+  const main = pages.filter((page) => page.section === 'main')
+  const admin = pages.filter((page) => page.section === 'admin')
+  return (
+    <nav id='site-nav' className={open ? 'nav nav-open' : 'nav'} aria-label={t('shell.navigation')}>
+      <ul className='nav-list'>
+        {main.map((page) => <li key={page.path}><NavLink to={page.path} end>{t(page.label)}</NavLink></li>)}
+      </ul>
+      {alarmTypes.length > 0 && (
+        <>
+          <h2 className='nav-heading' id='nav-alarms'>{t('nav.alarms')}</h2>
+          <ul className='nav-list' aria-labelledby='nav-alarms'>
+            {alarmTypes.map((type) => <li key={type.type}><NavLink to={`/alarms/${type.path}`}>{t(`alarmTypes.${type.type}`)}</NavLink></li>)}
+          </ul>
+        </>
+      )}
+      {admin.length > 0 && (
+        <>
+          <h2 className='nav-heading' id='nav-admin'>{t('nav.admin')}</h2>
+          <ul className='nav-list' aria-labelledby='nav-admin'>
+            {admin.map((page) => <li key={page.path}><NavLink to={page.path}>{t(page.label)}</NavLink></li>)}
+          </ul>
+        </>
+      )}
+    </nav>
+  )
+}

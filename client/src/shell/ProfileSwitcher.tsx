@@ -1,0 +1,49 @@
+import { useId, useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { api, ApiError } from '../api'
+import { getRefreshToken, storeTokens } from '../session'
+import type { Profile } from '../types'
+import { useSession } from './session-context'
+import { useLoad } from './useLoad'
+
+/**
+ * The active profile, and a switch to another one. Switching re-issues the JWT (it carries the profile
+ * number) and reloads the session, so every page shows the new profile's alarms.
+ */
+export function ProfileSwitcher () {
+  const { t } = useTranslation()
+  const id = useId()
+  const { user, reload } = useSession()
+  const [profiles] = useLoad((signal) => api<Profile[]>('/api/profiles', { signal }), [user.profileNo])
+  const [busy, setBusy] = useState(false)
+  const [error, setError] = useState<string | null>(null)
+
+  const current = user.profileName ?? t('profile.number', { number: user.profileNo })
+  // Profiles switched off by the site, or an engine that cannot list them: show the name only.
+  if (profiles.status !== 'ready' || profiles.data.length < 2) {
+    return <span className='profile-name' title={t('profile.label')}>{current}</span>
+  }
+
+  const switchTo = async (profileNo: number): Promise<void> => {
+    setBusy(true)
+    setError(null)
+    try {
+      const { token } = await api<{ token: string }>(`/api/profiles/switch/${profileNo}`, { method: 'PUT' })
+      storeTokens(token, getRefreshToken())
+      reload()
+    } catch (err) {
+      setError(err instanceof ApiError ? err.message : t('status.failed'))
+      setBusy(false)
+    }
+  }
+
+  return (
+    <div className='profile-switcher'>
+      <label htmlFor={id} className='visually-hidden'>{t('profile.label')}</label>
+      <select id={id} className='select' value={user.profileNo} disabled={busy} onChange={(e) => { void switchTo(Number(e.target.value)) }}>
+        {profiles.data.map((p) => <option key={p.profileNo} value={p.profileNo}>{p.name}</option>)}
+      </select>
+      {error !== null && <p className='notice notice-error popover-note' role='alert'>{error}</p>}
+    </div>
+  )
+}

@@ -1,0 +1,99 @@
+import { useEffect, useId, useRef, useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { signOut } from '../api'
+import { changeLanguage, LANGUAGES } from '../i18n'
+import { setTheme, storedTheme, THEMES, type ThemeChoice } from '../theme'
+import { useSession } from './session-context'
+
+/** Each language named in itself, as people look for their own language's name. */
+const nativeName = (language: string): string => new Intl.DisplayNames([language], { type: 'language' }).of(language) ?? language
+
+/** The user's menu: who is signed in, language, theme and sign-out. Escape or a click outside closes it. */
+export function UserMenu () {
+  const { t, i18n } = useTranslation()
+  const { user } = useSession()
+  const [open, setOpen] = useState(false)
+  const [theme, setThemeChoice] = useState<ThemeChoice>(storedTheme)
+  const [signingOut, setSigningOut] = useState(false)
+  const panelId = useId()
+  const languageId = useId()
+  const root = useRef<HTMLDivElement>(null)
+  const button = useRef<HTMLButtonElement>(null)
+
+  useEffect(() => {
+    if (!open) return
+    const onKey = (event: KeyboardEvent): void => {
+      if (event.key === 'Escape') {
+        setOpen(false)
+        button.current?.focus()
+      }
+    }
+    const onClick = (event: MouseEvent): void => {
+      if (root.current !== null && !root.current.contains(event.target as Node)) setOpen(false)
+    }
+    document.addEventListener('keydown', onKey)
+    document.addEventListener('mousedown', onClick)
+    return () => {
+      document.removeEventListener('keydown', onKey)
+      document.removeEventListener('mousedown', onClick)
+    }
+  }, [open])
+
+  const chooseTheme = (choice: ThemeChoice): void => {
+    setTheme(choice)
+    setThemeChoice(choice)
+  }
+
+  return (
+    <div className='user-menu' ref={root}>
+      <button
+        ref={button}
+        type='button'
+        className='button user-menu-button'
+        aria-expanded={open}
+        aria-controls={panelId}
+        onClick={() => { setOpen((o) => !o) }}
+      >
+        {user.avatarUrl !== null && user.avatarUrl !== ''
+          ? <img className='avatar' src={user.avatarUrl} alt='' width={28} height={28} referrerPolicy='no-referrer' />
+          : <span className='avatar avatar-initial' aria-hidden='true'>{user.username.slice(0, 1).toUpperCase()}</span>}
+        <span className='user-menu-name'>{user.username}</span>
+        <span className='visually-hidden'>{t('userMenu.open')}</span>
+      </button>
+      <div id={panelId} className='user-menu-panel' hidden={!open}>
+        <p className='muted small'>
+          {t('userMenu.signedInAs', { name: user.username })}
+          {user.isAdmin && <span className='badge'>{t('userMenu.admin')}</span>}
+        </p>
+        <div className='field'>
+          <label htmlFor={languageId}>{t('userMenu.language')}</label>
+          <select id={languageId} className='select' value={i18n.language} onChange={(e) => { void changeLanguage(e.target.value) }}>
+            {LANGUAGES.map((language) => <option key={language} value={language} lang={language}>{nativeName(language)}</option>)}
+          </select>
+        </div>
+        <fieldset className='field'>
+          <legend>{t('userMenu.theme')}</legend>
+          <div className='segmented'>
+            {THEMES.map((choice) => (
+              <label key={choice} className='segmented-option'>
+                <input type='radio' name={`${panelId}-theme`} value={choice} checked={theme === choice} onChange={() => { chooseTheme(choice) }} />
+                <span>{t(`theme.${choice}`)}</span>
+              </label>
+            ))}
+          </div>
+        </fieldset>
+        <button
+          type='button'
+          className='button'
+          disabled={signingOut}
+          onClick={() => {
+            setSigningOut(true)
+            void signOut()
+          }}
+        >
+          {signingOut ? t('userMenu.signingOut') : t('userMenu.signOut')}
+        </button>
+      </div>
+    </div>
+  )
+}
