@@ -9,7 +9,7 @@ COPY package.json package-lock.json ./
 COPY client/package.json client/
 RUN npm ci --no-audit --no-fund
 COPY . .
-RUN npm run client:build && npm run build
+RUN npm run build
 
 # ---- production dependencies only, installed apart so no build tool reaches the runtime image (the
 # client's packages are all development dependencies: they end up in its bundle, not in node_modules)

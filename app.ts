@@ -7,6 +7,7 @@ import errors from './plugins/errors.js'
 import validation from './plugins/validation.js'
 import proxyTrust, { trustedProxies } from './plugins/proxy-trust.js'
 import securityHeaders from './plugins/security-headers.js'
+import compression from './plugins/compression.js'
 import rateLimits from './plugins/rate-limits.js'
 import openapi from './plugins/openapi.js'
 import db from './plugins/db.js'
@@ -100,6 +101,7 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   await fastify.register(validation)
   await fastify.register(proxyTrust)
   await fastify.register(securityHeaders)
+  await fastify.register(compression)
   await fastify.register(rateLimits)
   await fastify.register(openapi)
   await fastify.register(db)

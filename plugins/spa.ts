@@ -39,7 +39,7 @@ const acceptsHtml = (request: FastifyRequest): boolean => request.headers.accept
 export default fp<SpaOptions>(async (fastify, opts) => {
   const root = opts.distDir ?? join(projectRoot(), 'client', 'dist')
   if (!existsSync(join(root, 'index.html'))) {
-    fastify.log.warn({ root }, 'client build not found, the web client is not served (run npm run client:build)')
+    fastify.log.warn({ root }, 'client build not found, the web client is not served (run npm run build:client)')
     return
   }
   const assetsDir = join(root, 'assets') + sep
@@ -50,6 +50,9 @@ export default fp<SpaOptions>(async (fastify, opts) => {
     // One route per built file instead of a catch-all, which would hand every unknown path to the
     // not-found handler before the fallback below could serve index.html.
     wildcard: false,
+    // The build writes .br and .gz beside every text file; those go out as they are, with the matching
+    // Content-Encoding, to clients that accept them.
+    preCompressed: true,
     cacheControl: false,
     setHeaders (reply, path) {
       reply.header('cache-control', path.startsWith(assetsDir) ? IMMUTABLE : REVALIDATE)

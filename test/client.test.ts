@@ -13,12 +13,13 @@ import spa from '../plugins/spa.js'
 const CHROMIUM = '/usr/bin/chromium'
 const CLIENT_BUILD = fileURLToPath(new URL('../client/dist/index.html', import.meta.url))
 
+// `npm test` builds the client first; a missing build or browser is a failure, never a silent skip.
 const missing = !existsSync(CHROMIUM)
   ? `${CHROMIUM} is not installed (apt-get install chromium)`
-  : !existsSync(CLIENT_BUILD) ? 'the client is not built (npm run client:build)' : undefined
+  : !existsSync(CLIENT_BUILD) ? 'the client is not built (npm run build:client)' : undefined
 
 if (missing !== undefined) {
-  t.plan(0, missing)
+  t.fail(missing)
 } else {
   await browserTests()
 }

@@ -2,10 +2,12 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Writable } from 'node:stream'
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib'
 import t, { type Test } from 'tap'
 import Fastify from 'fastify'
 import errors from '../plugins/errors.js'
 import spa from '../plugins/spa.js'
+import compression from '../plugins/compression.js'
 
 /** A stand-in for client/dist, so these tests do not depend on a client build. */
 function fakeDist (test: Test): string {
@@ -22,6 +24,7 @@ async function build (test: Test, distDir: string, lines: string[] = []) {
   const stream = new Writable({ write (chunk: Buffer, _encoding, callback) { lines.push(chunk.toString()); callback() } })
   const app = Fastify({ logger: { level: 'warn', stream } })
   await app.register(errors)
+  await app.register(compression)
   await app.register(spa, { distDir })
   app.get('/api/known', async () => ({ ok: true }))
   test.teardown(() => app.close())
@@ -81,4 +84,28 @@ t.test('without a client build the plugin warns once and serves nothing', async 
   const res = await app.inject({ url: '/login', headers: html })
   t.equal(res.statusCode, 404)
   t.same(res.json(), { error: 'Route GET /login not found' })
+})
+
+t.test('precompressed copies go to clients that accept them, with the matching encoding, compressed once', async (t) => {
+  const dist = fakeDist(t)
+  const plain = 'console.log("a long enough script")\n'.repeat(64)
+  writeFileSync(join(dist, 'assets', 'app-1a2b3c.js'), plain)
+  writeFileSync(join(dist, 'assets', 'app-1a2b3c.js.br'), brotliCompressSync(plain))
+  writeFileSync(join(dist, 'assets', 'app-1a2b3c.js.gz'), gzipSync(plain))
+  const app = await build(t, dist)
+  const url = '/assets/app-1a2b3c.js'
+
+  const br = await app.inject({ url, headers: { 'accept-encoding': 'gzip, deflate, br' } })
+  t.equal(br.headers['content-encoding'], 'br')
+  t.equal(br.headers['cache-control'], 'public, max-age=31536000, immutable')
+  t.match(br.headers['content-type'], /javascript/)
+  t.equal(brotliDecompressSync(br.rawPayload).toString(), plain)
+
+  const gz = await app.inject({ url, headers: { 'accept-encoding': 'gzip' } })
+  t.equal(gz.headers['content-encoding'], 'gzip')
+  t.equal(gunzipSync(gz.rawPayload).toString(), plain)
+
+  const identity = await app.inject({ url })
+  t.equal(identity.headers['content-encoding'], undefined)
+  t.equal(identity.body, plain)
 })
