@@ -16,7 +16,8 @@ export interface PageEntry {
 }
 
 export const PAGES: PageEntry[] = [
-  { path: '/', label: 'nav.home', section: 'main', Component: lazy(() => import('./pages/Home')) }
+  { path: '/', label: 'nav.home', section: 'main', Component: lazy(() => import('./pages/Home')) },
+  { path: '/admin/sign-in', label: 'nav.signInSettings', section: 'admin', adminOnly: true, Component: lazy(() => import('./pages/admin/SignInSettings')) }
 ]
 
 /** One page serves every alarm type: `/alarms/<type path>`; the navigation lists the enabled types. */

@@ -1,0 +1,330 @@
+import { Fragment, useId, useState, type FormEvent } from 'react'
+import { useTranslation } from 'react-i18next'
+import { api, ApiError, publicApi } from '../../api'
+import { ALARM_TYPES } from '../../alarm-types'
+import { ConfirmDialog } from '../../components/ConfirmDialog'
+import { SettingSwitch } from '../../components/SettingSwitch'
+import { useFormat } from '../../i18n/format'
+import { Status } from '../../shell/Status'
+import { useLoad } from '../../shell/useLoad'
+import { usePageTitle } from '../../shell/usePageTitle'
+import type { Providers } from '../../types'
+import { isNotFalse, isTrue, loadSettings, saveSetting, type SettingValues } from './settings-api'
+
+interface OidcConfig {
+  configured: boolean
+  enabled: boolean
+  forceLocal: boolean
+  providerName: string
+  issuer: string
+  authorizationUrl: string
+  tokenUrl: string
+  userInfoUrl: string
+  endSessionUrl: string
+  revocationUrl: string
+  clientId: string
+  clientSecret: string
+  requestedScopes: string
+  identityClaim: string
+  usePkce: boolean
+  tokenEndpointAuthMethod: string
+  useRefreshTokens: boolean
+  accessTokenMinutes: number
+  refreshTokenLifetimeDays: number
+}
+
+interface PageData {
+  settings: SettingValues
+  oidc: OidcConfig
+  providers: Providers
+  upstreamDisabled: string[]
+}
+
+async function loadPage (signal: AbortSignal): Promise<PageData> {
+  const [settings, oidc, providers, upstreamDisabled] = await Promise.all([
+    loadSettings(signal),
+    api<OidcConfig>('/api/settings/oidc-config', { signal }),
+    publicApi<Providers>('/api/auth/providers', { signal }),
+    api<string[]>('/api/settings/upstream-disabled', { signal })
+  ])
+  return { settings, oidc, providers, upstreamDisabled }
+}
+
+/** The switches of every alarm type; eggs share the raid switch, so each switch is listed once. */
+const TYPE_SWITCHES = ALARM_TYPES.filter((type, index) => ALARM_TYPES.findIndex((t) => t.disableKey === type.disableKey) === index)
+
+/** Admin: how people sign in, which alarm types are offered, and ending a user's sessions. */
+export default function SignInSettings () {
+  const { t } = useTranslation()
+  usePageTitle(t('nav.signInSettings'))
+  const [state, retry, replace] = useLoad(loadPage)
+
+  return (
+    <div className='page'>
+      <h1>{t('nav.signInSettings')}</h1>
+      <Status state={state} retry={retry}>
+        {(data) => {
+          const set = async (key: string, value: string, confirm = false): Promise<void> => {
+            const row = await saveSetting(key, value, confirm)
+            const settings = new Map(data.settings)
+            settings.set(row.key, row.value)
+            replace({ ...data, settings })
+          }
+          return (
+            <>
+              <SignInMode data={data} set={set} />
+              <RoleGating settings={data.settings} set={set} />
+              <AlarmTypeSwitches settings={data.settings} upstreamDisabled={data.upstreamDisabled} set={set} />
+              <OidcCard oidc={data.oidc} />
+              <ChatPlatformCard data={data} set={set} />
+              <SessionsPanel />
+            </>
+          )
+        }}
+      </Status>
+    </div>
+  )
+}
+
+type Save = (key: string, value: string, confirm?: boolean) => Promise<void>
+
+function SignInMode ({ data, set }: { data: PageData, set: Save }) {
+  const { t } = useTranslation()
+  const sso = isTrue(data.settings, 'enable_oidc')
+  const [target, setTarget] = useState<'sso' | 'local' | null>(null)
+  const [busy, setBusy] = useState(false)
+  const [error, setError] = useState<string | null>(null)
+
+  const close = (): void => {
+    setTarget(null)
+    setError(null)
+  }
+  const confirm = async (): Promise<void> => {
+    if (target === null) return
+    setBusy(true)
+    setError(null)
+    try {
+      await set('enable_oidc', target === 'sso' ? 'true' : 'false', target === 'sso')
+      close()
+    } catch (err) {
+      // Refused (for example SSO without a complete provider configuration): the API says why.
+      setError(err instanceof ApiError ? err.message : t('status.failed'))
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  return (
+    <section className='card' aria-labelledby='mode-title'>
+      <h2 id='mode-title'>{t('signIn.mode.title')}</h2>
+      <p>{sso ? t('signIn.mode.ssoNow') : t('signIn.mode.localNow')}</p>
+      {data.oidc.forceLocal && <p className='notice notice-warning'>{t('signIn.mode.forceLocal')}</p>}
+      <div className='row'>
+        <button type='button' className='button button-primary' onClick={() => { setTarget(sso ? 'local' : 'sso') }}>
+          {sso ? t('signIn.mode.toLocal') : t('signIn.mode.toSso')}
+        </button>
+      </div>
+      <SettingSwitch
+        label={t('signIn.mode.singleLogout')}
+        help={data.oidc.endSessionUrl === '' ? t('signIn.mode.singleLogoutUnavailable') : t('signIn.mode.singleLogoutHelp')}
+        checked={isNotFalse(data.settings, 'enable_oidc_slo')}
+        disabled={data.oidc.endSessionUrl === ''}
+        onChange={(on) => set('enable_oidc_slo', on ? 'true' : 'false')}
+      />
+      <ConfirmDialog
+        open={target !== null}
+        title={target === 'sso' ? t('signIn.mode.confirmSsoTitle') : t('signIn.mode.confirmLocalTitle')}
+        confirmLabel={target === 'sso' ? t('signIn.mode.toSso') : t('signIn.mode.toLocal')}
+        busy={busy}
+        error={error}
+        onConfirm={() => { void confirm() }}
+        onCancel={close}
+      >
+        <p>{target === 'sso' ? t('signIn.mode.confirmSso', { provider: data.oidc.providerName || t('login.sso') }) : t('signIn.mode.confirmLocal')}</p>
+      </ConfirmDialog>
+    </section>
+  )
+}
+
+function RoleGating ({ settings, set }: { settings: SettingValues, set: Save }) {
+  const { t } = useTranslation()
+  const id = useId()
+  const [roles, setRoles] = useState(settings.get('allowed_role_ids') ?? '')
+  const [status, setStatus] = useState<{ kind: 'saved' | 'error', text: string } | null>(null)
+
+  const save = async (event: FormEvent): Promise<void> => {
+    event.preventDefault()
+    setStatus(null)
+    try {
+      await set('allowed_role_ids', roles.split(/[\s,]+/).filter((r) => r !== '').join(','))
+      setStatus({ kind: 'saved', text: t('status.saved') })
+    } catch (err) {
+      setStatus({ kind: 'error', text: err instanceof ApiError ? err.message : t('status.failed') })
+    }
+  }
+
+  return (
+    <section className='card' aria-labelledby='roles-title'>
+      <h2 id='roles-title'>{t('signIn.roles.title')}</h2>
+      <SettingSwitch
+        label={t('signIn.roles.enable')}
+        help={t('signIn.roles.help')}
+        checked={isTrue(settings, 'enable_roles')}
+        onChange={(on) => set('enable_roles', on ? 'true' : 'false')}
+      />
+      <form className='stack' onSubmit={(e) => { void save(e) }}>
+        <div className='field'>
+          <label htmlFor={id}>{t('signIn.roles.allowed')}</label>
+          <input id={id} className='input' inputMode='numeric' value={roles} onChange={(e) => { setRoles(e.target.value) }} aria-describedby={`${id}-help`} />
+          <span id={`${id}-help`} className='help'>{t('signIn.roles.allowedHelp')}</span>
+        </div>
+        <button type='submit' className='button'>{t('signIn.save')}</button>
+        {status !== null && <p className={status.kind === 'error' ? 'notice notice-error' : 'muted'} role={status.kind === 'error' ? 'alert' : 'status'}>{status.text}</p>}
+      </form>
+    </section>
+  )
+}
+
+function AlarmTypeSwitches ({ settings, upstreamDisabled, set }: { settings: SettingValues, upstreamDisabled: string[], set: Save }) {
+  const { t } = useTranslation()
+  return (
+    <section className='card' aria-labelledby='types-title'>
+      <h2 id='types-title'>{t('signIn.types.title')}</h2>
+      <p className='help'>{t('signIn.types.help')}</p>
+      {TYPE_SWITCHES.map((type) => {
+        const byEngine = upstreamDisabled.includes(type.disableKey)
+        const label = type.disableKey === 'disable_raids' ? `${t('alarmTypes.raid')} / ${t('alarmTypes.egg')}` : t(`alarmTypes.${type.type}`)
+        return (
+          <SettingSwitch
+            key={type.disableKey}
+            label={label}
+            {...(byEngine && { help: t('signIn.types.byEngine') })}
+            checked={!byEngine && !isTrue(settings, type.disableKey)}
+            disabled={byEngine}
+            onChange={(on) => set(type.disableKey, on ? 'false' : 'true')}
+          />
+        )
+      })}
+    </section>
+  )
+}
+
+function Facts ({ rows }: { rows: Array<[string, string]> }) {
+  const { t } = useTranslation()
+  return (
+    <dl className='facts'>
+      {rows.map(([label, value]) => <Fragment key={label}><dt>{label}</dt><dd>{value === '' ? t('signIn.notSet') : value}</dd></Fragment>)}
+    </dl>
+  )
+}
+
+function OidcCard ({ oidc }: { oidc: OidcConfig }) {
+  const { t } = useTranslation()
+  const format = useFormat()
+  const yes = (value: boolean): string => value ? t('signIn.yes') : t('signIn.no')
+  return (
+    <section className='card' aria-labelledby='oidc-title'>
+      <div className='card-header'>
+        <h2 id='oidc-title'>{t('signIn.oidc.title')}</h2>
+        <span className='muted small'>{oidc.configured ? t('signIn.configured') : t('signIn.notConfigured')}</span>
+      </div>
+      <p className='help'>{t('signIn.readOnly')}</p>
+      <Facts rows={[
+        [t('signIn.oidc.provider'), oidc.providerName],
+        [t('signIn.oidc.issuer'), oidc.issuer],
+        [t('signIn.oidc.authorization'), oidc.authorizationUrl],
+        [t('signIn.oidc.token'), oidc.tokenUrl],
+        [t('signIn.oidc.userinfo'), oidc.userInfoUrl],
+        [t('signIn.oidc.endSession'), oidc.endSessionUrl],
+        [t('signIn.oidc.revocation'), oidc.revocationUrl],
+        [t('signIn.oidc.clientId'), oidc.clientId],
+        [t('signIn.oidc.clientSecret'), oidc.clientSecret],
+        [t('signIn.oidc.scopes'), oidc.requestedScopes],
+        [t('signIn.oidc.identityClaim'), oidc.identityClaim],
+        [t('signIn.oidc.pkce'), yes(oidc.usePkce)],
+        [t('signIn.oidc.authMethod'), oidc.tokenEndpointAuthMethod],
+        [t('signIn.oidc.refresh'), oidc.useRefreshTokens
+          ? t('signIn.oidc.refreshOn', { minutes: format.number(oidc.accessTokenMinutes), days: format.number(oidc.refreshTokenLifetimeDays) })
+          : t('signIn.no')],
+        [t('signIn.oidc.forceLocal'), yes(oidc.forceLocal)]
+      ]}
+      />
+    </section>
+  )
+}
+
+function ChatPlatformCard ({ data, set }: { data: PageData, set: Save }) {
+  const { t } = useTranslation()
+  const { discord, telegram } = data.providers
+  return (
+    <>
+      <section className='card' aria-labelledby='discord-title'>
+        <div className='card-header'>
+          <h2 id='discord-title'>{t('signIn.discord.title')}</h2>
+          <span className='muted small'>{discord.configured ? t('signIn.configured') : t('signIn.notConfigured')}</span>
+        </div>
+        <SettingSwitch
+          label={t('signIn.discord.enable')}
+          help={t('signIn.adminsAlways')}
+          checked={isNotFalse(data.settings, 'enable_discord')}
+          disabled={!discord.configured}
+          onChange={(on) => set('enable_discord', on ? 'true' : 'false')}
+        />
+      </section>
+      <section className='card' aria-labelledby='telegram-title'>
+        <div className='card-header'>
+          <h2 id='telegram-title'>{t('signIn.telegram.title')}</h2>
+          <span className='muted small'>{telegram.configured ? t('signIn.configured') : t('signIn.notConfigured')}</span>
+        </div>
+        <Facts rows={[[t('signIn.telegram.bot'), telegram.botUsername === '' ? '' : `@${telegram.botUsername}`]]} />
+        <SettingSwitch
+          label={t('signIn.telegram.enable')}
+          help={t('signIn.adminsAlways')}
+          checked={isNotFalse(data.settings, 'enable_telegram')}
+          disabled={!telegram.configured}
+          onChange={(on) => set('enable_telegram', on ? 'true' : 'false')}
+        />
+      </section>
+    </>
+  )
+}
+
+function SessionsPanel () {
+  const { t } = useTranslation()
+  const format = useFormat()
+  const id = useId()
+  const [userId, setUserId] = useState('')
+  const [busy, setBusy] = useState(false)
+  const [result, setResult] = useState<{ kind: 'done' | 'error', text: string } | null>(null)
+
+  const revoke = async (event: FormEvent): Promise<void> => {
+    event.preventDefault()
+    setBusy(true)
+    setResult(null)
+    try {
+      const { revoked } = await api<{ revoked: number }>(`/api/admin/users/sessions?id=${encodeURIComponent(userId.trim())}`, { method: 'DELETE' })
+      setResult({ kind: 'done', text: t('signIn.sessions.revoked', { count: revoked, formatted: format.number(revoked) }) })
+    } catch (err) {
+      setResult({ kind: 'error', text: err instanceof ApiError ? err.message : t('status.failed') })
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  return (
+    <section className='card' aria-labelledby='sessions-title'>
+      <h2 id='sessions-title'>{t('signIn.sessions.title')}</h2>
+      <p className='help'>{t('signIn.sessions.help')}</p>
+      <form className='stack' onSubmit={(e) => { void revoke(e) }}>
+        <div className='field'>
+          <label htmlFor={id}>{t('signIn.sessions.userId')}</label>
+          <input id={id} className='input' required maxLength={255} value={userId} onChange={(e) => { setUserId(e.target.value) }} />
+        </div>
+        <button type='submit' className='button button-danger' disabled={busy || userId.trim() === ''}>{t('signIn.sessions.revoke')}</button>
+        <div aria-live='polite'>
+          {result !== null && <p className={result.kind === 'error' ? 'notice notice-error' : 'notice'}>{result.text}</p>}
+        </div>
+      </form>
+    </section>
+  )
+}

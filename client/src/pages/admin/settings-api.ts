@@ -1,0 +1,21 @@
+import { api } from '../../api'
+import type { SiteSetting } from '../../types'
+
+/** Site settings as the admin pages read and write them: raw values by key. */
+export type SettingValues = ReadonlyMap<string, string | null>
+
+export async function loadSettings (signal: AbortSignal): Promise<SettingValues> {
+  const rows = await api<SiteSetting[]>('/api/settings', { signal })
+  return new Map(rows.map((row) => [row.key, row.value]))
+}
+
+export async function saveSetting (key: string, value: string | null, confirm = false): Promise<SiteSetting> {
+  return await api<SiteSetting>(`/api/settings/${encodeURIComponent(key)}`, {
+    method: 'PUT',
+    json: confirm ? { value, confirm: true } : { value }
+  })
+}
+
+/** The server's two readings of a switch: on only when "true" (opt-in), or on unless "false" (opt-out). */
+export const isTrue = (values: SettingValues, key: string): boolean => values.get(key) === 'true'
+export const isNotFalse = (values: SettingValues, key: string): boolean => values.get(key) !== 'false'
