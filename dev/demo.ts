@@ -92,6 +92,23 @@ export async function startDemo (options: DemoOptions): Promise<Demo> {
     for (const cleanup of cleanups.splice(0).reverse()) await Promise.resolve(cleanup()).catch((err: unknown) => { console.error(err) })
   }
   try {
+    const port = await portFor(options.port)
+    const base = `http://127.0.0.1:${port}`
+    const clientSecret = randomBytes(24).toString('base64url')
+    // The provider (its key generation) starts while the databases are prepared.
+    const providerStarting = startDevOidcProvider({
+      accounts: DEMO_ACCOUNTS,
+      password: DEMO_PASSWORD,
+      clientId: CLIENT_ID,
+      clientSecret,
+      redirectUri: `${base}/api/auth/oidc/callback`,
+      postLogoutRedirectUri: `${base}/login?loggedout=1`,
+      accessTokenTtl: 300
+    })
+    // Handled where it is awaited; this only keeps an early failure from counting as unhandled meanwhile.
+    providerStarting.catch(() => undefined)
+    cleanups.push(async () => { await (await providerStarting).close() })
+
     const db = await demoDatabase()
     cleanups.push(db.stop)
     const names = await recreateDatabases(db, options.dbPrefix)
@@ -103,20 +120,7 @@ export async function startDemo (options: DemoOptions): Promise<Demo> {
       settings: { fences: DEMO_FENCES }
     })
     cleanups.push(() => engine.close())
-
-    const port = await portFor(options.port)
-    const base = `http://127.0.0.1:${port}`
-    const clientSecret = randomBytes(24).toString('base64url')
-    const provider = await startDevOidcProvider({
-      accounts: DEMO_ACCOUNTS,
-      password: DEMO_PASSWORD,
-      clientId: CLIENT_ID,
-      clientSecret,
-      redirectUri: `${base}/api/auth/oidc/callback`,
-      postLogoutRedirectUri: `${base}/login?loggedout=1`,
-      accessTokenTtl: 300
-    })
-    cleanups.push(() => provider.close())
+    const provider = await providerStarting
 
     const dataDir = mkdtempSync(join(tmpdir(), 'alarm-web-demo-data-'))
     cleanups.push(() => { rmSync(dataDir, { recursive: true, force: true }) })
