@@ -1,7 +1,6 @@
 import { StrictMode, Suspense, lazy } from 'react'
 import { createRoot } from 'react-dom/client'
-import { createBrowserRouter, Navigate } from 'react-router'
-import { RouterProvider } from 'react-router/dom'
+import { BrowserRouter, Navigate, Route, Routes } from 'react-router'
 import { setUpI18n } from './i18n'
 import { AlarmTypePage, PAGES } from './pages'
 import { getToken } from './session'
@@ -22,25 +21,29 @@ function RequireSession () {
   return getToken() === null ? <Navigate to='/login' replace /> : <Layout />
 }
 
-const router = createBrowserRouter([
-  {
-    element: <FollowOtherTabs />,
-    children: [
-      { path: '/login', element: <Login /> },
-      { path: '/auth/oidc/callback', element: <Callback method='oidc' /> },
-      { path: '/auth/discord/callback', element: <Callback method='discord' /> },
-      { path: '/auth/telegram/callback', element: <Callback method='telegram' /> },
-      {
-        element: <RequireSession />,
-        children: [
-          ...PAGES.map(({ path, Component }) => ({ path, element: <Component /> })),
-          { path: '/alarms/:type', element: <AlarmTypePage /> },
-          { path: '*', element: <NotFound /> }
-        ]
-      }
-    ]
-  }
-])
+/**
+ * Declarative routing: the pages load their own data (shell/useLoad), so the data router's loaders and
+ * actions would only add weight to the first download.
+ */
+function App () {
+  return (
+    <BrowserRouter>
+      <Routes>
+        <Route element={<FollowOtherTabs />}>
+          <Route path='/login' element={<Login />} />
+          <Route path='/auth/oidc/callback' element={<Callback method='oidc' />} />
+          <Route path='/auth/discord/callback' element={<Callback method='discord' />} />
+          <Route path='/auth/telegram/callback' element={<Callback method='telegram' />} />
+          <Route element={<RequireSession />}>
+            {PAGES.map(({ path, Component }) => <Route key={path} path={path} element={<Component />} />)}
+            <Route path='/alarms/:type' element={<AlarmTypePage />} />
+            <Route path='*' element={<NotFound />} />
+          </Route>
+        </Route>
+      </Routes>
+    </BrowserRouter>
+  )
+}
 
 const root = document.getElementById('root')
 if (root === null) throw new Error('index.html has no #root element')
@@ -48,7 +51,7 @@ void setUpI18n().then(() => {
   createRoot(root).render(
     <StrictMode>
       <Suspense fallback={<PageLoading />}>
-        <RouterProvider router={router} />
+        <App />
       </Suspense>
     </StrictMode>
   )
