@@ -116,7 +116,12 @@ export async function startDemo (options: DemoOptions): Promise<Demo> {
 
     const secret = randomBytes(16).toString('hex')
     const engine = await startAlarmEngineFake({
-      database: names.engine, secret, host: db.host, port: db.port, user: db.user, password: db.password,
+      database: names.engine,
+      secret,
+      host: db.host,
+      port: db.port,
+      user: db.user,
+      password: db.password,
       settings: { fences: DEMO_FENCES }
     })
     cleanups.push(() => engine.close())
@@ -194,7 +199,7 @@ async function main (): Promise<void> {
       if (stopping) return
       stopping = true
       console.log('\nstopping the demo…')
-      void demo.close().then(() => { process.exit(0) })
+      demo.close().then(() => { process.exit(0) }, (err: unknown) => { console.error(err); process.exit(1) })
     })
   }
 

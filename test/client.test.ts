@@ -87,9 +87,8 @@ async function startStubApi (state: { current: StubState }): Promise<FastifyInst
     }
     return { id: '1001', username, type: 'discord:user', isAdmin: false, adminDisable: false, enabled: true, profileNo: 1, avatarUrl: null, managedWebhooks: [], profileName: 'Home' }
   })
-  // What the signed-in frame reads besides /me: site switches, the engine's switches, counts, profiles.
-  app.get('/api/settings', async () => [])
-  app.get('/api/settings/upstream-disabled', async () => [])
+  // What the signed-in frame reads besides /me: the offered alarm types, counts, profiles.
+  app.get('/api/alarm-types', async () => [])
   app.get('/api/dashboard', async () => ({ monsters: 2, raids: 0, eggs: 0, quests: 0, invasions: 0, lures: 0, nests: 0, gyms: 0, fortChanges: 0, maxBattles: 0 }))
   app.get('/api/profiles', async () => [])
   app.post<{ Body: { refreshToken: string } }>('/api/auth/oidc/refresh', async (request, reply) => {

@@ -48,7 +48,7 @@ if (!existsSync(CHROMIUM) || !existsSync(new URL('../client/dist/index.html', im
         }
       }
       demo.stdout.on('data', look)
-      void exited.then((code) => { reject(new Error(`the demo exited (${code}) before it was ready:\n${output}`)) })
+      exited.then((code) => { reject(new Error(`the demo exited (${code}) before it was ready:\n${output}`)) }, reject)
     })
     t.match(output, /admin\s+admin\s+Professor Willow/, 'prints the admin account')
     t.match(output, /misty\s+member/, 'prints the member accounts')

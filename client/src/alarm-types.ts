@@ -1,37 +1,40 @@
 import { api } from './api'
-import type { SiteSetting } from './types'
+
+/** An alarm type as GET /api/alarm-types describes it (schemas/alarm-types.ts on the server). */
+export interface AlarmTypeDescriptor {
+  type: string
+  labelKey: string
+  /** Where its alarms are, e.g. /api/monsters. */
+  path: string
+  engineName: string
+  disableKey: string
+  dashboardKey: string
+  cleaningName: string | null
+  testAlert: boolean
+  fields: Array<Record<string, unknown> & { name: string, labelKey: string, helpKey: string }>
+}
+
+/** The page of a type: /alarms/<the last segment of its API path>. */
+export const pagePath = (type: { path: string }): string => type.path.replace(/^\/api\//, '')
+
+/** The types this site offers right now, in display order (the server leaves out switched-off ones). */
+export async function loadAlarmTypes (signal: AbortSignal): Promise<AlarmTypeDescriptor[]> {
+  return await api<AlarmTypeDescriptor[]>('/api/alarm-types', { signal })
+}
 
 /**
- * The ten alarm types and whether this site offers each. A type is offered unless the site's
- * `disable_*` switch is "true" or the alarm engine disables it (GET /api/settings/upstream-disabled).
+ * Every type's page path and site switch, for what the descriptors cannot say because they list only
+ * offered types: the admin's switches for all of them, and why a switched-off type's page is empty.
  */
-export interface AlarmTypeInfo {
-  type: string
-  /** Path of its API under /api, and of its page under /alarms. */
-  path: string
-  disableKey: string
-  /** Its count in GET /api/dashboard. */
-  dashboardKey: string
-}
-
-export const ALARM_TYPES: AlarmTypeInfo[] = [
-  { type: 'pokemon', path: 'monsters', disableKey: 'disable_mons', dashboardKey: 'monsters' },
-  { type: 'raid', path: 'raids', disableKey: 'disable_raids', dashboardKey: 'raids' },
-  { type: 'egg', path: 'eggs', disableKey: 'disable_raids', dashboardKey: 'eggs' },
-  { type: 'quest', path: 'quests', disableKey: 'disable_quests', dashboardKey: 'quests' },
-  { type: 'invasion', path: 'invasions', disableKey: 'disable_invasions', dashboardKey: 'invasions' },
-  { type: 'lure', path: 'lures', disableKey: 'disable_lures', dashboardKey: 'lures' },
-  { type: 'nest', path: 'nests', disableKey: 'disable_nests', dashboardKey: 'nests' },
-  { type: 'gym', path: 'gyms', disableKey: 'disable_gyms', dashboardKey: 'gyms' },
-  { type: 'fort', path: 'fort-changes', disableKey: 'disable_fort_changes', dashboardKey: 'fortChanges' },
-  { type: 'maxbattle', path: 'maxbattles', disableKey: 'disable_maxbattles', dashboardKey: 'maxBattles' }
-]
-
-export async function loadEnabledAlarmTypes (signal: AbortSignal): Promise<AlarmTypeInfo[]> {
-  const [settings, upstream] = await Promise.all([
-    api<SiteSetting[]>('/api/settings', { signal }),
-    api<string[]>('/api/settings/upstream-disabled', { signal })
-  ])
-  const off = new Set([...upstream, ...settings.filter((s) => s.key.startsWith('disable_') && s.value === 'true').map((s) => s.key)])
-  return ALARM_TYPES.filter((t) => !off.has(t.disableKey))
-}
+export const ALARM_TYPE_SWITCHES = [
+  { type: 'pokemon', path: '/api/monsters', disableKey: 'disable_mons' },
+  { type: 'raid', path: '/api/raids', disableKey: 'disable_raids' },
+  { type: 'egg', path: '/api/eggs', disableKey: 'disable_raids' },
+  { type: 'quest', path: '/api/quests', disableKey: 'disable_quests' },
+  { type: 'invasion', path: '/api/invasions', disableKey: 'disable_invasions' },
+  { type: 'lure', path: '/api/lures', disableKey: 'disable_lures' },
+  { type: 'nest', path: '/api/nests', disableKey: 'disable_nests' },
+  { type: 'gym', path: '/api/gyms', disableKey: 'disable_gyms' },
+  { type: 'fort', path: '/api/fort-changes', disableKey: 'disable_fort_changes' },
+  { type: 'maxbattle', path: '/api/maxbattles', disableKey: 'disable_maxbattles' }
+] as const

@@ -20,5 +20,5 @@ export const PAGES: PageEntry[] = [
   { path: '/admin/sign-in', label: 'nav.signInSettings', section: 'admin', adminOnly: true, Component: lazy(() => import('./pages/admin/SignInSettings')) }
 ]
 
-/** One page serves every alarm type: `/alarms/<type path>`; the navigation lists the enabled types. */
+/** One page serves every alarm type: `/alarms/<type path>`; the navigation lists the offered types. */
 export const AlarmTypePage = lazy(() => import('./pages/alarms/AlarmTypePage'))

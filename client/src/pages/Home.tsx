@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
 import { api } from '../api'
+import { pagePath } from '../alarm-types'
 import { useFormat } from '../i18n/format'
 import { useSession } from '../shell/session-context'
 import { Status } from '../shell/Status'
@@ -28,9 +29,9 @@ export default function Home () {
             <ul className='tiles'>
               {alarmTypes.map((type) => (
                 <li key={type.type}>
-                  <Link className='tile' to={`/alarms/${type.path}`}>
+                  <Link className='tile' to={`/alarms/${pagePath(type)}`}>
                     <span className='tile-count'>{format.number(data[type.dashboardKey] ?? 0)}</span>
-                    <span className='tile-label'>{t(`alarmTypes.${type.type}`)}</span>
+                    <span className='tile-label'>{t(type.labelKey)}</span>
                   </Link>
                 </li>
               ))}

@@ -1,6 +1,7 @@
 import { Suspense, useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link, NavLink, Outlet, useLocation } from 'react-router'
+import { pagePath } from '../alarm-types'
 import { PAGES } from '../pages'
 import { AlertsToggle } from './AlertsToggle'
 import { PageLoading } from './PageLoading'
@@ -73,7 +74,7 @@ function Navigation ({ open }: { open: boolean }) {
         <>
           <h2 className='nav-heading' id='nav-alarms'>{t('nav.alarms')}</h2>
           <ul className='nav-list' aria-labelledby='nav-alarms'>
-            {alarmTypes.map((type) => <li key={type.type}><NavLink to={`/alarms/${type.path}`}>{t(`alarmTypes.${type.type}`)}</NavLink></li>)}
+            {alarmTypes.map((type) => <li key={type.type}><NavLink to={`/alarms/${pagePath(type)}`}>{t(type.labelKey)}</NavLink></li>)}
           </ul>
         </>
       )}

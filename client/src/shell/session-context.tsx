@@ -1,6 +1,6 @@
 import { createContext, useCallback, useContext, useMemo, type ReactNode } from 'react'
 import { api } from '../api'
-import { loadEnabledAlarmTypes, type AlarmTypeInfo } from '../alarm-types'
+import { loadAlarmTypes, type AlarmTypeDescriptor } from '../alarm-types'
 import { getRefreshToken, storeTokens } from '../session'
 import type { User } from '../types'
 import { Status } from './Status'
@@ -9,7 +9,7 @@ import { useLoad } from './useLoad'
 interface SessionValue {
   user: User
   /** Alarm types this site offers right now. */
-  alarmTypes: AlarmTypeInfo[]
+  alarmTypes: AlarmTypeDescriptor[]
   /** Reads /me again (after a profile switch, a pause, an impersonation). */
   reload: () => void
   /** Replaces the user without a round trip, when an answer already said what changed. */
@@ -18,13 +18,13 @@ interface SessionValue {
 
 const SessionContext = createContext<SessionValue | null>(null)
 
-interface Loaded { user: User, alarmTypes: AlarmTypeInfo[] }
+interface Loaded { user: User, alarmTypes: AlarmTypeDescriptor[] }
 
 async function loadSession (signal: AbortSignal): Promise<Loaded> {
   const user = await api<User>('/api/auth/me', { signal })
   // The active profile changed outside this site: the server re-issued the JWT to match.
   if (user.token !== undefined) storeTokens(user.token, getRefreshToken())
-  return { user, alarmTypes: await loadEnabledAlarmTypes(signal) }
+  return { user, alarmTypes: await loadAlarmTypes(signal) }
 }
 
 /** Loads the signed-in user once for every page of the shell. */

@@ -1,7 +1,7 @@
 import { Fragment, useId, useState, type FormEvent } from 'react'
 import { useTranslation } from 'react-i18next'
 import { api, ApiError, publicApi } from '../../api'
-import { ALARM_TYPES } from '../../alarm-types'
+import { ALARM_TYPE_SWITCHES } from '../../alarm-types'
 import { ConfirmDialog } from '../../components/ConfirmDialog'
 import { SettingSwitch } from '../../components/SettingSwitch'
 import { useFormat } from '../../i18n/format'
@@ -51,7 +51,7 @@ async function loadPage (signal: AbortSignal): Promise<PageData> {
 }
 
 /** The switches of every alarm type; eggs share the raid switch, so each switch is listed once. */
-const TYPE_SWITCHES = ALARM_TYPES.filter((type, index) => ALARM_TYPES.findIndex((t) => t.disableKey === type.disableKey) === index)
+const TYPE_SWITCHES = ALARM_TYPE_SWITCHES.filter((type, index) => ALARM_TYPE_SWITCHES.findIndex((t) => t.disableKey === type.disableKey) === index)
 
 /** Admin: how people sign in, which alarm types are offered, and ending a user's sessions. */
 export default function SignInSettings () {
@@ -193,7 +193,7 @@ function AlarmTypeSwitches ({ settings, upstreamDisabled, set }: { settings: Set
       <p className='help'>{t('signIn.types.help')}</p>
       {TYPE_SWITCHES.map((type) => {
         const byEngine = upstreamDisabled.includes(type.disableKey)
-        const label = type.disableKey === 'disable_raids' ? `${t('alarmTypes.raid')} / ${t('alarmTypes.egg')}` : t(`alarmTypes.${type.type}`)
+        const label = type.disableKey === 'disable_raids' ? `${t('alarms.types.raid')} / ${t('alarms.types.egg')}` : t(`alarms.types.${type.type}`)
         return (
           <SettingSwitch
             key={type.disableKey}

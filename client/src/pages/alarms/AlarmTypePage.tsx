@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next'
 import { Link, useParams } from 'react-router'
 import { api } from '../../api'
-import { ALARM_TYPES } from '../../alarm-types'
+import { ALARM_TYPE_SWITCHES, pagePath } from '../../alarm-types'
 import { useFormat } from '../../i18n/format'
 import { useSession } from '../../shell/session-context'
 import { Status } from '../../shell/Status'
@@ -11,20 +11,21 @@ import { usePageTitle } from '../../shell/usePageTitle'
 type Alarm = Record<string, unknown> & { uid: number, distance?: number }
 
 /**
- * The alarms of one type in the active profile. A type the site or the engine switched off says so
- * instead of showing an error.
+ * The alarms of one type in the active profile. A type the site or the engine switched off (so absent
+ * from GET /api/alarm-types) says so instead of showing an error.
  */
 export default function AlarmTypePage () {
   const { t } = useTranslation()
   const format = useFormat()
   const { type: path } = useParams()
   const { user, alarmTypes } = useSession()
-  const type = ALARM_TYPES.find((entry) => entry.path === path)
-  const enabled = type !== undefined && alarmTypes.some((entry) => entry.type === type.type)
-  const title = type === undefined ? t('notFound.title') : t(`alarmTypes.${type.type}`)
+  const offered = alarmTypes.find((entry) => pagePath(entry) === path)
+  const type = offered ?? ALARM_TYPE_SWITCHES.find((entry) => pagePath(entry) === path)
+  const enabled = offered !== undefined
+  const title = type === undefined ? t('notFound.title') : t(`alarms.types.${type.type}`)
   usePageTitle(title)
   const [alarms, retry] = useLoad(
-    (signal) => enabled ? api<Alarm[]>(`/api/${type.path}`, { signal }) : Promise.resolve([]),
+    (signal) => offered !== undefined ? api<Alarm[]>(offered.path, { signal }) : Promise.resolve([]),
     [path, enabled, user.profileNo]
   )
 
