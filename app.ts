@@ -18,6 +18,7 @@ import auth from './plugins/auth.js'
 import cookies from './plugins/cookies.js'
 import siteSettings from './plugins/site-settings.js'
 import chatPlatform from './plugins/chat-platform.js'
+import cacheEviction from './plugins/cache-eviction.js'
 import identity from './plugins/identity.js'
 import oidcClient from './plugins/oidc-client.js'
 import refreshSessions from './plugins/refresh-sessions.js'
@@ -26,6 +27,9 @@ import blockedAccounts from './plugins/blocked-accounts.js'
 import featureGates from './plugins/feature-gates.js'
 import alarmEvents from './plugins/alarm-events.js'
 import areaSelection from './plugins/area-selection.js'
+import avatars from './plugins/avatars.js'
+import adminUsers from './plugins/admin-users.js'
+import delegates from './plugins/delegates.js'
 import healthRoutes from './routes/health/index.js'
 import settingsRoutes from './routes/settings/index.js'
 import oidcRoutes from './routes/auth/oidc/index.js'
@@ -37,6 +41,8 @@ import discordRoutes from './routes/auth/discord/index.js'
 import telegramRoutes from './routes/auth/telegram/index.js'
 import sessionUserRoutes from './routes/auth/user/index.js'
 import impersonationRoutes from './routes/impersonation/index.js'
+import adminUserRoutes from './routes/admin/users/index.js'
+import delegateRoutes from './routes/admin/delegates/index.js'
 import featureGateRoutes from './routes/feature-gates/index.js'
 import alarmRoutes from './routes/alarms/index.js'
 import alarmTypeRoutes from './routes/alarm-types/index.js'
@@ -112,6 +118,7 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   await fastify.register(cookies)
   await fastify.register(siteSettings)
   await fastify.register(chatPlatform)
+  await fastify.register(cacheEviction)
   await fastify.register(identity)
   await fastify.register(oidcClient)
   await fastify.register(refreshSessions)
@@ -120,6 +127,9 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   await fastify.register(featureGates)
   await fastify.register(alarmEvents)
   await fastify.register(areaSelection)
+  await fastify.register(avatars)
+  await fastify.register(adminUsers)
+  await fastify.register(delegates)
 
   await fastify.register(healthRoutes, { prefix: '/api' })
   await fastify.register(settingsRoutes, { prefix: '/api/settings' })
@@ -132,6 +142,8 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   await fastify.register(telegramRoutes, { prefix: '/api/auth/telegram' })
   await fastify.register(sessionUserRoutes, { prefix: '/api/auth' })
   await fastify.register(impersonationRoutes, { prefix: '/api/admin' })
+  await fastify.register(adminUserRoutes, { prefix: '/api/admin' })
+  await fastify.register(delegateRoutes, { prefix: '/api/admin' })
   await fastify.register(featureGateRoutes, { prefix: '/api/settings' })
   await fastify.register(alarmRoutes, { prefix: '/api' })
   await fastify.register(alarmTypeRoutes, { prefix: '/api/alarm-types' })

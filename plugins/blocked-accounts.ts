@@ -90,6 +90,7 @@ declare module 'fastify' {
 export default fp(async (fastify) => {
   const blockedAccounts = createBlockedAccounts(fastify)
   fastify.decorate('blockedAccounts', blockedAccounts)
+  fastify.cacheEviction.on('blocked-account', blockedAccounts.evict)
   fastify.addHook('preHandler', async (request) => {
     if (!request.user) return
     // The route pattern, not the raw URL: an encoded or oddly spelled path cannot dodge the check.
@@ -97,4 +98,4 @@ export default fp(async (fastify) => {
     if (isExempt(path)) return
     if (await blockedAccounts.isBlocked(request.user.userId, request) === true) throw forbidden(BLOCKED_MESSAGE)
   })
-}, { name: 'blocked-accounts', fastify: '5.x', dependencies: ['auth', 'clock', 'engine'] })
+}, { name: 'blocked-accounts', fastify: '5.x', dependencies: ['auth', 'clock', 'engine', 'cache-eviction'] })

@@ -32,6 +32,13 @@ export interface ChatPlatformOptions {
 /** Discord's snowflakes: decimal, at most 20 digits today; anything else is not an account id. */
 const SNOWFLAKE = /^\d{1,25}$/
 
+function toUser (body: Record<string, unknown>, status: number, what: string): ChatPlatformUser {
+  if (typeof body.id !== 'string' || !SNOWFLAKE.test(body.id)) throw new ChatPlatformError(status, `${what} answered no usable id`)
+  const username = typeof body.username === 'string' && body.username !== '' ? body.username : body.id
+  const avatar = typeof body.avatar === 'string' && /^[A-Za-z0-9_]{1,64}$/.test(body.avatar) ? body.avatar : null
+  return { id: body.id, username, avatar }
+}
+
 function createChatPlatform (options: ChatPlatformOptions) {
   const base = options.apiUrl.replace(/\/$/, '')
 
@@ -95,15 +102,20 @@ function createChatPlatform (options: ChatPlatformOptions) {
       return body.access_token
     },
 
+    /** Any account by id, through the bot (`GET /users/{id}`); null when the platform knows no such account. */
+    async user (userId: string): Promise<ChatPlatformUser | null> {
+      if (!SNOWFLAKE.test(userId)) return null
+      const res = await request(`/users/${userId}`, { headers: { authorization: `Bot ${options.botToken}`, accept: 'application/json' } })
+      if (res.status === 404) return null
+      if (!res.ok) throw new ChatPlatformError(res.status, `user lookup answered ${res.status}`)
+      return toUser(await jsonObject(res, 'user lookup'), res.status, 'user lookup')
+    },
+
     /** The account an access token belongs to (`GET /users/@me`). */
     async currentUser (accessToken: string): Promise<ChatPlatformUser> {
       const res = await request('/users/@me', { headers: { authorization: `Bearer ${accessToken}`, accept: 'application/json' } })
       if (!res.ok) throw new ChatPlatformError(res.status, `current user lookup answered ${res.status}`)
-      const body = await jsonObject(res, 'current user lookup')
-      if (typeof body.id !== 'string' || !SNOWFLAKE.test(body.id)) throw new ChatPlatformError(res.status, 'current user lookup answered no usable id')
-      const username = typeof body.username === 'string' && body.username !== '' ? body.username : body.id
-      const avatar = typeof body.avatar === 'string' && /^[A-Za-z0-9_]{1,64}$/.test(body.avatar) ? body.avatar : null
-      return { id: body.id, username, avatar }
+      return toUser(await jsonObject(res, 'current user lookup'), res.status, 'current user lookup')
     }
   }
 }

@@ -51,8 +51,10 @@ export function parseRoleIds (raw: string): { valid: string[], ignored: string[]
 }
 
 function createIdentity (fastify: FastifyInstance) {
-  const { engine, db, siteSettings, chatPlatform, config, clock, log } = fastify
+  const { engine, db, siteSettings, chatPlatform, config, clock, log, cacheEviction } = fastify
   const rolesCache = new Map<string, { roles: Roles, until: number }>()
+  // A grant change or block published by any instance takes effect here at once.
+  cacheEviction.on('roles', (userId) => { rolesCache.delete(userId) })
 
   async function engineAdmins (): Promise<string[]> {
     const { admins } = await engine.config.poracleWeb()
@@ -188,4 +190,4 @@ declare module 'fastify' {
 /** Who a signed-in identity is to this service: engine user, admin rights, delegation, gates. */
 export default fp(async (fastify) => {
   fastify.decorate('identity', createIdentity(fastify))
-}, { name: 'identity', fastify: '5.x', dependencies: ['config', 'clock', 'db', 'engine', 'site-settings', 'chat-platform'] })
+}, { name: 'identity', fastify: '5.x', dependencies: ['config', 'clock', 'db', 'engine', 'site-settings', 'chat-platform', 'cache-eviction'] })

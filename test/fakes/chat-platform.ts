@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net'
 
 /**
  * The chat platform's (Discord's) HTTP API on 127.0.0.1, in the shape the sign-in uses: the OAuth2
- * authorize page and token endpoint, `GET /users/@me` and the bot's guild-member lookup. `url` plays
+ * authorize page and token endpoint, `GET /users/@me`, and the bot's guild-member and user lookups. `url` plays
  * the role of DISCORD_API_URL (`https://discord.com/api` in production): every route is relative to it.
  * Error bodies are Discord's: `{error}` on the OAuth2 endpoints, `{message, code}` on the API.
  */
@@ -22,7 +22,7 @@ export interface CodeGrant {
   redirectUri?: string
 }
 
-export type ChatEndpoint = 'authorize' | 'token' | 'user' | 'member'
+export type ChatEndpoint = 'authorize' | 'token' | 'user' | 'member' | 'userById'
 
 /**
  * `server_error`: 500; `hang`: never answers (until close); `garbage`: 200 with a body that claims to
@@ -135,7 +135,8 @@ async function handle (fake: ChatPlatformFake, req: IncomingMessage, res: Server
   // Discord serves every route with and without a version prefix (/api/v10/users/@me).
   const path = target.pathname.replace(/^\/v\d+(?=\/)/, '')
   const member = /^\/guilds\/([^/]+)\/members\/([^/]+)$/.exec(path)
-  const route = routeOf(req.method, path, member !== null)
+  const byId = /^\/users\/(\d+)$/.exec(path)
+  const route = routeOf(req.method, path, member !== null, byId !== null)
   if (route === undefined) {
     json(res, 404, { message: '404: Not Found', code: 0 })
     return
@@ -149,15 +150,17 @@ async function handle (fake: ChatPlatformFake, req: IncomingMessage, res: Server
     case 'authorize': authorize(fake, target.searchParams, res); break
     case 'token': token(fake, req.headers, body, res); break
     case 'user': currentUser(fake, req.headers, res); break
+    case 'userById': userById(fake, req.headers, byId?.[1] ?? '', res); break
     case 'member': guildMember(fake, req.headers, decodeURIComponent(member?.[1] ?? ''), decodeURIComponent(member?.[2] ?? ''), res)
   }
 }
 
-function routeOf (method: string | undefined, path: string, isMember: boolean): ChatEndpoint | undefined {
+function routeOf (method: string | undefined, path: string, isMember: boolean, isUserById: boolean): ChatEndpoint | undefined {
   if (method === 'GET' && path === '/oauth2/authorize') return 'authorize'
   if (method === 'POST' && path === '/oauth2/token') return 'token'
   if (method === 'GET' && path === '/users/@me') return 'user'
   if (method === 'GET' && isMember) return 'member'
+  if (method === 'GET' && isUserById) return 'userById'
   return undefined
 }
 
@@ -238,6 +241,20 @@ function currentUser (fake: ChatPlatformFake, headers: IncomingHttpHeaders, res:
   const user = bearer === undefined ? undefined : fake.users.get(fake.accessTokens.get(bearer) ?? '')
   if (user === undefined) {
     json(res, 401, unauthorized)
+    return
+  }
+  json(res, 200, publicUser(user))
+}
+
+/** The bot's user lookup: Discord's 10013 Unknown User for an id it does not know. */
+function userById (fake: ChatPlatformFake, headers: IncomingHttpHeaders, userId: string, res: ServerResponse): void {
+  if (headers.authorization !== `Bot ${fake.botToken}`) {
+    json(res, 401, unauthorized)
+    return
+  }
+  const user = fake.users.get(userId)
+  if (user === undefined) {
+    json(res, 404, { message: 'Unknown User', code: 10013 })
     return
   }
   json(res, 200, publicUser(user))

@@ -1,0 +1,101 @@
+import { randomUUID } from 'node:crypto'
+import fp from 'fastify-plugin'
+import { Redis } from 'ioredis'
+import type { FastifyBaseLogger } from 'fastify'
+
+/** The per-user caches an admin action can make stale on every instance. */
+export type EvictableCache = 'blocked-account' | 'roles'
+
+const CACHES: ReadonlySet<string> = new Set<EvictableCache>(['blocked-account', 'roles'])
+const CHANNEL = 'alarm-web:cache-eviction'
+const SUBSCRIBE_WAIT_MS = 5_000
+
+interface EvictionMessage { from: string, cache: EvictableCache, key: string }
+
+function parse (raw: string): EvictionMessage | null {
+  try {
+    const message = JSON.parse(raw) as Partial<EvictionMessage>
+    if (typeof message.from !== 'string' || typeof message.key !== 'string' || !CACHES.has(message.cache ?? '')) return null
+    return message as EvictionMessage
+  } catch {
+    return null
+  }
+}
+
+function createCacheEviction (log: FastifyBaseLogger, redisUrl: string | undefined) {
+  const instanceId = randomUUID()
+  const handlers = new Map<EvictableCache, Array<(key: string) => void>>()
+  const publisher = redisUrl === undefined ? null : new Redis(redisUrl, { maxRetriesPerRequest: 2 })
+  // A connection in subscriber mode can do nothing else, hence the second one.
+  const subscriber = redisUrl === undefined ? null : new Redis(redisUrl, { maxRetriesPerRequest: null })
+
+  function evictLocally (cache: EvictableCache, key: string): void {
+    for (const handler of handlers.get(cache) ?? []) handler(key)
+  }
+
+  return {
+    /** A cache registers how to forget one key; evictions published anywhere then reach it. */
+    on (cache: EvictableCache, handler: (key: string) => void): void {
+      handlers.set(cache, [...(handlers.get(cache) ?? []), handler])
+    },
+
+    /**
+     * Forgets `key` in this instance at once and, with Redis, in every other instance. A Redis outage
+     * is logged, not thrown: the admin's write has happened, and the other instances' entries still
+     * expire within their TTL.
+     */
+    async evict (cache: EvictableCache, key: string): Promise<void> {
+      evictLocally(cache, key)
+      if (publisher === null) return
+      try {
+        await publisher.publish(CHANNEL, JSON.stringify({ from: instanceId, cache, key } satisfies EvictionMessage))
+      } catch (err) {
+        log.warn({ cache, reason: (err as Error).message }, 'cache eviction could not be published; other instances forget within the TTL')
+      }
+    },
+
+    /**
+     * Subscribes to other instances' evictions. Waits a few seconds for Redis to confirm, so an instance
+     * that answers requests is already listening; an unreachable Redis does not stop start-up (the
+     * subscription completes whenever Redis comes back).
+     */
+    async start (): Promise<void> {
+      if (subscriber === null) return
+      subscriber.on('message', (channel: string, raw: string) => {
+        const message = channel === CHANNEL ? parse(raw) : null
+        if (message !== null && message.from !== instanceId) evictLocally(message.cache, message.key)
+      })
+      subscriber.on('error', (err: Error) => { log.warn({ reason: err.message }, 'cache eviction subscriber error') })
+      const subscribed = subscriber.subscribe(CHANNEL).then(() => true, () => false)
+      const confirmed = await Promise.race([subscribed, new Promise<false>((resolve) => setTimeout(resolve, SUBSCRIBE_WAIT_MS, false).unref())])
+      if (!confirmed) log.warn('cache eviction: Redis did not confirm the subscription yet; other instances\' evictions may be missed until it does')
+    },
+
+    async close (): Promise<void> {
+      for (const connection of [publisher, subscriber]) {
+        if (connection !== null) await connection.quit().catch(() => connection.disconnect())
+      }
+    }
+  }
+}
+
+export type CacheEviction = ReturnType<typeof createCacheEviction>
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    cacheEviction: CacheEviction
+  }
+}
+
+/**
+ * Cross-instance eviction of per-user caches (blocked flag, admin/delegation roles). Several instances
+ * behind one load balancer each cache these for a minute; with REDIS_URL an admin's block or grant
+ * change is published on a Redis channel and every instance forgets the entry at once. Without Redis
+ * only the instance that served the admin forgets; the others follow within the cache's TTL.
+ */
+export default fp(async (fastify) => {
+  const cacheEviction = createCacheEviction(fastify.log, fastify.config.REDIS_URL)
+  fastify.decorate('cacheEviction', cacheEviction)
+  fastify.addHook('onReady', async () => { await cacheEviction.start() })
+  fastify.addHook('onClose', async () => { await cacheEviction.close() })
+}, { name: 'cache-eviction', fastify: '5.x', dependencies: ['config'] })

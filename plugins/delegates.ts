@@ -1,0 +1,68 @@
+import fp from 'fastify-plugin'
+import { and, asc, eq } from 'drizzle-orm'
+import type { FastifyInstance } from 'fastify'
+import { webhookDelegates } from '../db/schema/service.js'
+import { humans } from '../db/schema/engine.js'
+import { badRequest, conflict, notFound } from './errors.js'
+
+function createDelegates (fastify: FastifyInstance) {
+  const { db, engineDb, cacheEviction } = fastify
+
+  async function forWebhook (webhookId: string): Promise<string[]> {
+    const rows = await db.db.select({ userId: webhookDelegates.userId }).from(webhookDelegates)
+      .where(eq(webhookDelegates.webhookId, webhookId)).orderBy(asc(webhookDelegates.userId))
+    return rows.map((r) => r.userId)
+  }
+
+  async function typeOf (id: string): Promise<string | null> {
+    const [row] = await engineDb.db.select({ type: humans.type }).from(humans).where(eq(humans.id, id)).limit(1)
+    return row?.type ?? null
+  }
+
+  return {
+    forWebhook,
+
+    /** Every grant, webhook id → user ids. */
+    async all (): Promise<Record<string, string[]>> {
+      const rows = await db.db.select().from(webhookDelegates).orderBy(asc(webhookDelegates.webhookId), asc(webhookDelegates.userId))
+      const map: Record<string, string[]> = {}
+      for (const row of rows) (map[row.webhookId] ??= []).push(row.userId)
+      return map
+    },
+
+    /**
+     * Lets `userId` manage `webhookId`. The webhook must be an engine user of type `webhook` and the
+     * delegate an existing engine user; the user's cached delegation is dropped on every instance.
+     */
+    async grant (webhookId: string, userId: string): Promise<string[]> {
+      const [webhookType, userType] = await Promise.all([typeOf(webhookId), typeOf(userId)])
+      if (webhookType !== 'webhook') throw badRequest('The webhook does not exist or is not a webhook.')
+      if (userType === null) throw badRequest('The user does not exist.')
+      const [result] = await db.db.insert(webhookDelegates).ignore().values({ webhookId, userId })
+      if (result.affectedRows === 0) throw conflict('This user already manages this webhook.')
+      await cacheEviction.evict('roles', userId)
+      return forWebhook(webhookId)
+    },
+
+    async revoke (webhookId: string, userId: string): Promise<string[]> {
+      const [result] = await db.db.delete(webhookDelegates)
+        .where(and(eq(webhookDelegates.webhookId, webhookId), eq(webhookDelegates.userId, userId)))
+      if (result.affectedRows === 0) throw notFound('No such delegate.')
+      await cacheEviction.evict('roles', userId)
+      return forWebhook(webhookId)
+    }
+  }
+}
+
+export type Delegates = ReturnType<typeof createDelegates>
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    delegates: Delegates
+  }
+}
+
+/** Webhook delegates: the service's own grants letting a non-admin manage a webhook's alarms. */
+export default fp(async (fastify) => {
+  fastify.decorate('delegates', createDelegates(fastify))
+}, { name: 'delegates', fastify: '5.x', dependencies: ['db', 'engine-db', 'cache-eviction'] })

@@ -1,0 +1,81 @@
+import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { errors } from '../../../schemas/common.js'
+import {
+  AdminUserDetailSchema, DeletedAlarmsSchema, UserIdQuerySchema, UserListQuerySchema, UserPageSchema, UserUpdateSchema, WebhookCreateSchema
+} from '../../../schemas/admin-users.js'
+
+/**
+ * User administration under /api/admin: the list and edits read and write the engine's database
+ * directly (as the spec allows for admin bulk operations); single-user reads and the block, pause and
+ * create actions go through the engine where it has a route for them.
+ */
+const adminUserRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
+  const { auth, adminUsers } = fastify
+  const admin = { onRequest: [auth.authenticate, auth.requireAdmin] }
+  const tags = ['admin']
+
+  fastify.get('/users', {
+    ...admin,
+    schema: { tags, summary: 'Engine users, paged, with search and filters', querystring: UserListQuerySchema, response: { 200: UserPageSchema, ...errors(400, 401, 403) } }
+  }, async (request) => adminUsers.list(request.query))
+
+  fastify.get('/users/by-id', {
+    ...admin,
+    schema: { tags, querystring: UserIdQuerySchema, response: { 200: AdminUserDetailSchema, ...errors(400, 401, 403, 404, 500, 501) } }
+  }, async (request) => adminUsers.one(request.query.id))
+
+  fastify.patch('/users', {
+    ...admin,
+    schema: {
+      tags,
+      summary: 'Edit name, notes, language, area restriction and community membership',
+      querystring: UserIdQuerySchema,
+      body: UserUpdateSchema,
+      response: { 200: AdminUserDetailSchema, ...errors(400, 401, 403, 404, 500) }
+    }
+  }, async (request) => {
+    await adminUsers.update(request.query.id, request.body)
+    return adminUsers.one(request.query.id)
+  })
+
+  const action = (path: string, summary: string, run: (id: string, adminId: string) => Promise<void>) => {
+    fastify.put(path, {
+      ...admin,
+      schema: { tags, summary, querystring: UserIdQuerySchema, response: { 200: AdminUserDetailSchema, ...errors(400, 401, 403, 404, 500, 501) } }
+    }, async (request) => {
+      await run(request.query.id, request.user.userId)
+      request.log.info({ event: 'AdminUserAction', action: path, admin: request.user.userId }, 'admin user action')
+      return adminUsers.one(request.query.id)
+    })
+  }
+  action('/users/disable', 'Block the account: refresh sessions end, the next API call is refused', (id, adminId) => adminUsers.setBlocked(id, true, adminId))
+  action('/users/enable', 'Unblock the account', (id, adminId) => adminUsers.setBlocked(id, false, adminId))
+  action('/users/pause', 'Stop the user\'s alerts', (id) => adminUsers.setPaused(id, true))
+  action('/users/resume', 'Resume the user\'s alerts', (id) => adminUsers.setPaused(id, false))
+
+  fastify.delete('/users/alarms', {
+    ...admin,
+    schema: { tags, summary: 'Delete every alarm of the user (all types and profiles)', querystring: UserIdQuerySchema, response: { 200: DeletedAlarmsSchema, ...errors(400, 401, 403, 404, 500) } }
+  }, async (request) => ({ deleted: await adminUsers.deleteAlarms(request.query.id) }))
+
+  fastify.delete('/users', {
+    ...admin,
+    schema: { tags, summary: 'Delete the user and everything of theirs, atomically', querystring: UserIdQuerySchema, response: { 204: Type.Null(), ...errors(400, 401, 403, 404, 500) } }
+  }, async (request, reply) => {
+    await adminUsers.purge(request.query.id, request.user.userId)
+    request.log.info({ event: 'AdminUserPurged', admin: request.user.userId }, 'admin purged a user')
+    return reply.code(204).send(null)
+  })
+
+  fastify.post('/webhooks', {
+    ...admin,
+    schema: {
+      tags,
+      summary: 'Create a webhook target through the engine (PoracleNG only)',
+      body: WebhookCreateSchema,
+      response: { 201: AdminUserDetailSchema, ...errors(400, 401, 403, 409, 500, 501, 502) }
+    }
+  }, async (request, reply) => reply.code(201).send(await adminUsers.createWebhook(request.body.name, request.body.url)))
+}
+
+export default adminUserRoutes
