@@ -492,6 +492,22 @@ t.test('admin hook: DELETE /api/admin/users/sessions ends every family of a user
   t.equal(await h.app.refreshSessions.revokeAllForUser(USER, 'account_blocked'), 0, 'nothing left')
 })
 
+t.test('an admin block ends every family in the same request: the next refresh is 401, the next API call 403', async (t) => {
+  const h = await setup(t)
+  const fragment = await h.login()
+  const refreshToken = fragment.get('refresh_token') ?? ''
+  const jwt = fragment.get('token') ?? ''
+  const call = () => h.inject({ method: 'GET', url: '/api/admin/my-webhooks', headers: { authorization: `Bearer ${jwt}` } })
+  t.equal((await call()).statusCode, 200, 'signed in, and "not blocked" is now cached')
+
+  const block = await h.inject({ method: 'PUT', url: `/api/admin/users/disable?id=${USER}`, headers: bearer(h.app, { userId: ADMIN, isAdmin: true }) })
+  t.equal(block.statusCode, 200)
+  t.equal(usable(await h.rows()).length, 0, 'no usable refresh token left')
+  t.equal((await call()).statusCode, 403, 'the next API call is refused')
+  t.equal((await h.refresh(refreshToken)).statusCode, 401, 'the next refresh is refused')
+  t.equal(h.op.revocations.length, 1, 'the provider token was revoked too')
+})
+
 t.test('no usable token outlives the provider: never in a body, a redirect or a log line', async (t) => {
   const h = await setup(t)
   const t0 = (await h.login()).get('refresh_token') ?? ''
