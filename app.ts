@@ -30,6 +30,7 @@ import areaSelection from './plugins/area-selection.js'
 import avatars from './plugins/avatars.js'
 import adminUsers from './plugins/admin-users.js'
 import delegates from './plugins/delegates.js'
+import serverProfile from './plugins/server-profile.js'
 import healthRoutes from './routes/health/index.js'
 import settingsRoutes from './routes/settings/index.js'
 import oidcRoutes from './routes/auth/oidc/index.js'
@@ -43,6 +44,8 @@ import sessionUserRoutes from './routes/auth/user/index.js'
 import impersonationRoutes from './routes/impersonation/index.js'
 import adminUserRoutes from './routes/admin/users/index.js'
 import delegateRoutes from './routes/admin/delegates/index.js'
+import serverProfileRoutes from './routes/admin/server-profile/index.js'
+import adminSettingsCardRoutes from './routes/admin/settings/index.js'
 import featureGateRoutes from './routes/feature-gates/index.js'
 import alarmRoutes from './routes/alarms/index.js'
 import alarmTypeRoutes from './routes/alarm-types/index.js'
@@ -130,6 +133,7 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   await fastify.register(avatars)
   await fastify.register(adminUsers)
   await fastify.register(delegates)
+  await fastify.register(serverProfile)
 
   await fastify.register(healthRoutes, { prefix: '/api' })
   await fastify.register(settingsRoutes, { prefix: '/api/settings' })
@@ -144,6 +148,8 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   await fastify.register(impersonationRoutes, { prefix: '/api/admin' })
   await fastify.register(adminUserRoutes, { prefix: '/api/admin' })
   await fastify.register(delegateRoutes, { prefix: '/api/admin' })
+  await fastify.register(serverProfileRoutes, { prefix: '/api/admin' })
+  await fastify.register(adminSettingsCardRoutes, { prefix: '/api/settings' })
   await fastify.register(featureGateRoutes, { prefix: '/api/settings' })
   await fastify.register(alarmRoutes, { prefix: '/api' })
   await fastify.register(alarmTypeRoutes, { prefix: '/api/alarm-types' })

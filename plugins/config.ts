@@ -287,6 +287,12 @@ export function mask (value: string): string {
   return value.length > 8 ? `••••••••${value.slice(-4)}` : '••••••••'
 }
 
+/** Identifiers that are not secrets but need not be shown whole: the ends stay recognisable. */
+export function maskPartly (value: string): string {
+  if (value === '') return ''
+  return value.length > 8 ? `${value.slice(0, 4)}••••••••${value.slice(-4)}` : '••••••••'
+}
+
 /** The start-up summary: every variable that differs from its default, secrets masked. */
 export function summarize (config: Config): Record<string, unknown> {
   const out: Record<string, unknown> = {}
