@@ -31,6 +31,7 @@ import avatars from './plugins/avatars.js'
 import adminUsers from './plugins/admin-users.js'
 import delegates from './plugins/delegates.js'
 import serverProfile from './plugins/server-profile.js'
+import quickPicks from './plugins/quick-picks.js'
 import healthRoutes from './routes/health/index.js'
 import settingsRoutes from './routes/settings/index.js'
 import oidcRoutes from './routes/auth/oidc/index.js'
@@ -46,6 +47,7 @@ import adminUserRoutes from './routes/admin/users/index.js'
 import delegateRoutes from './routes/admin/delegates/index.js'
 import serverProfileRoutes from './routes/admin/server-profile/index.js'
 import adminSettingsCardRoutes from './routes/admin/settings/index.js'
+import quickPickRoutes from './routes/admin/quick-picks/index.js'
 import featureGateRoutes from './routes/feature-gates/index.js'
 import alarmRoutes from './routes/alarms/index.js'
 import alarmTypeRoutes from './routes/alarm-types/index.js'
@@ -134,6 +136,7 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   await fastify.register(adminUsers)
   await fastify.register(delegates)
   await fastify.register(serverProfile)
+  await fastify.register(quickPicks)
 
   await fastify.register(healthRoutes, { prefix: '/api' })
   await fastify.register(settingsRoutes, { prefix: '/api/settings' })
@@ -150,6 +153,7 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   await fastify.register(delegateRoutes, { prefix: '/api/admin' })
   await fastify.register(serverProfileRoutes, { prefix: '/api/admin' })
   await fastify.register(adminSettingsCardRoutes, { prefix: '/api/settings' })
+  await fastify.register(quickPickRoutes, { prefix: '/api/quick-picks' })
   await fastify.register(featureGateRoutes, { prefix: '/api/settings' })
   await fastify.register(alarmRoutes, { prefix: '/api' })
   await fastify.register(alarmTypeRoutes, { prefix: '/api/alarm-types' })

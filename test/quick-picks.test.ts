@@ -1,0 +1,175 @@
+import t from 'tap'
+import type { FastifyInstance } from 'fastify'
+import { build, bearer, seedHuman, type Test, type TestApp } from './helper.js'
+import { insertAlarm } from './fakes/engine-db.js'
+
+const ADMIN = '100000000000000001'
+const USER = '100000000000000002'
+const OTHER = '100000000000000003'
+
+const asAdmin = (app: FastifyInstance) => bearer(app, { userId: ADMIN, isAdmin: true })
+const asUser = (app: FastifyInstance, userId = USER) => bearer(app, { userId })
+
+async function setup (t: Test): Promise<TestApp> {
+  const s = await build(t)
+  await seedHuman(s, { id: ADMIN, name: 'Ada' })
+  await seedHuman(s, { id: USER, name: 'Uma' })
+  await seedHuman(s, { id: OTHER, name: 'Otto' })
+  const seeded = await s.app.inject({ method: 'POST', url: '/api/quick-picks/seed', headers: asAdmin(s.app) })
+  t.equal(seeded.statusCode, 204, 'built-ins seeded')
+  return s
+}
+
+const uidsOf = async (s: TestApp, table: string, userId = USER) =>
+  (await s.app.engineDb.pool.query(`SELECT uid FROM \`${table}\` WHERE id = ? ORDER BY uid`, [userId]) as Array<{ uid: number }>).map((r) => r.uid)
+
+const apply = (s: TestApp, id: string, payload: object = {}, verb: 'apply' | 'reapply' = 'apply') =>
+  s.app.inject({ method: 'POST', url: `/api/quick-picks/${id}/${verb}`, headers: asUser(s.app), payload })
+
+t.test('seeding publishes the 31 built-ins; only admins seed', async (t) => {
+  const s = await setup(t)
+  const list = await s.app.inject({ method: 'GET', url: '/api/quick-picks', headers: asUser(s.app) })
+  t.equal(list.statusCode, 200)
+  const entries = list.json() as Array<{ definition: { id: string, scope: string }, appliedState: unknown }>
+  t.equal(entries.length, 31)
+  t.ok(entries.every((e) => e.definition.scope === 'global' && e.appliedState === null))
+  t.equal(await s.app.siteSettings.get('quick_picks_seeded'), 'true')
+  t.equal((await s.app.inject({ method: 'POST', url: '/api/quick-picks/seed', headers: asUser(s.app) })).statusCode, 403)
+  t.equal((await s.app.inject({ method: 'POST', url: '/api/quick-picks/seed' })).statusCode, 401)
+})
+
+t.test('apply records exactly the alarms it created; remove deletes only those', async (t) => {
+  const s = await setup(t)
+  const own = await insertAlarm(s.app.engineDb.pool, 'invasion', { id: USER, grunt_type: 'fire' })
+  const others = await insertAlarm(s.app.engineDb.pool, 'invasion', { id: OTHER, grunt_type: 'cliff' })
+
+  const res = await apply(s, 'invasion-leaders')
+  t.equal(res.statusCode, 200)
+  const state = res.json() as { trackedUids: number[], profileNo: number }
+  const created = (await uidsOf(s, 'invasion')).filter((uid) => uid !== own)
+  t.equal(created.length, 3, 'one alarm per leader')
+  t.same(state.trackedUids, created, 'exactly the new uids')
+  t.equal(state.profileNo, 1)
+  t.equal((await apply(s, 'invasion-leaders')).statusCode, 409, 'applied twice')
+
+  const removed = await s.app.inject({ method: 'DELETE', url: '/api/quick-picks/invasion-leaders/remove', headers: asUser(s.app) })
+  t.equal(removed.statusCode, 204)
+  t.same(await uidsOf(s, 'invasion'), [own], 'the user\'s own alarm stays')
+  t.same(await uidsOf(s, 'invasion', OTHER), [others], 'the other user\'s alarm stays')
+  t.equal((await s.app.inject({ method: 'DELETE', url: '/api/quick-picks/invasion-leaders/remove', headers: asUser(s.app) })).statusCode, 404, 'nothing applied any more')
+})
+
+t.test('an alarm re-keyed by an edit stays tracked: remove deletes it under its new uid', async (t) => {
+  const s = await setup(t)
+  const applied = (await apply(s, 'lure-glacial')).json() as { trackedUids: number[] }
+  t.equal(applied.trackedUids.length, 1)
+  const [oldUid] = applied.trackedUids
+  const mine = await insertAlarm(s.app.engineDb.pool, 'lure', { id: USER, lure_id: 501 })
+
+  const edit = await s.app.inject({ method: 'PUT', url: `/api/lures/${String(oldUid)}`, headers: asUser(s.app), payload: { distance: 750 } })
+  t.equal(edit.statusCode, 200)
+  const newUid = (edit.json() as { uid: number }).uid
+  t.not(newUid, oldUid, 'the engine re-keyed the edited lure')
+
+  let tracked: number[] = []
+  for (let i = 0; i < 50 && !tracked.includes(newUid); i++) {
+    await new Promise((resolve) => setTimeout(resolve, 10))
+    const list = (await s.app.inject({ method: 'GET', url: '/api/quick-picks', headers: asUser(s.app) })).json() as Array<{ definition: { id: string }, appliedState: { trackedUids: number[] } | null }>
+    tracked = list.find((e) => e.definition.id === 'lure-glacial')?.appliedState?.trackedUids ?? []
+  }
+  t.same(tracked, [newUid], 'the applied state follows the new uid')
+
+  t.equal((await s.app.inject({ method: 'DELETE', url: '/api/quick-picks/lure-glacial/remove', headers: asUser(s.app) })).statusCode, 204)
+  t.same(await uidsOf(s, 'lures'), [mine], 'the edited alarm is removed, the user\'s own lure stays')
+})
+
+t.test('alarms deleted elsewhere drop out of the tracked uids on read', async (t) => {
+  const s = await setup(t)
+  const { trackedUids } = (await apply(s, 'invasion-leaders')).json() as { trackedUids: number[] }
+  const gone = trackedUids[0] as number
+  t.equal((await s.app.inject({ method: 'DELETE', url: `/api/invasions/${gone}`, headers: asUser(s.app) })).statusCode, 204)
+  const list = (await s.app.inject({ method: 'GET', url: '/api/quick-picks', headers: asUser(s.app) })).json() as Array<{ definition: { id: string }, appliedState: { trackedUids: number[] } | null }>
+  t.same(list.find((e) => e.definition.id === 'invasion-leaders')?.appliedState?.trackedUids, trackedUids.slice(1))
+})
+
+t.test('re-apply replaces the earlier apply; bad options are refused before anything is removed', async (t) => {
+  const s = await setup(t)
+  const first = (await apply(s, 'raid-5')).json() as { trackedUids: number[] }
+  t.equal(first.trackedUids.length, 1)
+  for (const bad of [{ clean: 9 }, { distance: -1 }, { unknown: 1 }, { excludePokemonIds: [1] }]) {
+    const res = await apply(s, 'raid-5', bad, 'reapply')
+    t.equal(res.statusCode, 400, JSON.stringify(bad))
+  }
+  t.same(await uidsOf(s, 'raid'), first.trackedUids, 'refused re-applies changed nothing')
+
+  const again = await apply(s, 'raid-5', { distance: 1000, clean: 1 }, 'reapply')
+  t.equal(again.statusCode, 200)
+  const second = again.json() as { trackedUids: number[] }
+  t.same(await uidsOf(s, 'raid'), second.trackedUids, 'the old alarm replaced by the new one')
+  const [row] = await s.app.engineDb.pool.query('SELECT distance, clean, level FROM raid WHERE uid = ?', [second.trackedUids[0]]) as Array<Record<string, number>>
+  t.same(row, { distance: 1000, clean: 1, level: 5 })
+  t.equal((await apply(s, 'nope')).statusCode, 404)
+})
+
+t.test('exclusions create one alarm per remaining species, only for "every pokemon" picks', async (t) => {
+  const s = await setup(t)
+  const res = await apply(s, 'hundo', { excludePokemonIds: [1, 150] })
+  t.equal(res.statusCode, 200)
+  const state = res.json() as { trackedUids: number[], excludePokemonIds: number[] }
+  t.same(state.excludePokemonIds, [1, 150])
+  const species = (await s.app.engineDb.pool.query('SELECT pokemon_id FROM monsters WHERE id = ? ORDER BY pokemon_id', [USER]) as Array<{ pokemon_id: number }>).map((r) => r.pokemon_id)
+  t.same(species, [4, 7, 25, 129, 201], 'the fake\'s game data minus the excluded')
+  t.equal(state.trackedUids.length, 5)
+})
+
+t.test('definitions: admins publish global picks, users keep their own, and bad filters store nothing', async (t) => {
+  const s = await setup(t)
+  const pick = { name: 'Shiny Stardust!', alarmType: 'quest', filters: { reward_type: 3, reward: 1000 } }
+  const mine = await s.app.inject({ method: 'POST', url: '/api/quick-picks/user', headers: asUser(s.app), payload: pick })
+  t.equal(mine.statusCode, 200)
+  t.match(mine.json(), { id: 'shiny-stardust', scope: 'user', ownerUserId: USER, icon: 'bolt', category: 'Common' })
+  const second = await s.app.inject({ method: 'POST', url: '/api/quick-picks/user', headers: asUser(s.app), payload: pick })
+  t.equal(second.json().id, 'shiny-stardust-2', 'a taken slug gets a suffix')
+
+  t.equal((await s.app.inject({ method: 'GET', url: '/api/quick-picks/shiny-stardust', headers: asUser(s.app, OTHER) })).statusCode, 404, 'hidden from others')
+  t.equal((await s.app.inject({ method: 'GET', url: '/api/quick-picks/shiny-stardust', headers: asAdmin(s.app) })).statusCode, 200, 'admins see any')
+  t.equal((await s.app.inject({ method: 'POST', url: '/api/quick-picks/user', headers: asUser(s.app, OTHER), payload: { ...pick, id: 'shiny-stardust' } })).statusCode, 403, 'not theirs')
+  t.equal((await s.app.inject({ method: 'POST', url: '/api/quick-picks/user', headers: asUser(s.app), payload: { ...pick, id: 'hundo' } })).statusCode, 403, 'a built-in id')
+  t.equal((await s.app.inject({ method: 'POST', url: '/api/quick-picks', headers: asUser(s.app), payload: pick })).statusCode, 403, 'users do not publish')
+  t.equal((await s.app.inject({ method: 'POST', url: '/api/quick-picks', headers: asAdmin(s.app), payload: { ...pick, id: 'shiny-stardust' } })).statusCode, 400, 'a user\'s pick is not turned global')
+
+  const count = async () => Number(((await s.app.db.pool.query('SELECT COUNT(*) AS n FROM quick_pick_definitions') as Array<{ n: number }>)[0])?.n)
+  const before = await count()
+  for (const bad of [
+    { ...pick, filters: { reward_type: 'three' } },
+    { ...pick, filters: { min_iv: 5 } },
+    { ...pick, alarmType: 'weather' },
+    { ...pick, alarmType: 'invasion', filters: {} },
+    { ...pick, id: 'user' },
+    { ...pick, name: '' }
+  ]) {
+    const res = await s.app.inject({ method: 'POST', url: '/api/quick-picks', headers: asAdmin(s.app), payload: bad })
+    t.equal(res.statusCode, 400, JSON.stringify(bad).slice(0, 60))
+  }
+  t.equal(await count(), before, 'nothing stored')
+
+  const disabled = await s.app.inject({ method: 'POST', url: '/api/quick-picks', headers: asAdmin(s.app), payload: { ...pick, id: 'off', enabled: false } })
+  t.equal(disabled.statusCode, 200)
+  t.equal((await apply(s, 'off')).statusCode, 400, 'a disabled pick is not applied')
+
+  t.equal((await s.app.inject({ method: 'DELETE', url: '/api/quick-picks/user/shiny-stardust', headers: asUser(s.app, OTHER) })).statusCode, 404)
+  t.equal((await s.app.inject({ method: 'DELETE', url: '/api/quick-picks/user/shiny-stardust', headers: asUser(s.app) })).statusCode, 204)
+  t.equal((await s.app.inject({ method: 'DELETE', url: '/api/quick-picks/off', headers: asUser(s.app) })).statusCode, 403)
+  t.equal((await s.app.inject({ method: 'DELETE', url: '/api/quick-picks/off', headers: asAdmin(s.app) })).statusCode, 204)
+  t.equal((await s.app.inject({ method: 'DELETE', url: '/api/quick-picks/off', headers: asAdmin(s.app) })).statusCode, 404)
+})
+
+t.test('a disabled alarm type refuses the apply with the gate\'s 403', async (t) => {
+  const s = await setup(t)
+  await s.app.db.pool.query("INSERT INTO site_settings (`key`, value) VALUES ('disable_lures', 'true')")
+  s.app.siteSettings.evict('disable_lures')
+  const res = await apply(s, 'lure-golden')
+  t.equal(res.statusCode, 403)
+  t.equal(res.json().disableKey, 'disable_lures')
+  t.same(await uidsOf(s, 'lures'), [])
+})
