@@ -32,6 +32,7 @@ import adminUsers from './plugins/admin-users.js'
 import delegates from './plugins/delegates.js'
 import serverProfile from './plugins/server-profile.js'
 import quickPicks from './plugins/quick-picks.js'
+import masterNames from './plugins/master-names.js'
 import healthRoutes from './routes/health/index.js'
 import settingsRoutes from './routes/settings/index.js'
 import oidcRoutes from './routes/auth/oidc/index.js'
@@ -56,9 +57,11 @@ import profileOverviewRoutes from './routes/profiles/overview.js'
 import locationRoutes from './routes/location/index.js'
 import areaRoutes from './routes/areas/index.js'
 import engineConfigRoutes from './routes/engine-config/index.js'
+import dtsRoutes from './routes/engine-config/dts.js'
 import summaryScheduleRoutes from './routes/summary-schedules/index.js'
 import cleaningRoutes from './routes/cleaning/index.js'
 import masterdataRoutes from './routes/masterdata/index.js'
+import masterNameRoutes from './routes/masterdata/names.js'
 import spa from './plugins/spa.js'
 
 export interface AppOptions {
@@ -137,6 +140,7 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   await fastify.register(delegates)
   await fastify.register(serverProfile)
   await fastify.register(quickPicks)
+  await fastify.register(masterNames)
 
   await fastify.register(healthRoutes, { prefix: '/api' })
   await fastify.register(settingsRoutes, { prefix: '/api/settings' })
@@ -162,9 +166,11 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   await fastify.register(locationRoutes, { prefix: '/api/location' })
   await fastify.register(areaRoutes, { prefix: '/api/areas' })
   await fastify.register(engineConfigRoutes, { prefix: '/api/config' })
+  await fastify.register(dtsRoutes, { prefix: '/api/config' })
   await fastify.register(summaryScheduleRoutes, { prefix: '/api/summary-schedules' })
   await fastify.register(cleaningRoutes, { prefix: '/api/cleaning' })
   await fastify.register(masterdataRoutes, { prefix: '/api/masterdata' })
+  await fastify.register(masterNameRoutes, { prefix: '/api/masterdata' })
 
   // Last: the client's pages for every non-API path a browser asks for.
   await fastify.register(spa)

@@ -331,6 +331,16 @@ export function createEngineClient (options: EngineClientOptions) {
     grunts: async (): Promise<Json> => object(['api', 'masterdata', 'grunts'])
   }
 
+  const dts = {
+    /** The engine's message templates (DTS), for previews (PoracleNG's template editor API). */
+    async templates (): Promise<Json[]> {
+      const segments = ['api', 'dts', 'templates']
+      await requireNg('GET', segments)
+      const answer = await object(segments)
+      return Array.isArray(answer.templates) ? answer.templates.filter(isObject) : []
+    }
+  }
+
   /** Renders and delivers a test alert to a target (PoracleNG only). */
   async function test (input: TestAlertInput): Promise<void> {
     const segments = ['api', 'test']
@@ -344,7 +354,7 @@ export function createEngineClient (options: EngineClientOptions) {
     else await call(['api', 'tracking', 'pokemon', 'refresh'])
   }
 
-  return { generation, health, tracking, humans, profiles, config, summaries, geofence, masterdata, test, reload, close }
+  return { generation, health, tracking, humans, profiles, config, summaries, geofence, masterdata, dts, test, reload, close }
 }
 
 export type EngineClient = ReturnType<typeof createEngineClient>

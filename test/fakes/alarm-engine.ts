@@ -1091,6 +1091,9 @@ export async function startAlarmEngineFake (options: AlarmEngineFakeOptions): Pr
 
   route('GET', '/api/masterdata/monsters', async () => new Answer(200, SAMPLE_MONSTERS))
   route('GET', '/api/masterdata/grunts', async () => new Answer(200, SAMPLE_GRUNTS))
+  route('GET', '/api/dts/templates', async () => ok({
+    templates: TEMPLATE_TYPES.map((type) => ({ id: defaultTemplate(), type, default: true, platform: 'discord', language: 'en', template: { content: `{{name}} (${type})` } }))
+  }), { ngOnly: true })
   route('POST', '/api/test', testAlert, { ngOnly: true })
   route(['GET', 'POST'], '/api/reload', async () => { reloads.push('reload'); return ok() }, { ngOnly: true })
 
