@@ -246,12 +246,16 @@ function currentUser (fake: ChatPlatformFake, headers: IncomingHttpHeaders, res:
   json(res, 200, publicUser(user))
 }
 
+/** Bot routes take `Authorization: Bot <token>`; anything else is Discord's 401. */
+function botSignedIn (fake: ChatPlatformFake, headers: IncomingHttpHeaders, res: ServerResponse): boolean {
+  if (headers.authorization === `Bot ${fake.botToken}`) return true
+  json(res, 401, unauthorized)
+  return false
+}
+
 /** The bot's user lookup: Discord's 10013 Unknown User for an id it does not know. */
 function userById (fake: ChatPlatformFake, headers: IncomingHttpHeaders, userId: string, res: ServerResponse): void {
-  if (headers.authorization !== `Bot ${fake.botToken}`) {
-    json(res, 401, unauthorized)
-    return
-  }
+  if (!botSignedIn(fake, headers, res)) return
   const user = fake.users.get(userId)
   if (user === undefined) {
     json(res, 404, { message: 'Unknown User', code: 10013 })
@@ -268,10 +272,7 @@ function guildMember (
   userId: string,
   res: ServerResponse
 ): void {
-  if (headers.authorization !== `Bot ${fake.botToken}`) {
-    json(res, 401, unauthorized)
-    return
-  }
+  if (!botSignedIn(fake, headers, res)) return
   const members = fake.guilds.get(guildId)
   if (members === undefined) {
     json(res, 403, { message: 'Missing Access', code: 50001 })

@@ -18,7 +18,7 @@ export async function startMasterfileFake () {
     } as Record<string, unknown>,
     close: async () => {}
   }
-  const server = createServer((req, res) => {
+  const server = createServer((_req, res) => {
     fake.downloads++
     if (fake.status !== 200) {
       res.writeHead(fake.status, { 'content-type': 'text/plain' }).end('unavailable')
