@@ -4,11 +4,11 @@ import { and, asc, eq, inArray, or, sql } from 'drizzle-orm'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { quickPickAppliedStates, quickPickDefinitions } from '../db/schema/service.js'
 import { toSqlTime } from '../db/client.js'
-import { EngineError, type AlarmType } from './engine.js'
+import { EngineError } from './engine.js'
 import { badRequest, conflict, forbidden, notFound } from './errors.js'
 import type { UidChanged } from './alarm-events.js'
 import { alarmCreateSchema } from '../schemas/alarms.js'
-import { KIND_OF } from '../routes/alarms/types.js'
+import { KIND_OF, type AlarmType } from '../schemas/alarm-types.js'
 import type { AppliedState, ApplyOptions, QuickPick, QuickPickType, QuickPickWrite } from '../schemas/quick-picks.js'
 import { BUILT_IN_PICKS } from './quick-picks-built-in.js'
 
@@ -99,7 +99,7 @@ function createQuickPicks (fastify: FastifyInstance) {
   function alarmsOf (alarmType: string, filters: Row, extra: Row = {}): Row[] {
     const type = engineType(alarmType)
     const kind = KIND_OF[type]
-    const rows = expand(filters).map((row) => ({ ...kind.createDefaults, ...row, ...extra }))
+    const rows: Row[] = expand(filters).map((row) => ({ ...kind.createDefaults, ...row, ...extra }))
     const validate = validatorFor(type)
     for (const row of rows) {
       if (!validate(row)) {

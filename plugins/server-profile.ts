@@ -1,6 +1,7 @@
 import fp from 'fastify-plugin'
 import type { FastifyInstance } from 'fastify'
-import { EngineError, type EngineGeneration } from './engine.js'
+import { EngineError } from './engine.js'
+import type { EngineGeneration } from '../schemas/alarm-types.js'
 import { engineCapabilities, engineName } from '../routes/engine-config/capabilities.js'
 import type { ServerProfile } from '../schemas/server-profile.js'
 
