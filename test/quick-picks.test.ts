@@ -72,7 +72,7 @@ t.test('an alarm re-keyed by an edit stays tracked: remove deletes it under its 
   t.not(newUid, oldUid, 'the engine re-keyed the edited lure')
 
   let tracked: number[] = []
-  for (let i = 0; i < 50 && !tracked.includes(newUid); i++) {
+  for (let i = 0; i < 250 && !tracked.includes(newUid); i++) {
     await new Promise((resolve) => setTimeout(resolve, 10))
     const list = (await s.app.inject({ method: 'GET', url: '/api/quick-picks', headers: asUser(s.app) })).json() as Array<{ definition: { id: string }, appliedState: { trackedUids: number[] } | null }>
     tracked = list.find((e) => e.definition.id === 'lure-glacial')?.appliedState?.trackedUids ?? []
