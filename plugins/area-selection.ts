@@ -31,12 +31,12 @@ function createAreaSelection (fastify: FastifyInstance) {
     return parseAreaText((await engine.humans.one(userId)).area)
   }
 
-  /** Whether the user may see a fence: public ones, and user-drawn private ones only when they own them. */
-  async function visibility (userId: string): Promise<(name: string, userSelectable: unknown) => boolean> {
+  /** Whether the user may see a fence: every fence except user-drawn private ones of other users. */
+  async function visibility (userId: string): Promise<(name: string) => boolean> {
     const privateNames = await userGeofences.privateNames()
-    return (name, userSelectable) => {
+    return (name) => {
       const owner = privateNames.get(name.toLowerCase())
-      return owner === undefined ? userSelectable !== false : owner === userId
+      return owner === undefined || owner === userId
     }
   }
 
@@ -47,7 +47,7 @@ function createAreaSelection (fastify: FastifyInstance) {
     /** The areas the user may choose: the engine's list without other users' private fences. */
     async available (userId: string): Promise<EngineArea[]> {
       const [areas, visible] = await Promise.all([engine.humans.areas(userId), visibility(userId)])
-      return areas.filter((area) => visible(String(area.name), area.userSelectable))
+      return areas.filter((area) => visible(String(area.name)))
     },
 
     /**

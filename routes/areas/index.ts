@@ -35,11 +35,11 @@ const areaRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   })))
 
   fastify.get('/geofence', {
-    schema: { tags: ['areas'], description: 'Polygons of the fences the caller may choose, for the map; none when the engine cannot be read', response: { 200: MapFencesSchema, ...errors(401) } }
+    schema: { tags: ['areas'], description: 'Polygons of the engine\'s fences for the map, without other users\' private fences; none when the engine cannot be read', response: { 200: MapFencesSchema, ...errors(401) } }
   }, async (request) => {
     try {
       const [fences, visible] = await Promise.all([engine.geofence.all(), areaSelection.visibility(request.user.userId)])
-      return { status: 'ok' as const, geofence: fences.filter((f) => typeof f.name === 'string' && visible(f.name, f.userSelectable)) as Array<{ name: string }> }
+      return { status: 'ok' as const, geofence: fences.filter((f) => typeof f.name === 'string' && visible(f.name)) as Array<{ name: string }> }
     } catch (err) {
       if (!(err instanceof EngineError)) throw err
       request.log.warn({ kind: err.kind }, 'alarm engine geofences unavailable; answering none')
@@ -56,7 +56,7 @@ const areaRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   }, async (request) => {
     const name = request.params.name.trim().toLowerCase()
     // Another user's private fence is not there for this caller, map or not.
-    if (!(await areaSelection.visibility(request.user.userId))(name, true)) throw notFound('No map for this area.')
+    if (!(await areaSelection.visibility(request.user.userId))(name)) throw notFound('No map for this area.')
     try {
       return { url: await engine.geofence.areaMap(name) }
     } catch (err) {
