@@ -77,6 +77,26 @@ const toFence = (row: Row): UserFence => {
   }
 }
 
+/**
+ * Two creates for one user both take the gap lock and then both insert: MariaDB resolves that by
+ * rolling one back as a deadlock victim, and running it again is the documented answer.
+ */
+/** The driver's error code, also when drizzle wrapped the driver's error. */
+const sqlCode = (err: unknown): string | undefined => {
+  const e = err as { code?: string, cause?: { code?: string } }
+  return e.code ?? e.cause?.code
+}
+
+async function withDeadlockRetry<T> (work: () => Promise<T>, attempts = 3): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await work()
+    } catch (err) {
+      if (sqlCode(err) !== 'ER_LOCK_DEADLOCK' || attempt >= attempts) throw err
+    }
+  }
+}
+
 /** The display-name rule: 1 to 50 characters of letters, digits, space and - ' . ( ) &. */
 export function nameProblem (name: string): string | null {
   const trimmed = name.trim()
@@ -143,7 +163,7 @@ function createUserGeofences (fastify: FastifyInstance) {
     const base = displayName.toLowerCase()
     const kojiName = [base, ...Array.from({ length: MAX_SUFFIX - 1 }, (_, i) => `${base} ${i + 2}`)].find((n) => !taken.has(n) && n.length <= 100)
     if (kojiName === undefined) throw badRequest('No unique name is available for this geofence; choose another name.')
-    const id = await db.transaction(async (tx, connection) => {
+    const insert = () => db.transaction(async (tx, connection) => {
       // Locks the user's range of the index, so two concurrent creates cannot both pass the limit.
       const mine = await connection.query('SELECT id FROM user_geofences WHERE human_id = ? FOR UPDATE', [userId]) as unknown[]
       if (mine.length >= MAX_FENCES_PER_USER) throw badRequest(`You can have at most ${MAX_FENCES_PER_USER} geofences.`)
@@ -159,8 +179,9 @@ function createUserGeofences (fastify: FastifyInstance) {
         updatedAt: now()
       }).$returningId()
       return (result as { id: number }).id
-    }).catch((err: unknown) => {
-      if ((err as { code?: string }).code === 'ER_DUP_ENTRY') throw conflict('That geofence name was just taken; try again.')
+    })
+    const id = await withDeadlockRetry(insert).catch((err: unknown) => {
+      if (sqlCode(err) === 'ER_DUP_ENTRY') throw conflict('That geofence name was just taken; try again.')
       throw err
     })
     if (opts.reloadEngine !== false) await feedChanged()

@@ -88,10 +88,16 @@ export const GeoJsonImportSchema = Type.Object({
 
 export const ImportProblemSchema = Type.Object({ featureName: Type.String(), reason: Type.String() })
 export const ImportResultSchema = Type.Object({
-  error: Type.Optional(Type.String()),
   created: Type.Array(UserFenceSchema),
   errors: Type.Array(ImportProblemSchema),
   warnings: Type.Array(Type.String())
+})
+/** A refused import: why, and for per-feature problems one entry per bad feature. */
+export const ImportRefusalSchema = Type.Object({
+  error: Type.String(),
+  errors: Type.Optional(Type.Array(ImportProblemSchema)),
+  warnings: Type.Optional(Type.Array(Type.String())),
+  details: Type.Optional(Type.Array(Type.Object({ field: Type.String(), message: Type.String() })))
 })
 
 export const GeoJsonExportSchema = Type.Object({

@@ -4,7 +4,7 @@ import { errors } from '../../schemas/common.js'
 import { MAX_FENCES_PER_USER, type UserFence } from '../../plugins/user-geofences.js'
 import {
   FenceCreateSchema, FenceIdParamsSchema, FenceRenameSchema, GeoJsonExportSchema, GeoJsonImportSchema,
-  ImportResultSchema, RegionSchema, UserFenceSchema
+  ImportRefusalSchema, ImportResultSchema, RegionSchema, UserFenceSchema
 } from '../../schemas/geofences.js'
 import { readFeatures, toFeatureCollection } from './geojson.js'
 
@@ -82,11 +82,11 @@ const geofenceRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       tags: ['geofences'],
       description: 'A GeoJSON FeatureCollection as the request body (application/json or application/geo+json), at most 5 MB and 50 features. Every feature is checked before anything is created; any bad feature answers 400 with one entry per bad feature and creates nothing.',
       body: GeoJsonImportSchema,
-      response: { 201: ImportResultSchema, 400: ImportResultSchema, ...errors(401, 403, 500) }
+      response: { 201: ImportResultSchema, 400: ImportRefusalSchema, ...errors(401, 403, 413, 415, 500) }
     },
     errorHandler: (error, _request, reply) => {
       // An oversized upload or a file of the wrong shape is answered like any other unusable file.
-      const unusable = (message: string) => reply.code(400).send({ error: message, created: [], errors: [], warnings: [] })
+      const unusable = (message: string) => reply.code(400).send({ error: message })
       if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return unusable('The file is larger than 5 MB.')
       if (error.validation && error.validationContext === 'body') {
         return unusable(error.validation.some((v) => v.keyword === 'maxItems') ? 'A file may hold at most 50 features.' : 'The file is not a GeoJSON FeatureCollection.')
@@ -102,7 +102,7 @@ const geofenceRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       problems.push({ featureName: 'file', reason: `you have ${existing} geofences; importing ${inputs.length} would pass the limit of ${MAX_FENCES_PER_USER}` })
     }
     if (problems.length > 0) {
-      return reply.code(400).send({ error: 'The file has features that cannot be imported; nothing was created.', created: [], errors: problems, warnings })
+      return reply.code(400).send({ error: 'The file has features that cannot be imported; nothing was created.', errors: problems, warnings })
     }
     const created: UserFence[] = []
     try {
