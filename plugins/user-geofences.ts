@@ -320,7 +320,6 @@ function createUserGeofences (fastify: FastifyInstance) {
         .from(userGeofences).where(inArray(userGeofences.status, FEED_STATUSES)).orderBy(asc(userGeofences.id))
     },
 
-
     /**
      * A cheap fingerprint of the feed's user part. What the feed shows of a fence is its id, name and
      * polygon, and a polygon never changes after creation, so rows entering or leaving the served set and

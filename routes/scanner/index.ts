@@ -79,8 +79,14 @@ const scannerRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   }, async () => {
     if (scannerDb === null) throw noScanner()
     const rows = await read('quests', [], () => scannerDb.db.select({
-      pokestopId: pokestop.id, name: pokestop.name, lat: pokestop.lat, lon: pokestop.lon, questType: pokestop.questType,
-      rewardType: pokestop.questRewardType, itemId: pokestop.questItemId, pokemonId: pokestop.questPokemonId
+      pokestopId: pokestop.id,
+      name: pokestop.name,
+      lat: pokestop.lat,
+      lon: pokestop.lon,
+      questType: pokestop.questType,
+      rewardType: pokestop.questRewardType,
+      itemId: pokestop.questItemId,
+      pokemonId: pokestop.questPokemonId
     }).from(pokestop).where(isNotNull(pokestop.questType)).limit(LIST_CAP))
     return rows.map(({ itemId, pokemonId, ...r }) => ({ ...r, rewardId: r.rewardType === ITEM_REWARD ? itemId : pokemonId }))
   })
