@@ -84,7 +84,7 @@ const geofenceFeedRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     reply.header('etag', etag).header('cache-control', 'no-cache').header('vary', 'accept-encoding')
     const ifNoneMatch = request.headers['if-none-match']
     const tags = [`"${built.etag}"`, `"${built.etag}-gz"`]
-    if (ifNoneMatch !== undefined && ifNoneMatch.split(',').some((tag) => tags.includes(tag.trim()))) return reply.code(304).send(null)
+    if (ifNoneMatch !== undefined && ifNoneMatch.split(',').some((tag) => tags.includes(tag.trim()))) return reply.code(304).send(undefined as unknown as null)
     reply.type('application/json; charset=utf-8')
     if (zipped) reply.header('content-encoding', 'gzip')
     // Already serialized (once per change, not per request): Fastify sends a string or Buffer as it is.
