@@ -26,6 +26,9 @@ import sessionCleanup from './plugins/session-cleanup.js'
 import blockedAccounts from './plugins/blocked-accounts.js'
 import featureGates from './plugins/feature-gates.js'
 import alarmEvents from './plugins/alarm-events.js'
+import koji from './plugins/koji.js'
+import areaWriter from './plugins/area-writer.js'
+import userGeofences from './plugins/user-geofences.js'
 import areaSelection from './plugins/area-selection.js'
 import avatars from './plugins/avatars.js'
 import adminUsers from './plugins/admin-users.js'
@@ -33,6 +36,8 @@ import delegates from './plugins/delegates.js'
 import serverProfile from './plugins/server-profile.js'
 import quickPicks from './plugins/quick-picks.js'
 import masterNames from './plugins/master-names.js'
+import scannerDb from './plugins/scanner-db.js'
+import pokemonAvailability from './plugins/pokemon-availability.js'
 import healthRoutes from './routes/health/index.js'
 import settingsRoutes from './routes/settings/index.js'
 import oidcRoutes from './routes/auth/oidc/index.js'
@@ -62,6 +67,12 @@ import summaryScheduleRoutes from './routes/summary-schedules/index.js'
 import cleaningRoutes from './routes/cleaning/index.js'
 import masterdataRoutes from './routes/masterdata/index.js'
 import masterNameRoutes from './routes/masterdata/names.js'
+import geofenceFeedRoutes from './routes/geofence-feed/index.js'
+import geofenceRoutes from './routes/geofences/index.js'
+import adminGeofenceRoutes from './routes/admin/geofences/index.js'
+import scannerRoutes from './routes/scanner/index.js'
+import weatherRoutes from './routes/weather/index.js'
+import pokemonAvailabilityRoutes from './routes/pokemon-availability/index.js'
 import spa from './plugins/spa.js'
 
 export interface AppOptions {
@@ -134,6 +145,9 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   await fastify.register(blockedAccounts)
   await fastify.register(featureGates)
   await fastify.register(alarmEvents)
+  await fastify.register(koji)
+  await fastify.register(areaWriter)
+  await fastify.register(userGeofences)
   await fastify.register(areaSelection)
   await fastify.register(avatars)
   await fastify.register(adminUsers)
@@ -141,6 +155,8 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   await fastify.register(serverProfile)
   await fastify.register(quickPicks)
   await fastify.register(masterNames)
+  await fastify.register(scannerDb)
+  await fastify.register(pokemonAvailability)
 
   await fastify.register(healthRoutes, { prefix: '/api' })
   await fastify.register(settingsRoutes, { prefix: '/api/settings' })
@@ -171,6 +187,12 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   await fastify.register(cleaningRoutes, { prefix: '/api/cleaning' })
   await fastify.register(masterdataRoutes, { prefix: '/api/masterdata' })
   await fastify.register(masterNameRoutes, { prefix: '/api/masterdata' })
+  await fastify.register(geofenceFeedRoutes, { prefix: '/api/geofence-feed' })
+  await fastify.register(geofenceRoutes, { prefix: '/api/geofences' })
+  await fastify.register(adminGeofenceRoutes, { prefix: '/api/admin/geofences' })
+  await fastify.register(scannerRoutes, { prefix: '/api/scanner' })
+  await fastify.register(weatherRoutes, { prefix: '/api/location/weather' })
+  await fastify.register(pokemonAvailabilityRoutes, { prefix: '/api/pokemon-availability' })
 
   // Last: the client's pages for every non-API path a browser asks for.
   await fastify.register(spa)

@@ -8,6 +8,8 @@ export interface ConnectionOptions {
   password: string
   database: string
   connectionLimit?: number
+  /** How long a query waits for a connection (including connecting) before failing; default 10 s. */
+  acquireTimeoutMs?: number
 }
 
 export type Database = MySqlRemoteDatabase
@@ -40,7 +42,7 @@ export const poolOptions = (options: ConnectionOptions): PoolConfig => ({
   password: options.password,
   ...(options.database === '' ? {} : { database: options.database }),
   connectionLimit: options.connectionLimit ?? 10,
-  acquireTimeout: 10_000,
+  acquireTimeout: options.acquireTimeoutMs ?? 10_000,
   connectTimeout: 5_000,
   dateStrings: true,
   bigIntAsNumber: true,

@@ -18,26 +18,36 @@ export function parseAreaText (text: string | null | undefined): string[] {
  * The one place where a user's area selection is read and written, for the areas page and for the
  * profile operations that carry areas from one profile to another.
  *
- * Geofence seam: user-drawn geofences reach the engine through the service's geofence feed as
- * `userSelectable: false` fences. The engine's `setAreas` drops such names and its area list shows them
- * to everyone. The geofence concern therefore extends `available` (hide other users' private fences) and
- * `write` (re-add the caller's own fence names to `humans.area` and the active `profiles.area` in one
- * transaction, then reload the engine). Until then the engine's own answers are the whole truth.
+ * User-drawn geofences reach the engine through the service's geofence feed as `userSelectable: false`
+ * fences. PoracleNG's `setAreas` drops such names and both engines list them to everyone, so: `available`
+ * hides other users' private fences, and `write` never passes on another user's private name (PoracleJS
+ * would accept it) and puts the caller's own fence names back with `areaWriter` after `setAreas`.
  */
 function createAreaSelection (fastify: FastifyInstance) {
-  const { engine } = fastify
+  const { engine, userGeofences, areaWriter } = fastify
 
   /** The user's selected areas (the active profile's, which the engine mirrors into `humans.area`). */
   async function selected (userId: string): Promise<string[]> {
     return parseAreaText((await engine.humans.one(userId)).area)
   }
 
+  /** Whether the user may see a fence: every fence except user-drawn private ones of other users. */
+  async function visibility (userId: string): Promise<(name: string) => boolean> {
+    const privateNames = await userGeofences.privateNames()
+    return (name) => {
+      const owner = privateNames.get(name.toLowerCase())
+      return owner === undefined || owner === userId
+    }
+  }
+
   return {
     selected,
+    visibility,
 
-    /** The areas the user may choose. */
+    /** The areas the user may choose: the engine's list without other users' private fences. */
     async available (userId: string): Promise<EngineArea[]> {
-      return engine.humans.areas(userId)
+      const [areas, visible] = await Promise.all([engine.humans.areas(userId), visibility(userId)])
+      return areas.filter((area) => visible(String(area.name)))
     },
 
     /**
@@ -46,8 +56,12 @@ function createAreaSelection (fastify: FastifyInstance) {
      * allow, so the answer is the selection read back, not the request.
      */
     async write (userId: string, names: string[]): Promise<string[]> {
+      const privateNames = await userGeofences.privateNames()
       const wanted = [...new Set(names.map((n) => n.trim().toLowerCase()).filter((n) => n !== ''))]
+        .filter((n) => privateNames.get(n) === undefined || privateNames.get(n) === userId)
+      const own = wanted.filter((n) => privateNames.get(n) === userId)
       await engine.humans.setAreas(userId, wanted)
+      if (own.length > 0) await areaWriter.add(userId, own)
       return selected(userId)
     }
   }
@@ -63,4 +77,4 @@ declare module 'fastify' {
 
 export default fp(async (fastify) => {
   fastify.decorate('areaSelection', createAreaSelection(fastify))
-}, { name: 'area-selection', fastify: '5.x', dependencies: ['engine'] })
+}, { name: 'area-selection', fastify: '5.x', dependencies: ['engine', 'user-geofences', 'area-writer'] })

@@ -123,14 +123,16 @@ export const ConfigSchema = Type.Object({
   KOJI_API_ADDRESS: str({ alias: ['Koji__ApiAddress'], description: 'Koji geofence server URL' }),
   KOJI_BEARER_TOKEN: str({ alias: ['Koji__BearerToken'], secret: true, description: 'Koji bearer token' }),
   KOJI_PROJECT_ID: int({ default: 0, alias: ['Koji__ProjectId'], description: 'Koji project id' }),
-  KOJI_PROJECT_NAME: str({ alias: ['Koji__ProjectName'], description: 'Koji project name' }),
+  KOJI_PROJECT_NAME: str({ alias: ['Koji__ProjectName'], description: 'Koji project name; admin geofences are read only when it is set' }),
+  KOJI_TIMEOUT_MS: int({ default: 10000, minimum: 100, description: 'Timeout of every Koji call' }),
   GEOFENCE_FEED_TOKEN: str({ secret: true, description: 'Optional bearer token the engine must send to /api/geofence-feed' }),
   GOLBAT_API_ADDRESS: str({ alias: ['Golbat__ApiAddress'], description: 'Pokemon availability API (enabled with its secret)' }),
   GOLBAT_API_SECRET: str({ alias: ['Golbat__ApiSecret'], secret: true, description: 'Pokemon availability API secret' }),
   MASTERFILE_URL: str({
     default: 'https://raw.githubusercontent.com/WatWowMap/Masterfile-Generator/master/master-latest-poracle.json',
     description: 'Game master file (English pokemon, move and item names), read at most daily'
-  })
+  }),
+  GOLBAT_TIMEOUT_MS: int({ default: 10000, minimum: 100, description: 'Timeout of the pokemon availability call' })
 })
 
 export type Config = Static<typeof ConfigSchema>

@@ -34,7 +34,8 @@ export const PublicConfigSchema = Type.Object({
     name: Type.Union([Type.String(), Type.Null()]),
     reachable: Type.Boolean(),
     capabilities: EngineCapabilitiesSchema
-  })
+  }),
+  gymPicker: Type.Boolean({ description: 'A scanner database is configured: gym search (and the gym picker) is available' })
 })
 export type PublicConfig = Static<typeof PublicConfigSchema>
 

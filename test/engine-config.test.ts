@@ -49,7 +49,8 @@ t.test('GET /api/config: the public projection and what the engine can do', asyn
         name: 'PoracleNG',
         reachable: true,
         capabilities: { fortChanges: true, maxBattles: true, summaries: true, testAlerts: true, reload: true, userCreation: true, savedPlaces: false }
-      }
+      },
+      gymPicker: false
     })
     t.notMatch(res.body, /999000999|888000888|admins|providerURL|staticKey|delegate/, 'no admin ids, geocoder or map key')
     t.equal((await s.app.inject({ method: 'GET', url: '/api/config' })).statusCode, 401, 'signed-in users only')

@@ -73,7 +73,8 @@ export const userGeofences = mysqlTable('user_geofences', {
   updatedAt: utc('updated_at').notNull().default(sql`CURRENT_TIMESTAMP(6)`)
 }, (t) => [
   index('user_geofences_human_idx').on(t.humanId),
-  index('user_geofences_koji_name_idx').on(t.kojiName),
+  // Names are the engine's area keys: two fences with one name would be one area to the engine.
+  uniqueIndex('user_geofences_koji_name_unique').on(t.kojiName),
   index('user_geofences_status_idx').on(t.status)
 ])
 

@@ -2,13 +2,16 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import { errors } from '../../schemas/common.js'
 import { AreaNamesSchema, AreasWriteSchema, AvailableAreaSchema } from '../../schemas/areas.js'
+import { MapFencesSchema } from '../../schemas/geofences.js'
+import { EngineError } from '../../plugins/engine.js'
+import { notFound } from '../../plugins/errors.js'
 
 /**
  * The active profile's areas (`/api/areas`): reads are open, the write is gated by `disable_areas`.
  * Reading and writing go through `fastify.areaSelection`, where user-drawn geofences are accounted for.
  */
 const areaRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
-  const { auth, areaSelection, featureGates, userWriteLock } = fastify
+  const { auth, areaSelection, featureGates, userWriteLock, engine } = fastify
 
   fastify.addHook('onRequest', auth.authenticate)
 
@@ -30,6 +33,37 @@ const areaRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     description: area.description ?? '',
     userSelectable: area.userSelectable !== false
   })))
+
+  fastify.get('/geofence', {
+    schema: { tags: ['areas'], description: 'Polygons of the engine\'s fences for the map, without other users\' private fences; none when the engine cannot be read', response: { 200: MapFencesSchema, ...errors(401) } }
+  }, async (request) => {
+    try {
+      const [fences, visible] = await Promise.all([engine.geofence.all(), areaSelection.visibility(request.user.userId)])
+      return { status: 'ok' as const, geofence: fences.filter((f) => typeof f.name === 'string' && visible(f.name)) as Array<{ name: string }> }
+    } catch (err) {
+      if (!(err instanceof EngineError)) throw err
+      request.log.warn({ kind: err.kind }, 'alarm engine geofences unavailable; answering none')
+      return { status: 'ok' as const, geofence: [] }
+    }
+  })
+
+  fastify.get('/map/:name', {
+    schema: {
+      tags: ['areas'],
+      params: Type.Object({ name: Type.String({ minLength: 1, maxLength: 255 }) }),
+      response: { 200: Type.Object({ url: Type.String() }), ...errors(401, 404) }
+    }
+  }, async (request) => {
+    const name = request.params.name.trim().toLowerCase()
+    // Another user's private fence is not there for this caller, map or not.
+    if (!(await areaSelection.visibility(request.user.userId))(name)) throw notFound('No map for this area.')
+    try {
+      return { url: await engine.geofence.areaMap(name) }
+    } catch (err) {
+      if (!(err instanceof EngineError)) throw err
+      throw notFound('No map for this area.')
+    }
+  })
 }
 
 export default areaRoutes

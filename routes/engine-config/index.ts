@@ -24,9 +24,9 @@ const FALLBACK = {
   defaultTemplateName: 'default',
   everythingFlagPermissions: null,
   maxDistance: 10_726_000
-} satisfies Omit<PublicConfig, 'engine'>
+} satisfies Omit<PublicConfig, 'engine' | 'gymPicker'>
 
-function project (config: PoracleWebConfig): Omit<PublicConfig, 'engine'> {
+function project (config: PoracleWebConfig): Omit<PublicConfig, 'engine' | 'gymPicker'> {
   const raw = config.raw
   return {
     locale: config.locale ?? FALLBACK.locale,
@@ -46,13 +46,13 @@ function project (config: PoracleWebConfig): Omit<PublicConfig, 'engine'> {
 
 /** The engine's configuration as the client needs it (`/api/config`), and its alert templates. */
 const engineConfigRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
-  const { auth, engine } = fastify
+  const { auth, engine, scannerDb } = fastify
 
   fastify.get('/', {
     onRequest: auth.authenticate,
     schema: { tags: ['config'], response: { 200: PublicConfigSchema, ...errors(401) } }
   }, async (request) => {
-    let projected = FALLBACK as Omit<PublicConfig, 'engine'>
+    let projected = FALLBACK as Omit<PublicConfig, 'engine' | 'gymPicker'>
     let generation: EngineGeneration | null = null
     try {
       [projected, generation] = await Promise.all([engine.config.poracleWeb().then(project), engine.generation()])
@@ -62,7 +62,8 @@ const engineConfigRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     }
     return {
       ...projected,
-      engine: { generation, name: engineName(generation), reachable: generation !== null, capabilities: engineCapabilities(generation) }
+      engine: { generation, name: engineName(generation), reachable: generation !== null, capabilities: engineCapabilities(generation) },
+      gymPicker: scannerDb !== null
     }
   })
 

@@ -1,0 +1,70 @@
+import fp from 'fastify-plugin'
+import type { FastifyInstance } from 'fastify'
+import { fetchJson } from '../lib/fetch-json.js'
+
+const TTL_MS = 5 * 60_000
+
+export interface Availability {
+  enabled: boolean
+  available: number[]
+}
+
+/** Golbat answers flat ids, `{ available: [...] }`, or objects with an `id`: all three are read. */
+export function availableIds (answer: unknown): number[] {
+  const list = Array.isArray(answer)
+    ? answer
+    : typeof answer === 'object' && answer !== null && Array.isArray((answer as { available?: unknown }).available) ? (answer as { available: unknown[] }).available : null
+  if (list === null) throw new Error('unrecognised availability answer')
+  const ids = list.map((e) => (typeof e === 'object' && e !== null ? (e as { id?: unknown }).id : e)).map(Number)
+  return [...new Set(ids.filter((n) => Number.isInteger(n) && n > 0))].sort((a, b) => a - b)
+}
+
+/**
+ * Which pokemon are spawning now, from Golbat (GOLBAT_API_ADDRESS and GOLBAT_API_SECRET, both required).
+ * Cached five minutes; when Golbat fails the last good list is kept, or none with a warning.
+ */
+function createPokemonAvailability (fastify: FastifyInstance) {
+  const { config, clock, log } = fastify
+  const enabled = config.GOLBAT_API_ADDRESS !== '' && config.GOLBAT_API_SECRET !== ''
+  const url = `${config.GOLBAT_API_ADDRESS.replace(/\/+$/, '')}/api/pokemon/available`
+  let cached: { ids: number[], until: number } | null = null
+  let lastGood: number[] | null = null
+  let inFlight: Promise<number[]> | null = null
+
+  async function load (): Promise<number[]> {
+    try {
+      const answer = await fetchJson({ service: 'Golbat', url, timeoutMs: config.GOLBAT_TIMEOUT_MS, headers: { 'x-golbat-secret': config.GOLBAT_API_SECRET } })
+      lastGood = availableIds(answer)
+    } catch (err) {
+      log.warn({ reason: (err as Error).message, lastGood: lastGood !== null }, 'pokemon availability unavailable; serving the last known list')
+    }
+    return lastGood ?? []
+  }
+
+  return {
+    enabled,
+    async get (): Promise<Availability> {
+      if (!enabled) return { enabled: false, available: [] }
+      if (cached === null || cached.until <= clock.now()) {
+        inFlight ??= load().then((ids) => {
+          cached = { ids, until: clock.now() + TTL_MS }
+          return ids
+        }).finally(() => { inFlight = null })
+        await inFlight
+      }
+      return { enabled: true, available: cached?.ids ?? [] }
+    }
+  }
+}
+
+export type PokemonAvailability = ReturnType<typeof createPokemonAvailability>
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    pokemonAvailability: PokemonAvailability
+  }
+}
+
+export default fp(async (fastify) => {
+  fastify.decorate('pokemonAvailability', createPokemonAvailability(fastify))
+}, { name: 'pokemon-availability', fastify: '5.x', dependencies: ['config', 'clock'] })

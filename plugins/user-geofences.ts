@@ -1,0 +1,357 @@
+import fp from 'fastify-plugin'
+import type { FastifyInstance } from 'fastify'
+import { asc, eq, inArray, sql } from 'drizzle-orm'
+import { userGeofences } from '../db/schema/service.js'
+import { toSqlTime } from '../db/client.js'
+import { humans } from '../db/schema/engine.js'
+import { badRequest, conflict, notFound } from './errors.js'
+import { openRing, userPolygonProblem, type LatLon } from '../lib/polygon.js'
+
+/** The reference's limits for user-drawn fences. */
+export const MAX_FENCES_PER_USER = 10
+export const NAME_MAX = 50
+const NAME_CHARSET = /^[A-Za-z0-9 \-'.()&]+$/
+/** Collisions get " 2" … " 10" appended, as in the reference. */
+const MAX_SUFFIX = 10
+
+export type FenceStatus = 'active' | 'pending_review' | 'approved' | 'rejected'
+/** Statuses the service itself serves in the feed; approved fences are in Koji. */
+export const FEED_STATUSES: FenceStatus[] = ['active', 'pending_review', 'rejected']
+
+type Row = typeof userGeofences.$inferSelect
+
+export interface UserFence {
+  id: number
+  humanId: string
+  kojiName: string
+  displayName: string
+  groupName: string
+  status: FenceStatus
+  parentId: number | null
+  polygon: LatLon[]
+  pointCount: number
+  submittedAt: string | null
+  reviewedAt: string | null
+  reviewedBy: string | null
+  reviewNotes: string | null
+  promotedName: string | null
+  createdAt: string
+  updatedAt: string
+}
+
+export interface FenceInput {
+  displayName: string
+  groupName?: string
+  parentId?: number | null
+  polygon: unknown
+}
+
+export const parsePolygon = (text: string | null): LatLon[] => {
+  try {
+    const parsed: unknown = JSON.parse(text ?? '[]')
+    return Array.isArray(parsed) ? parsed as LatLon[] : []
+  } catch {
+    return []
+  }
+}
+
+const toFence = (row: Row): UserFence => {
+  const polygon = parsePolygon(row.polygonJson)
+  return {
+    id: row.id,
+    humanId: row.humanId,
+    kojiName: row.kojiName,
+    displayName: row.displayName,
+    groupName: row.groupName,
+    status: row.status as FenceStatus,
+    parentId: row.parentId,
+    polygon,
+    pointCount: polygon.length,
+    submittedAt: row.submittedAt,
+    reviewedAt: row.reviewedAt,
+    reviewedBy: row.reviewedBy,
+    reviewNotes: row.reviewNotes,
+    promotedName: row.promotedName,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt
+  }
+}
+
+/**
+ * Two creates for one user both take the gap lock and then both insert: MariaDB resolves that by
+ * rolling one back as a deadlock victim, and running it again is the documented answer.
+ */
+/** The driver's error code, also when drizzle wrapped the driver's error. */
+const sqlCode = (err: unknown): string | undefined => {
+  const e = err as { code?: string, cause?: { code?: string } }
+  return e.code ?? e.cause?.code
+}
+
+async function withDeadlockRetry<T> (work: () => Promise<T>, attempts = 3): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await work()
+    } catch (err) {
+      if (sqlCode(err) !== 'ER_LOCK_DEADLOCK' || attempt >= attempts) throw err
+    }
+  }
+}
+
+/** The display-name rule: 1 to 50 characters of letters, digits, space and - ' . ( ) &. */
+export function nameProblem (name: string): string | null {
+  const trimmed = name.trim()
+  if (trimmed.length < 1 || trimmed.length > NAME_MAX) return `name must be 1 to ${NAME_MAX} characters`
+  if (!NAME_CHARSET.test(trimmed)) return "name may contain only letters, digits, spaces and - ' . ( ) &"
+  return null
+}
+
+/**
+ * User-drawn geofences (`user_geofences`): the lifecycle of the reference (create, rename, delete,
+ * activate, submit, approve, reject) and the pieces the feed and the area selection read. Every change
+ * that alters the feed asks the engine to download it again; area names move through `areaWriter`.
+ */
+function createUserGeofences (fastify: FastifyInstance) {
+  const { db, engineDb, engine, koji, areaWriter, clock, log } = fastify
+  const now = () => toSqlTime(clock.now())
+
+  async function row (id: number): Promise<Row> {
+    const [found] = await db.db.select().from(userGeofences).where(eq(userGeofences.id, id))
+    if (found === undefined) throw notFound('Geofence not found.')
+    return found
+  }
+
+  /** The owner's fence; another user's answers 404 as if it did not exist. */
+  async function owned (userId: string, id: number): Promise<Row> {
+    const found = await row(id)
+    if (found.humanId !== userId) throw notFound('Geofence not found.')
+    return found
+  }
+
+  /** Every name a new fence must not take: all local names (including promoted ones) and Koji's. */
+  async function takenNames (exceptId?: number): Promise<Set<string>> {
+    const [rows, admin] = await Promise.all([
+      db.db.select({ id: userGeofences.id, kojiName: userGeofences.kojiName, promotedName: userGeofences.promotedName }).from(userGeofences),
+      koji.adminFences()
+    ])
+    const taken = new Set(admin.names)
+    for (const r of rows) {
+      if (r.id === exceptId) continue
+      taken.add(r.kojiName.toLowerCase())
+      if (r.promotedName !== null) taken.add(r.promotedName.toLowerCase())
+    }
+    return taken
+  }
+
+  /** Asks the engine to download the feed again; a failure is logged, the next reload picks the change up. */
+  async function feedChanged (): Promise<void> {
+    try {
+      await engine.geofence.reload()
+    } catch (err) {
+      log.warn({ reason: err instanceof Error ? err.message : String(err) }, 'alarm engine geofence reload failed; the feed change applies at its next reload')
+    }
+  }
+
+  function checkInput (input: FenceInput): { displayName: string, polygon: LatLon[] } {
+    const problem = nameProblem(input.displayName) ?? userPolygonProblem(input.polygon)
+    if (problem !== null) throw badRequest(problem)
+    return { displayName: input.displayName.trim(), polygon: openRing(input.polygon as LatLon[]) }
+  }
+
+  async function create (userId: string, input: FenceInput, opts: { activate: boolean, reloadEngine?: boolean }): Promise<UserFence> {
+    const { displayName, polygon } = checkInput(input)
+    const taken = await takenNames()
+    const base = displayName.toLowerCase()
+    const kojiName = [base, ...Array.from({ length: MAX_SUFFIX - 1 }, (_, i) => `${base} ${i + 2}`)].find((n) => !taken.has(n) && n.length <= 100)
+    if (kojiName === undefined) throw badRequest('No unique name is available for this geofence; choose another name.')
+    const insert = () => db.transaction(async (tx, connection) => {
+      // Locks the user's range of the index, so two concurrent creates cannot both pass the limit.
+      const mine = await connection.query('SELECT id FROM user_geofences WHERE human_id = ? FOR UPDATE', [userId]) as unknown[]
+      if (mine.length >= MAX_FENCES_PER_USER) throw badRequest(`You can have at most ${MAX_FENCES_PER_USER} geofences.`)
+      const [result] = await tx.insert(userGeofences).values({
+        humanId: userId,
+        kojiName,
+        displayName,
+        groupName: input.groupName?.trim() ?? '',
+        parentId: input.parentId ?? null,
+        status: 'active',
+        polygonJson: JSON.stringify(polygon),
+        createdAt: now(),
+        updatedAt: now()
+      }).$returningId()
+      return (result as { id: number }).id
+    })
+    const id = await withDeadlockRetry(insert).catch((err: unknown) => {
+      if (sqlCode(err) === 'ER_DUP_ENTRY') throw conflict('That geofence name was just taken; try again.')
+      throw err
+    })
+    if (opts.reloadEngine !== false) await feedChanged()
+    if (opts.activate) {
+      try {
+        await areaWriter.add(userId, [kojiName])
+      } catch (err) {
+        // The fence without its area would surprise the user: undo it and report the engine's failure.
+        await db.db.delete(userGeofences).where(eq(userGeofences.id, id))
+        await feedChanged()
+        throw err
+      }
+    }
+    return toFence(await row(id))
+  }
+
+  async function rename (userId: string, id: number, input: { displayName: string, groupName?: string, parentId?: number | null }): Promise<UserFence> {
+    const found = await owned(userId, id)
+    if (found.status !== 'active' && found.status !== 'rejected') throw badRequest('Only active or rejected geofences can be renamed.')
+    const problem = nameProblem(input.displayName)
+    if (problem !== null) throw badRequest(problem)
+    const displayName = input.displayName.trim()
+    const kojiName = displayName.toLowerCase()
+    if (kojiName !== found.kojiName && (await takenNames(id)).has(kojiName)) throw conflict('That geofence name is already taken.')
+    await db.db.update(userGeofences).set({
+      displayName,
+      kojiName,
+      // The reference's "keep" values: a blank group and parent 0.
+      ...(input.groupName !== undefined && input.groupName.trim() !== '' ? { groupName: input.groupName.trim() } : {}),
+      ...(input.parentId !== undefined && input.parentId !== null && input.parentId !== 0 ? { parentId: input.parentId } : {}),
+      updatedAt: now()
+    }).where(eq(userGeofences.id, id))
+    if (kojiName !== found.kojiName) {
+      await feedChanged()
+      await areaWriter.rename(userId, found.kojiName, kojiName)
+    }
+    return toFence(await row(id))
+  }
+
+  /** Removes a fence: out of Koji if it was published, its name out of every profile, the row, the feed. */
+  async function destroy (found: Row): Promise<void> {
+    if (found.status === 'approved') {
+      await koji.remove({ name: found.promotedName ?? found.kojiName, displayName: found.displayName, group: found.groupName, parentId: found.parentId, path: parsePolygon(found.polygonJson) })
+      koji.invalidate()
+    }
+    await areaWriter.remove(found.humanId, [found.promotedName ?? found.kojiName], 'all')
+    await db.db.delete(userGeofences).where(eq(userGeofences.id, found.id))
+    await feedChanged()
+  }
+
+  return {
+    async list (userId: string): Promise<UserFence[]> {
+      return (await db.db.select().from(userGeofences).where(eq(userGeofences.humanId, userId)).orderBy(asc(userGeofences.id))).map(toFence)
+    },
+
+    async all (status?: FenceStatus): Promise<Array<UserFence & { ownerName: string | null, reviewerName: string | null }>> {
+      const rows = (await db.db.select().from(userGeofences).where(status === undefined ? undefined : eq(userGeofences.status, status)).orderBy(asc(userGeofences.id))).map(toFence)
+      const ids = [...new Set(rows.flatMap((r) => (r.reviewedBy !== null ? [r.humanId, r.reviewedBy] : [r.humanId])))]
+      const names = new Map<string, string>()
+      if (ids.length > 0) {
+        for (const h of await engineDb.db.select({ id: humans.id, name: humans.name }).from(humans).where(inArray(humans.id, ids))) names.set(h.id, h.name)
+      }
+      return rows.map((r) => ({ ...r, ownerName: names.get(r.humanId) ?? null, reviewerName: r.reviewedBy !== null ? names.get(r.reviewedBy) ?? null : null }))
+    },
+
+    create,
+    rename,
+    feedChanged,
+
+    /** How many fences the user has (the limit is checked again, under a lock, by `create`). */
+    async count (userId: string): Promise<number> {
+      const [result] = await db.db.select({ n: sql<number>`count(*)` }).from(userGeofences).where(eq(userGeofences.humanId, userId))
+      return Number(result?.n ?? 0)
+    },
+
+    async delete (userId: string, id: number): Promise<void> {
+      await destroy(await owned(userId, id))
+    },
+
+    async adminDelete (id: number): Promise<void> {
+      await destroy(await row(id))
+    },
+
+    async activate (userId: string, id: number): Promise<void> {
+      const found = await owned(userId, id)
+      await areaWriter.add(userId, [found.promotedName ?? found.kojiName])
+    },
+
+    async deactivate (userId: string, id: number): Promise<void> {
+      const found = await owned(userId, id)
+      await areaWriter.remove(userId, [found.promotedName ?? found.kojiName], 'active')
+    },
+
+    async submit (userId: string, id: number): Promise<UserFence> {
+      const found = await owned(userId, id)
+      if (found.status !== 'active') throw badRequest('Only active geofences can be submitted for review.')
+      await db.db.update(userGeofences).set({ status: 'pending_review', submittedAt: now(), updatedAt: now() }).where(eq(userGeofences.id, id))
+      return toFence(await row(id))
+    },
+
+    async approve (adminId: string, id: number, input: { promotedName?: string, parentId?: number, groupName?: string }): Promise<UserFence> {
+      const found = await row(id)
+      if (found.status !== 'pending_review' && found.status !== 'rejected') throw badRequest('Only pending or rejected geofences can be approved.')
+      const polygon = parsePolygon(found.polygonJson)
+      if (polygon.length < 3) throw badRequest('This geofence has no polygon.')
+      const promoted = input.promotedName?.trim()
+      if (promoted !== undefined) {
+        const problem = nameProblem(promoted)
+        if (problem !== null) throw badRequest(problem)
+        if (promoted.toLowerCase() !== found.kojiName && (await takenNames(id)).has(promoted.toLowerCase())) throw conflict('That geofence name is already taken.')
+      }
+      if (input.parentId !== undefined && !(await koji.regionExists(input.parentId))) throw badRequest('Unknown region.')
+      const name = promoted?.toLowerCase() ?? found.kojiName
+      const parentId = input.parentId ?? found.parentId
+      const group = input.groupName?.trim() ?? found.groupName
+      await koji.save({ name, displayName: promoted ?? found.displayName, group, parentId, path: polygon })
+      koji.invalidate()
+      await db.db.update(userGeofences).set({
+        status: 'approved', promotedName: name, parentId, groupName: group, reviewedBy: adminId, reviewedAt: now(), updatedAt: now()
+      }).where(eq(userGeofences.id, id))
+      await feedChanged()
+      if (name !== found.kojiName) await areaWriter.rename(found.humanId, found.kojiName, name)
+      return toFence(await row(id))
+    },
+
+    async reject (adminId: string, id: number, reviewNotes: string): Promise<UserFence> {
+      const found = await row(id)
+      if (found.status !== 'pending_review') throw badRequest('Only pending geofences can be rejected.')
+      await db.db.update(userGeofences).set({ status: 'rejected', reviewNotes, reviewedBy: adminId, reviewedAt: now(), updatedAt: now() }).where(eq(userGeofences.id, id))
+      return toFence(await row(id))
+    },
+
+    /** The fences the feed serves itself, in id order: name and raw polygon text. */
+    async feedRows (): Promise<Array<{ id: number, kojiName: string, polygonJson: string | null }>> {
+      return db.db.select({ id: userGeofences.id, kojiName: userGeofences.kojiName, polygonJson: userGeofences.polygonJson })
+        .from(userGeofences).where(inArray(userGeofences.status, FEED_STATUSES)).orderBy(asc(userGeofences.id))
+    },
+
+    /**
+     * A cheap fingerprint of the feed's user part. What the feed shows of a fence is its id, name and
+     * polygon, and a polygon never changes after creation, so rows entering or leaving the served set and
+     * renames are all that can change it: they change the count, the id sum or the id/name checksum. It
+     * reads two short columns through the status index, never the polygons.
+     */
+    async feedFingerprint (): Promise<string> {
+      const [result] = await db.db.select({
+        n: sql<number>`count(*)`,
+        ids: sql<string | null>`sum(${userGeofences.id})`,
+        names: sql<string | null>`bit_xor(crc32(concat(${userGeofences.id}, ':', ${userGeofences.kojiName})))`
+      }).from(userGeofences).where(inArray(userGeofences.status, FEED_STATUSES))
+      return `${result?.n ?? 0}/${result?.ids ?? 0}/${result?.names ?? 0}`
+    },
+
+    /** Names of fences the service serves privately (not yet promoted), mapped to their owner. */
+    async privateNames (): Promise<Map<string, string>> {
+      const rows = await db.db.select({ kojiName: userGeofences.kojiName, humanId: userGeofences.humanId })
+        .from(userGeofences).where(inArray(userGeofences.status, FEED_STATUSES))
+      return new Map(rows.map((r) => [r.kojiName.toLowerCase(), r.humanId]))
+    }
+  }
+}
+
+export type UserGeofences = ReturnType<typeof createUserGeofences>
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    userGeofences: UserGeofences
+  }
+}
+
+export default fp(async (fastify) => {
+  fastify.decorate('userGeofences', createUserGeofences(fastify))
+}, { name: 'user-geofences', fastify: '5.x', dependencies: ['db', 'engine-db', 'engine', 'koji', 'area-writer', 'clock'] })

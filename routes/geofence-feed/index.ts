@@ -1,0 +1,95 @@
+import { createHash, timingSafeEqual } from 'node:crypto'
+import { promisify } from 'node:util'
+import { gzip } from 'node:zlib'
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { Type } from '@sinclair/typebox'
+import { errors } from '../../schemas/common.js'
+import { FeedSchema, type Feed } from '../../schemas/geofences.js'
+import { unauthorized } from '../../plugins/errors.js'
+import { parsePolygon } from '../../plugins/user-geofences.js'
+import type { AdminFences } from '../../plugins/koji.js'
+import { openRing, ringProblem } from '../../lib/polygon.js'
+
+/**
+ * User fences get ids above every admin id, so the two sets never collide: at least this base, and past
+ * the admin count when Koji holds more. The engine keys areas by name; the id only has to be unique.
+ */
+const USER_ID_BASE = 1_000_000
+const USER_FENCE_COLOR = '#3399ff'
+
+const digest = (value: string) => createHash('sha256').update(value).digest()
+const gzipAsync = promisify(gzip)
+
+/** One built feed: the JSON text, its gzip form (compressed once per change, not per request) and the tag. */
+interface Built { key: string, body: string, gzipped: Buffer, etag: string }
+
+/**
+ * The geofence feed the alarm engine downloads (`GET /api/geofence-feed`): Koji's admin fences followed
+ * by the user fences the service serves itself, in a Koji-style `{ status, data }` wrapper both engine
+ * generations read. Anonymous unless GEOFENCE_FEED_TOKEN is set; no rate limit. The body is rebuilt only
+ * when the admin part or the user part changed, and its ETag lets an unchanged feed cost a 304.
+ */
+const geofenceFeedRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
+  const { koji, userGeofences, config } = fastify
+  const expected = config.GEOFENCE_FEED_TOKEN !== '' ? digest(`Bearer ${config.GEOFENCE_FEED_TOKEN}`) : null
+  let built: Built | null = null
+
+  async function build (key: string, admin: AdminFences): Promise<Built> {
+    const rows = await userGeofences.feedRows()
+    const base = Math.max(USER_ID_BASE, admin.fences.length + 1)
+    const users: string[] = []
+    for (const row of rows) {
+      const path = parsePolygon(row.polygonJson)
+      const problem = ringProblem(path)
+      if (problem !== null) {
+        fastify.log.warn({ geofenceId: row.id, problem }, 'user geofence left out of the feed: malformed polygon')
+        continue
+      }
+      users.push(JSON.stringify({
+        id: base + row.id,
+        name: row.kojiName,
+        path: openRing(path),
+        group: '',
+        description: '',
+        color: USER_FENCE_COLOR,
+        userSelectable: false,
+        displayInMatches: false
+      }))
+    }
+    const parts = admin.json === '' ? users : [admin.json, ...users]
+    const body = `{"status":"ok","data":[${parts.join(',')}]}`
+    // Both engines' downloaders accept gzip; a feed of thousands of fences shrinks to about a quarter.
+    return { key, body, gzipped: await gzipAsync(body), etag: createHash('sha256').update(body).digest('base64url').slice(0, 27) }
+  }
+
+  fastify.get('/', {
+    schema: {
+      tags: ['geofences'],
+      summary: 'Geofences for the alarm engine (Poracle format in a Koji-style wrapper)',
+      headers: Type.Object({ authorization: Type.Optional(Type.String()), 'if-none-match': Type.Optional(Type.String()) }),
+      response: { 200: FeedSchema, 304: Type.Null(), ...errors(401) }
+    }
+  }, async (request, reply) => {
+    if (expected !== null) {
+      const given = digest(request.headers.authorization ?? '')
+      // Both sides are hashed to one length first, so the comparison takes the same time for any input.
+      if (!timingSafeEqual(given, expected)) throw unauthorized('A valid feed token is required.')
+    }
+    const [admin, fingerprint] = await Promise.all([koji.adminFences(), userGeofences.feedFingerprint()])
+    const key = `${admin.hash}/${fingerprint}`
+    if (built?.key !== key) built = await build(key, admin)
+    const zipped = /\bgzip\b/.test(request.headers['accept-encoding'] ?? '')
+    // Each encoding is its own representation, so each has its own tag; either one matches.
+    const etag = `"${built.etag}${zipped ? '-gz' : ''}"`
+    reply.header('etag', etag).header('cache-control', 'no-cache').header('vary', 'accept-encoding')
+    const ifNoneMatch = request.headers['if-none-match']
+    const tags = [`"${built.etag}"`, `"${built.etag}-gz"`]
+    if (ifNoneMatch !== undefined && ifNoneMatch.split(',').some((tag) => tags.includes(tag.trim()))) return reply.code(304).send(undefined as unknown as null)
+    reply.type('application/json; charset=utf-8')
+    if (zipped) reply.header('content-encoding', 'gzip')
+    // Already serialized (once per change, not per request): Fastify sends a string or Buffer as it is.
+    return reply.send((zipped ? built.gzipped : built.body) as unknown as Feed)
+  })
+}
+
+export default geofenceFeedRoutes
