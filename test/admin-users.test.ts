@@ -205,7 +205,8 @@ async function furnish (s: TestApp, userId: string): Promise<void> {
   await s.app.engineDb.pool.query("INSERT INTO weather (id, ping, template, `condition`, cell, profile_no) VALUES (?, '', 1, 1, 'c1', 1)", [userId])
   await s.app.engineDb.pool.query("INSERT INTO summary_schedules (id, alert_type) VALUES (?, 'quest')", [userId])
   const svc = s.app.db.pool
-  await svc.query("INSERT INTO user_geofences (human_id, koji_name, display_name) VALUES (?, 'home', 'Home')", [userId])
+  // Fence names are unique across users (they are engine area names).
+  await svc.query('INSERT INTO user_geofences (human_id, koji_name, display_name) VALUES (?, ?, ?)', [userId, `home ${userId.slice(-4)}`, `Home ${userId.slice(-4)}`])
   await svc.query('INSERT INTO webhook_delegates (webhook_id, user_id) VALUES (?, ?)', [WEBHOOK, userId])
   await svc.query("INSERT INTO quick_pick_definitions (id, name, scope, owner_user_id, filters_json) VALUES (?, 'Mine', 'user', ?, '{}')", [`mine-${userId.slice(-4)}`, userId])
   await svc.query("INSERT INTO quick_pick_applied_states (user_id, profile_no, quick_pick_id, tracked_uids_json) VALUES (?, 1, 'hundo', '[1]')", [userId])
