@@ -29,22 +29,22 @@ import areaSelection from './plugins/area-selection.js'
 import healthRoutes from './routes/health/index.js'
 import settingsRoutes from './routes/settings/index.js'
 import oidcRoutes from './routes/auth/oidc/index.js'
-import oidcSettingsRoutes from './routes/auth/oidc/settings.js'
+import oidcConfigRoutes from './routes/settings/oidc-config.js'
 import refreshRoutes from './routes/auth/refresh/index.js'
-import adminSessionRoutes from './routes/auth/refresh/admin.js'
+import adminSessionRoutes from './routes/admin/users/sessions.js'
 import providersRoutes from './routes/auth/providers/index.js'
 import discordRoutes from './routes/auth/discord/index.js'
 import telegramRoutes from './routes/auth/telegram/index.js'
 import sessionUserRoutes from './routes/auth/user/index.js'
-import impersonationRoutes from './routes/impersonation/index.js'
-import featureGateRoutes from './routes/feature-gates/index.js'
+import impersonationRoutes from './routes/admin/impersonation.js'
+import upstreamDisabledRoutes from './routes/settings/upstream-disabled.js'
 import alarmRoutes from './routes/alarms/index.js'
 import alarmTypeRoutes from './routes/alarm-types/index.js'
 import profileRoutes from './routes/profiles/index.js'
-import profileOverviewRoutes from './routes/profiles/overview.js'
+import profileOverviewRoutes from './routes/profile-overview/index.js'
 import locationRoutes from './routes/location/index.js'
 import areaRoutes from './routes/areas/index.js'
-import engineConfigRoutes from './routes/engine-config/index.js'
+import engineConfigRoutes from './routes/config/index.js'
 import summaryScheduleRoutes from './routes/summary-schedules/index.js'
 import cleaningRoutes from './routes/cleaning/index.js'
 import masterdataRoutes from './routes/masterdata/index.js'
@@ -124,7 +124,7 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   await fastify.register(healthRoutes, { prefix: '/api' })
   await fastify.register(settingsRoutes, { prefix: '/api/settings' })
   await fastify.register(oidcRoutes, { prefix: '/api/auth/oidc' })
-  await fastify.register(oidcSettingsRoutes, { prefix: '/api/settings' })
+  await fastify.register(oidcConfigRoutes, { prefix: '/api/settings' })
   await fastify.register(refreshRoutes, { prefix: '/api/auth/oidc/refresh' })
   await fastify.register(adminSessionRoutes, { prefix: '/api/admin/users/sessions' })
   await fastify.register(providersRoutes, { prefix: '/api/auth' })
@@ -132,7 +132,7 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   await fastify.register(telegramRoutes, { prefix: '/api/auth/telegram' })
   await fastify.register(sessionUserRoutes, { prefix: '/api/auth' })
   await fastify.register(impersonationRoutes, { prefix: '/api/admin' })
-  await fastify.register(featureGateRoutes, { prefix: '/api/settings' })
+  await fastify.register(upstreamDisabledRoutes, { prefix: '/api/settings' })
   await fastify.register(alarmRoutes, { prefix: '/api' })
   await fastify.register(alarmTypeRoutes, { prefix: '/api/alarm-types' })
   await fastify.register(profileRoutes, { prefix: '/api/profiles' })

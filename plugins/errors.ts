@@ -29,6 +29,10 @@ export const conflict = (message: string, extra?: Record<string, unknown>) => ne
 export const unavailable = (message: string, retryAfterSeconds: number) =>
   new AppError(503, message, {}, true, { 'retry-after': String(retryAfterSeconds) })
 
+/** Sign-in and "who am I" cannot work without the engine; say so plainly instead of a generic 500. */
+export const engineUnavailable = () =>
+  new AppError(503, 'The alarm engine is unreachable right now. Please try again in a moment.', {}, true)
+
 const GENERIC_5XX = 'An unexpected error occurred.'
 
 interface ValidationItem { instancePath?: string, message?: string, params?: Record<string, unknown> }

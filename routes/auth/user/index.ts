@@ -1,11 +1,11 @@
 import { type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { EngineError, type EngineHuman } from '../../../plugins/engine.js'
-import { AppError, badRequest, notFound, unauthorized } from '../../../plugins/errors.js'
+import { AppError, badRequest, engineUnavailable, notFound, unauthorized } from '../../../plugins/errors.js'
 import { BLOCKED_MESSAGE } from '../../../plugins/blocked-accounts.js'
 import type { TokenClaims } from '../../../plugins/auth.js'
+import { activeProfileName, userInfo } from '../../../plugins/identity.js'
 import { errors } from '../../../schemas/common.js'
 import { AlertsToggleSchema, MessageSchema, UserInfoSchema } from '../../../schemas/session-user.js'
-import { activeProfileName, engineUnavailable, userInfo } from './user-info.js'
 
 const ACCOUNT_GONE = 'This account no longer exists.'
 

@@ -1,9 +1,9 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify'
-import { AppError, notFound } from '../../plugins/errors.js'
-import { parseAreaText } from '../../plugins/area-selection.js'
-import type { AlarmRow, EngineHuman, EngineProfile } from '../../plugins/engine.js'
-import { ALARM_DISABLE_KEYS, NG_ONLY_ALARM_TYPES, type AlarmType } from '../../schemas/alarm-types.js'
-import { parseActiveHours, type ActiveHour, type Profile } from '../../schemas/profiles.js'
+import { AppError, notFound } from './errors.js'
+import { parseAreaText } from './area-selection.js'
+import type { AlarmRow, EngineHuman, EngineProfile } from './engine.js'
+import { ALARM_DISABLE_KEYS, NG_ONLY_ALARM_TYPES, type AlarmType } from '../schemas/alarm-types.js'
+import { parseActiveHours, type ActiveHour, type Profile } from '../schemas/profiles.js'
 
 /** The alarm types that have at least one alarm in the profile. */
 export function typesIn (alarms: Record<AlarmType, AlarmRow[]>, profileNo: number): AlarmType[] {
