@@ -1,11 +1,13 @@
 import fp from 'fastify-plugin'
 import type { Config } from './config.js'
+import { ERRORS } from './errors.js'
 import type { SiteSettings } from './site-settings.js'
 
 /** How long a call to the chat platform may take before it counts as failed. */
 const TIMEOUT_MS = 10_000
 
-export class ChatPlatformError extends Error {
+/** A failed call to the chat platform; `status` is its HTTP status, null when it could not be reached. */
+export class ChatPlatformError extends ERRORS.ChatPlatformFailed {
   constructor (readonly status: number | null, message: string) {
     super(message)
     this.name = 'ChatPlatformError'

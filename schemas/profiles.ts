@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
 import { FreeText } from './common.js'
-import { badRequest } from '../plugins/errors.js'
+import { badRequest } from './errors.js'
 import { ALARM_KINDS, ALARM_TYPES, type AlarmType } from './alarm-types.js'
 import { ALARM_FIELDS, ECHOED_FIELDS, alarmCreateSchema } from './alarms.js'
 

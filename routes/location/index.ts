@@ -1,11 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
-import { AppError } from '../../plugins/errors.js'
+import { notSupported } from '../../plugins/errors.js'
 import { errors } from '../../schemas/common.js'
 import { LanguageSchema, LanguageWriteSchema, LocationSchema, PlaceLabelParamsSchema, PlaceSchema } from '../../schemas/location.js'
 
 /** Saved places live in the engine, and neither engine generation the service supports has an API for them. */
-const placesUnsupported = () => new AppError(501, 'Saved places are not supported: the alarm engine offers no saved-places API.', {}, true)
+const placesUnsupported = () => notSupported('Saved places are not supported: the alarm engine offers no saved-places API.')
 
 /**
  * The active profile's pin (`/api/location`, gated by `disable_location`), saved places (not supported

@@ -1,5 +1,5 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { AppError, badRequest, engineUnavailable, forbidden, unauthorized } from '../../../plugins/errors.js'
+import { badRequest, engineUnavailable, forbidden, unauthorized, type CataloguedError } from '../../../plugins/errors.js'
 import { BLOCKED_MESSAGE } from '../../../plugins/blocked-accounts.js'
 import { telegramBotUsername, telegramConfigured } from '../../../plugins/chat-platform.js'
 import { SignInError, activeProfileName, userInfo, type SignInErrorCode } from '../../../plugins/identity.js'
@@ -22,7 +22,7 @@ const WidgetBodySchema = Type.Object({
 }, { additionalProperties: false })
 
 /** Refused sign-ins as JSON: the widget posts with fetch, so there is no redirect to send. */
-function refusal (code: SignInErrorCode): AppError {
+function refusal (code: SignInErrorCode): CataloguedError {
   switch (code) {
     case 'user_not_registered': return forbidden('User not registered in Poracle.')
     case 'account_blocked': return forbidden(BLOCKED_MESSAGE)
