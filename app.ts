@@ -41,28 +41,28 @@ import pokemonAvailability from './plugins/pokemon-availability.js'
 import healthRoutes from './routes/health/index.js'
 import settingsRoutes from './routes/settings/index.js'
 import oidcRoutes from './routes/auth/oidc/index.js'
-import oidcSettingsRoutes from './routes/auth/oidc/settings.js'
+import oidcConfigRoutes from './routes/settings/oidc-config.js'
 import refreshRoutes from './routes/auth/refresh/index.js'
-import adminSessionRoutes from './routes/auth/refresh/admin.js'
+import adminSessionRoutes from './routes/admin/users/sessions.js'
 import providersRoutes from './routes/auth/providers/index.js'
 import discordRoutes from './routes/auth/discord/index.js'
 import telegramRoutes from './routes/auth/telegram/index.js'
 import sessionUserRoutes from './routes/auth/user/index.js'
-import impersonationRoutes from './routes/impersonation/index.js'
+import impersonationRoutes from './routes/admin/impersonation.js'
 import adminUserRoutes from './routes/admin/users/index.js'
 import delegateRoutes from './routes/admin/delegates/index.js'
 import serverProfileRoutes from './routes/admin/server-profile/index.js'
-import adminSettingsCardRoutes from './routes/admin/settings/index.js'
-import quickPickRoutes from './routes/admin/quick-picks/index.js'
-import featureGateRoutes from './routes/feature-gates/index.js'
+import settingsCardRoutes from './routes/settings/cards.js'
+import quickPickRoutes from './routes/quick-picks/index.js'
+import upstreamDisabledRoutes from './routes/settings/upstream-disabled.js'
 import alarmRoutes from './routes/alarms/index.js'
 import alarmTypeRoutes from './routes/alarm-types/index.js'
 import profileRoutes from './routes/profiles/index.js'
-import profileOverviewRoutes from './routes/profiles/overview.js'
+import profileOverviewRoutes from './routes/profile-overview/index.js'
 import locationRoutes from './routes/location/index.js'
 import areaRoutes from './routes/areas/index.js'
-import engineConfigRoutes from './routes/engine-config/index.js'
-import dtsRoutes from './routes/engine-config/dts.js'
+import engineConfigRoutes from './routes/config/index.js'
+import dtsRoutes from './routes/config/dts.js'
 import summaryScheduleRoutes from './routes/summary-schedules/index.js'
 import cleaningRoutes from './routes/cleaning/index.js'
 import masterdataRoutes from './routes/masterdata/index.js'
@@ -161,7 +161,7 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   await fastify.register(healthRoutes, { prefix: '/api' })
   await fastify.register(settingsRoutes, { prefix: '/api/settings' })
   await fastify.register(oidcRoutes, { prefix: '/api/auth/oidc' })
-  await fastify.register(oidcSettingsRoutes, { prefix: '/api/settings' })
+  await fastify.register(oidcConfigRoutes, { prefix: '/api/settings' })
   await fastify.register(refreshRoutes, { prefix: '/api/auth/oidc/refresh' })
   await fastify.register(adminSessionRoutes, { prefix: '/api/admin/users/sessions' })
   await fastify.register(providersRoutes, { prefix: '/api/auth' })
@@ -172,9 +172,9 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   await fastify.register(adminUserRoutes, { prefix: '/api/admin' })
   await fastify.register(delegateRoutes, { prefix: '/api/admin' })
   await fastify.register(serverProfileRoutes, { prefix: '/api/admin' })
-  await fastify.register(adminSettingsCardRoutes, { prefix: '/api/settings' })
+  await fastify.register(settingsCardRoutes, { prefix: '/api/settings' })
   await fastify.register(quickPickRoutes, { prefix: '/api/quick-picks' })
-  await fastify.register(featureGateRoutes, { prefix: '/api/settings' })
+  await fastify.register(upstreamDisabledRoutes, { prefix: '/api/settings' })
   await fastify.register(alarmRoutes, { prefix: '/api' })
   await fastify.register(alarmTypeRoutes, { prefix: '/api/alarm-types' })
   await fastify.register(profileRoutes, { prefix: '/api/profiles' })

@@ -32,6 +32,8 @@ export interface Db {
    * to the borrowed connection, plus the connection itself for raw SQL.
    */
   transaction: <T>(work: (tx: Database, connection: PoolConnection) => Promise<T>) => Promise<T>
+  /** One round trip to the server (health checks); throws when it cannot be reached. */
+  ping: () => Promise<void>
   close: () => Promise<void>
 }
 
@@ -72,6 +74,9 @@ export function createDb (options: ConnectionOptions): Db {
       } finally {
         await connection.release()
       }
+    },
+    async ping () {
+      await pool.query('SELECT 1')
     },
     close: () => pool.end()
   }

@@ -5,7 +5,7 @@ import type { PoolConnection } from 'mariadb'
 import { alarmTables, humans, summarySchedules, weather } from '../db/schema/engine.js'
 import { toSqlTime } from '../db/client.js'
 import { EngineError, type EngineHuman } from './engine.js'
-import { AppError, badRequest, conflict, notFound } from './errors.js'
+import { ERRORS, badRequest, conflict, notFound } from './errors.js'
 import { REASON } from './refresh-sessions.js'
 import type { AdminUser, AdminUserDetail, UserListQuery, UserUpdate } from '../schemas/admin-users.js'
 
@@ -301,7 +301,7 @@ function createAdminUsers (fastify: FastifyInstance) {
           await connection.query('DELETE FROM humans WHERE id = ?', [url])
         })
         log.warn({ kind: error instanceof EngineError ? error.kind : 'unknown' }, 'the alarm engine refused a new webhook; nothing was kept')
-        throw new AppError(502, 'The alarm engine rejected the webhook. Nothing was created.', {}, true)
+        throw new ERRORS.WebhookRejected()
       }
       return one(url)
     }

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
+import { parseEnv } from 'node:util'
 import fp from 'fastify-plugin'
 import { Type, type Static, type TSchema } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
@@ -265,7 +266,7 @@ export function loadConfig (env: Env): Config {
   return config
 }
 
-/** Reads `KEY=VALUE` lines of a `.env` file; real environment variables win over it. */
+/** The variables of a `.env` file (Node's own parser), or none when there is no file; real environment variables win over it. */
 export function readDotEnv (path = resolve(process.cwd(), '.env')): Env {
   let text: string
   try {
@@ -273,14 +274,7 @@ export function readDotEnv (path = resolve(process.cwd(), '.env')): Env {
   } catch {
     return {}
   }
-  const env: Env = {}
-  for (const line of text.split(/\r?\n/)) {
-    const match = /^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*)\s*$/.exec(line)
-    if (!match) continue
-    const [, name, rawValue] = match as unknown as [string, string, string]
-    env[name] = rawValue.replace(/^(['"])(.*)\1$/, '$2')
-  }
-  return env
+  return parseEnv(text) as Env
 }
 
 export function configFromProcess (): Config {

@@ -1,10 +1,10 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyRequest } from 'fastify'
-import { errors } from '../../../schemas/common.js'
-import type { Actor } from '../../../plugins/quick-picks.js'
+import { errors } from '../../schemas/common.js'
+import type { Actor } from '../../plugins/quick-picks.js'
 import {
   AppliedStateSchema, ApplyOptionsSchema, QuickPickEntrySchema, QuickPickIdSchema, QuickPickSchema, QuickPickWriteSchema
-} from '../../../schemas/quick-picks.js'
+} from '../../schemas/quick-picks.js'
 
 const actorOf = (request: FastifyRequest): Actor => ({ userId: request.user.userId, profileNo: request.user.profileNo, isAdmin: request.user.isAdmin })
 

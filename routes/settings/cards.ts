@@ -1,13 +1,13 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { mask, maskPartly } from '../../../plugins/config.js'
-import { errors } from '../../../schemas/common.js'
-import { DiscordConfigSchema, TelegramConfigSchema } from '../../../schemas/server-profile.js'
+import { mask, maskPartly } from '../../plugins/config.js'
+import { errors } from '../../schemas/common.js'
+import { DiscordConfigSchema, TelegramConfigSchema } from '../../schemas/server-profile.js'
 
 /**
  * The read-only sign-in configuration cards of the admin settings page (under /api/settings, next to
  * oidc-config): secrets show only their last four characters, identifiers their ends.
  */
-const adminSettingsCardRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
+const settingsCardRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   const { auth, config } = fastify
   const admin = { onRequest: [auth.authenticate, auth.requireAdmin] }
 
@@ -34,4 +34,4 @@ const adminSettingsCardRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   }))
 }
 
-export default adminSettingsCardRoutes
+export default settingsCardRoutes
