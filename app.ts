@@ -30,50 +30,50 @@ import koji from './plugins/koji.js'
 import areaWriter from './plugins/area-writer.js'
 import userGeofences from './plugins/user-geofences.js'
 import areaSelection from './plugins/area-selection.js'
-import scannerDb from './plugins/scanner-db.js'
-import pokemonAvailability from './plugins/pokemon-availability.js'
 import avatars from './plugins/avatars.js'
 import adminUsers from './plugins/admin-users.js'
 import delegates from './plugins/delegates.js'
 import serverProfile from './plugins/server-profile.js'
 import quickPicks from './plugins/quick-picks.js'
 import masterNames from './plugins/master-names.js'
+import scannerDb from './plugins/scanner-db.js'
+import pokemonAvailability from './plugins/pokemon-availability.js'
 import healthRoutes from './routes/health/index.js'
 import settingsRoutes from './routes/settings/index.js'
 import oidcRoutes from './routes/auth/oidc/index.js'
-import oidcSettingsRoutes from './routes/auth/oidc/settings.js'
+import oidcConfigRoutes from './routes/settings/oidc-config.js'
 import refreshRoutes from './routes/auth/refresh/index.js'
-import adminSessionRoutes from './routes/auth/refresh/admin.js'
+import adminSessionRoutes from './routes/admin/users/sessions.js'
 import providersRoutes from './routes/auth/providers/index.js'
 import discordRoutes from './routes/auth/discord/index.js'
 import telegramRoutes from './routes/auth/telegram/index.js'
 import sessionUserRoutes from './routes/auth/user/index.js'
-import impersonationRoutes from './routes/impersonation/index.js'
+import impersonationRoutes from './routes/admin/impersonation.js'
 import adminUserRoutes from './routes/admin/users/index.js'
 import delegateRoutes from './routes/admin/delegates/index.js'
 import serverProfileRoutes from './routes/admin/server-profile/index.js'
-import adminSettingsCardRoutes from './routes/admin/settings/index.js'
-import quickPickRoutes from './routes/admin/quick-picks/index.js'
-import featureGateRoutes from './routes/feature-gates/index.js'
+import settingsCardRoutes from './routes/settings/cards.js'
+import quickPickRoutes from './routes/quick-picks/index.js'
+import upstreamDisabledRoutes from './routes/settings/upstream-disabled.js'
 import alarmRoutes from './routes/alarms/index.js'
 import alarmTypeRoutes from './routes/alarm-types/index.js'
 import profileRoutes from './routes/profiles/index.js'
-import profileOverviewRoutes from './routes/profiles/overview.js'
+import profileOverviewRoutes from './routes/profile-overview/index.js'
 import locationRoutes from './routes/location/index.js'
 import mapRoutes from './routes/map/index.js'
 import areaRoutes from './routes/areas/index.js'
-import engineConfigRoutes from './routes/engine-config/index.js'
-import dtsRoutes from './routes/engine-config/dts.js'
+import engineConfigRoutes from './routes/config/index.js'
+import dtsRoutes from './routes/config/dts.js'
 import summaryScheduleRoutes from './routes/summary-schedules/index.js'
 import cleaningRoutes from './routes/cleaning/index.js'
 import masterdataRoutes from './routes/masterdata/index.js'
+import masterNameRoutes from './routes/masterdata/names.js'
 import geofenceFeedRoutes from './routes/geofence-feed/index.js'
 import geofenceRoutes from './routes/geofences/index.js'
 import adminGeofenceRoutes from './routes/admin/geofences/index.js'
 import scannerRoutes from './routes/scanner/index.js'
 import weatherRoutes from './routes/weather/index.js'
 import pokemonAvailabilityRoutes from './routes/pokemon-availability/index.js'
-import masterNameRoutes from './routes/masterdata/names.js'
 import spa from './plugins/spa.js'
 
 export interface AppOptions {
@@ -150,19 +150,19 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   await fastify.register(areaWriter)
   await fastify.register(userGeofences)
   await fastify.register(areaSelection)
-  await fastify.register(scannerDb)
-  await fastify.register(pokemonAvailability)
   await fastify.register(avatars)
   await fastify.register(adminUsers)
   await fastify.register(delegates)
   await fastify.register(serverProfile)
   await fastify.register(quickPicks)
   await fastify.register(masterNames)
+  await fastify.register(scannerDb)
+  await fastify.register(pokemonAvailability)
 
   await fastify.register(healthRoutes, { prefix: '/api' })
   await fastify.register(settingsRoutes, { prefix: '/api/settings' })
   await fastify.register(oidcRoutes, { prefix: '/api/auth/oidc' })
-  await fastify.register(oidcSettingsRoutes, { prefix: '/api/settings' })
+  await fastify.register(oidcConfigRoutes, { prefix: '/api/settings' })
   await fastify.register(refreshRoutes, { prefix: '/api/auth/oidc/refresh' })
   await fastify.register(adminSessionRoutes, { prefix: '/api/admin/users/sessions' })
   await fastify.register(providersRoutes, { prefix: '/api/auth' })
@@ -173,9 +173,9 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   await fastify.register(adminUserRoutes, { prefix: '/api/admin' })
   await fastify.register(delegateRoutes, { prefix: '/api/admin' })
   await fastify.register(serverProfileRoutes, { prefix: '/api/admin' })
-  await fastify.register(adminSettingsCardRoutes, { prefix: '/api/settings' })
+  await fastify.register(settingsCardRoutes, { prefix: '/api/settings' })
   await fastify.register(quickPickRoutes, { prefix: '/api/quick-picks' })
-  await fastify.register(featureGateRoutes, { prefix: '/api/settings' })
+  await fastify.register(upstreamDisabledRoutes, { prefix: '/api/settings' })
   await fastify.register(alarmRoutes, { prefix: '/api' })
   await fastify.register(alarmTypeRoutes, { prefix: '/api/alarm-types' })
   await fastify.register(profileRoutes, { prefix: '/api/profiles' })
@@ -188,13 +188,13 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   await fastify.register(summaryScheduleRoutes, { prefix: '/api/summary-schedules' })
   await fastify.register(cleaningRoutes, { prefix: '/api/cleaning' })
   await fastify.register(masterdataRoutes, { prefix: '/api/masterdata' })
+  await fastify.register(masterNameRoutes, { prefix: '/api/masterdata' })
   await fastify.register(geofenceFeedRoutes, { prefix: '/api/geofence-feed' })
   await fastify.register(geofenceRoutes, { prefix: '/api/geofences' })
   await fastify.register(adminGeofenceRoutes, { prefix: '/api/admin/geofences' })
   await fastify.register(scannerRoutes, { prefix: '/api/scanner' })
   await fastify.register(weatherRoutes, { prefix: '/api/location/weather' })
   await fastify.register(pokemonAvailabilityRoutes, { prefix: '/api/pokemon-availability' })
-  await fastify.register(masterNameRoutes, { prefix: '/api/masterdata' })
 
   // Last: the client's pages for every non-API path a browser asks for.
   await fastify.register(spa)

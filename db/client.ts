@@ -8,6 +8,8 @@ export interface ConnectionOptions {
   password: string
   database: string
   connectionLimit?: number
+  /** How long a query waits for a connection (including connecting) before failing; default 10 s. */
+  acquireTimeoutMs?: number
 }
 
 export type Database = MySqlRemoteDatabase
@@ -30,6 +32,8 @@ export interface Db {
    * to the borrowed connection, plus the connection itself for raw SQL.
    */
   transaction: <T>(work: (tx: Database, connection: PoolConnection) => Promise<T>) => Promise<T>
+  /** One round trip to the server (health checks); throws when it cannot be reached. */
+  ping: () => Promise<void>
   close: () => Promise<void>
 }
 
@@ -40,7 +44,7 @@ export const poolOptions = (options: ConnectionOptions): PoolConfig => ({
   password: options.password,
   ...(options.database === '' ? {} : { database: options.database }),
   connectionLimit: options.connectionLimit ?? 10,
-  acquireTimeout: 10_000,
+  acquireTimeout: options.acquireTimeoutMs ?? 10_000,
   connectTimeout: 5_000,
   dateStrings: true,
   bigIntAsNumber: true,
@@ -70,6 +74,9 @@ export function createDb (options: ConnectionOptions): Db {
       } finally {
         await connection.release()
       }
+    },
+    async ping () {
+      await pool.query('SELECT 1')
     },
     close: () => pool.end()
   }

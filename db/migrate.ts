@@ -48,17 +48,3 @@ export async function migrateServiceDb (options: ConnectionOptions): Promise<num
     await connection.end()
   }
 }
-
-if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const { configFromProcess, ConfigError } = await import('../plugins/config.js')
-  try {
-    const config = configFromProcess()
-    const applied = await migrateServiceDb({
-      host: config.WEB_DB_HOST, port: config.WEB_DB_PORT, user: config.WEB_DB_USER, password: config.WEB_DB_PASSWORD, database: config.WEB_DB_NAME
-    })
-    console.log(`Migrations applied: ${applied} statement(s) in ${config.WEB_DB_NAME}`)
-  } catch (error) {
-    console.error(error instanceof ConfigError ? error.message : `Migration failed: ${(error as Error).message}`)
-    process.exitCode = 1
-  }
-}

@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { ParameterizedContext } from 'koa'
 import Provider, { type Configuration, type JWK } from 'oidc-provider'
+import { oidcProviderEndpoints } from '../test/fakes/oidc-provider.js'
 
 /**
  * A development identity provider: the real `oidc-provider` package on 127.0.0.1 with a plain sign-in
@@ -152,12 +153,7 @@ export async function startDevOidcProvider (options: DevOidcOptions): Promise<De
   server.on('request', provider.callback())
 
   return {
-    issuer,
-    authorizationUrl: `${issuer}/auth`,
-    tokenUrl: `${issuer}/token`,
-    userinfoUrl: `${issuer}/me`,
-    endSessionUrl: `${issuer}/session/end`,
-    revocationUrl: `${issuer}/token/revocation`,
+    ...oidcProviderEndpoints(issuer),
     close: async () => {
       server.closeAllConnections()
       await new Promise<void>((resolve) => server.close(() => resolve()))

@@ -5,7 +5,7 @@ import type { PoolConnection } from 'mariadb'
 import { alarmTables, humans, summarySchedules, weather } from '../db/schema/engine.js'
 import { toSqlTime } from '../db/client.js'
 import { EngineError, type EngineHuman } from './engine.js'
-import { AppError, badRequest, conflict, notFound } from './errors.js'
+import { ERRORS, badRequest, conflict, notFound } from './errors.js'
 import { REASON } from './refresh-sessions.js'
 import type { AdminUser, AdminUserDetail, UserListQuery, UserUpdate } from '../schemas/admin-users.js'
 
@@ -134,11 +134,14 @@ function createAdminUsers (fastify: FastifyInstance) {
     await cacheEviction.evict('roles', userId)
   }
 
-  /** Deletes every alarm row of the user (all profiles, all types) on `connection`; returns how many. */
-  async function deleteAlarmRows (connection: PoolConnection, userId: string): Promise<number> {
+  /**
+   * Deletes every alarm row of the user (all profiles, all types) on `connection`, and with `schedules`
+   * the user's quest summary schedules too (they are per user, not alarms); returns how many rows.
+   */
+  async function deleteAlarmRows (connection: PoolConnection, userId: string, schedules = false): Promise<number> {
     let deleted = 0
     for (const table of await userTables()) {
-      if (table === getTableName(summarySchedules)) continue
+      if (!schedules && table === getTableName(summarySchedules)) continue
       const result = await connection.query(`DELETE FROM \`${table}\` WHERE id = ?`, [userId]) as { affectedRows: number }
       deleted += result.affectedRows
     }
@@ -270,7 +273,7 @@ function createAdminUsers (fastify: FastifyInstance) {
         await service.query("DELETE FROM quick_pick_definitions WHERE scope = 'user' AND owner_user_id = ?", [userId])
         await service.query('DELETE FROM oidc_sessions WHERE user_id = ?', [userId])
         await engineDb.transaction(async (_etx, connection) => {
-          await deleteAlarmRows(connection, userId)
+          await deleteAlarmRows(connection, userId, true)
           await connection.query('DELETE FROM profiles WHERE id = ?', [userId])
           await connection.query('DELETE FROM humans WHERE id = ?', [userId])
         })
@@ -298,7 +301,7 @@ function createAdminUsers (fastify: FastifyInstance) {
           await connection.query('DELETE FROM humans WHERE id = ?', [url])
         })
         log.warn({ kind: error instanceof EngineError ? error.kind : 'unknown' }, 'the alarm engine refused a new webhook; nothing was kept')
-        throw new AppError(502, 'The alarm engine rejected the webhook. Nothing was created.', {}, true)
+        throw new ERRORS.WebhookRejected()
       }
       return one(url)
     }

@@ -1,9 +1,13 @@
 import fp from 'fastify-plugin'
+import type { Config } from './config.js'
+import { ERRORS } from './errors.js'
+import type { SiteSettings } from './site-settings.js'
 
 /** How long a call to the chat platform may take before it counts as failed. */
 const TIMEOUT_MS = 10_000
 
-export class ChatPlatformError extends Error {
+/** A failed call to the chat platform; `status` is its HTTP status, null when it could not be reached. */
+export class ChatPlatformError extends ERRORS.ChatPlatformFailed {
   constructor (readonly status: number | null, message: string) {
     super(message)
     this.name = 'ChatPlatformError'
@@ -121,6 +125,20 @@ function createChatPlatform (options: ChatPlatformOptions) {
 }
 
 export type ChatPlatform = ReturnType<typeof createChatPlatform>
+
+/**
+ * Telegram sign-in is on when configured so and a bot token is there: without the token anyone could
+ * compute a valid hash, so TELEGRAM_ENABLED=true alone never counts.
+ */
+export const telegramConfigured = (config: Pick<Config, 'TELEGRAM_ENABLED' | 'TELEGRAM_BOT_TOKEN'>): boolean =>
+  config.TELEGRAM_ENABLED === true && config.TELEGRAM_BOT_TOKEN !== ''
+
+/** The bot the widget names: TELEGRAM_BOT_USERNAME, else the `telegram_bot` site setting, without a leading @. */
+export async function telegramBotUsername (config: Pick<Config, 'TELEGRAM_BOT_USERNAME'>, siteSettings: Pick<SiteSettings, 'get'>): Promise<string> {
+  const configured = config.TELEGRAM_BOT_USERNAME.trim()
+  const name = configured !== '' ? configured : (await siteSettings.get('telegram_bot') ?? '')
+  return name.trim().replace(/^@/, '')
+}
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
+import { parseEnv } from 'node:util'
 import fp from 'fastify-plugin'
 import { Type, type Static, type TSchema } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
@@ -128,11 +129,11 @@ export const ConfigSchema = Type.Object({
   GEOFENCE_FEED_TOKEN: str({ secret: true, description: 'Optional bearer token the engine must send to /api/geofence-feed' }),
   GOLBAT_API_ADDRESS: str({ alias: ['Golbat__ApiAddress'], description: 'Pokemon availability API (enabled with its secret)' }),
   GOLBAT_API_SECRET: str({ alias: ['Golbat__ApiSecret'], secret: true, description: 'Pokemon availability API secret' }),
-  GOLBAT_TIMEOUT_MS: int({ default: 10000, minimum: 100, description: 'Timeout of the pokemon availability call' }),
   MASTERFILE_URL: str({
     default: 'https://raw.githubusercontent.com/WatWowMap/Masterfile-Generator/master/master-latest-poracle.json',
     description: 'Game master file (English pokemon, move and item names), read at most daily'
   }),
+  GOLBAT_TIMEOUT_MS: int({ default: 10000, minimum: 100, description: 'Timeout of the pokemon availability call' }),
 
   // Maps
   MAP_TILE_URL: str({ default: 'https://tile.openstreetmap.org/{z}/{x}/{y}.png', description: 'Map tile URL template ({z}/{x}/{y}, optional {s}); its origin is added to the CSP img-src' }),
@@ -287,7 +288,7 @@ export function loadConfig (env: Env): Config {
   return config
 }
 
-/** Reads `KEY=VALUE` lines of a `.env` file; real environment variables win over it. */
+/** The variables of a `.env` file (Node's own parser), or none when there is no file; real environment variables win over it. */
 export function readDotEnv (path = resolve(process.cwd(), '.env')): Env {
   let text: string
   try {
@@ -295,14 +296,7 @@ export function readDotEnv (path = resolve(process.cwd(), '.env')): Env {
   } catch {
     return {}
   }
-  const env: Env = {}
-  for (const line of text.split(/\r?\n/)) {
-    const match = /^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*)\s*$/.exec(line)
-    if (!match) continue
-    const [, name, rawValue] = match as unknown as [string, string, string]
-    env[name] = rawValue.replace(/^(['"])(.*)\1$/, '$2')
-  }
-  return env
+  return parseEnv(text) as Env
 }
 
 export function configFromProcess (): Config {

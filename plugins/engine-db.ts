@@ -1,14 +1,34 @@
 import fp from 'fastify-plugin'
+import { and, eq } from 'drizzle-orm'
 import { createDb, type Db } from '../db/client.js'
+import { humans, profiles } from '../db/schema/engine.js'
+
+/**
+ * The alarm engine's database. Owned and migrated by the engine: only the direct operations the spec
+ * lists may touch it (admin bulk user operations, profile rename, user-geofence area writes, per-alarm
+ * override areas, the schema-migrations probe), and they are methods here, so no route holds SQL.
+ * Everything else goes through `engine`. After a write the caller makes the engine reload.
+ */
+function createEngineDb (db: Db) {
+  return {
+    ...db,
+
+    async renameProfile (userId: string, profileNo: number, name: string): Promise<void> {
+      await db.db.update(profiles).set({ name }).where(and(eq(profiles.id, userId), eq(profiles.profileNo, profileNo)))
+    },
+
+    /** Neither engine has an API to change a user's notification language: one column of `humans`. */
+    async setLanguage (userId: string, language: string | null): Promise<void> {
+      await db.db.update(humans).set({ language }).where(eq(humans.id, userId))
+    }
+  }
+}
+
+export type EngineDb = ReturnType<typeof createEngineDb>
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /**
-     * The alarm engine's database. Owned and migrated by the engine: only the direct operations the spec
-     * lists may touch it (admin bulk user operations, profile rename, user-geofence area writes,
-     * per-alarm override areas, the schema-migrations probe). Everything else goes through `engine`.
-     */
-    engineDb: Db
+    engineDb: EngineDb
   }
 }
 
@@ -22,6 +42,6 @@ export default fp(async (fastify) => {
     database: config.DB_NAME,
     connectionLimit: 5
   })
-  fastify.decorate('engineDb', db)
+  fastify.decorate('engineDb', createEngineDb(db))
   fastify.addHook('onClose', async () => { await db.close() })
 }, { name: 'engine-db', fastify: '5.x', dependencies: ['config'] })

@@ -1,33 +1,9 @@
 import fp from 'fastify-plugin'
 import type { FastifyError } from 'fastify'
+import { isCatalogued } from '../schemas/errors.js'
 
-/**
- * The one error type routes and services throw. `statusCode` becomes the HTTP status, `message` the
- * `error` field of the JSON body and `extra` is merged into the body (e.g. `{ disableKey }`).
- * 5xx messages are replaced by a generic text unless `expose` is set, so internals never leak.
- */
-export class AppError extends Error {
-  constructor (
-    readonly statusCode: number,
-    message: string,
-    readonly extra: Record<string, unknown> = {},
-    readonly expose = statusCode < 500,
-    /** Response headers that belong to the answer, e.g. `retry-after` on a 503. */
-    readonly headers: Record<string, string> = {}
-  ) {
-    super(message)
-    this.name = 'AppError'
-  }
-}
-
-export const badRequest = (message: string, extra?: Record<string, unknown>) => new AppError(400, message, extra)
-export const unauthorized = (message = 'Authentication required.') => new AppError(401, message)
-export const forbidden = (message = 'You do not have access to this resource.', extra?: Record<string, unknown>) => new AppError(403, message, extra)
-export const notFound = (message = 'Not found.') => new AppError(404, message)
-export const conflict = (message: string, extra?: Record<string, unknown>) => new AppError(409, message, extra)
-/** A passing condition on our side: the message is shown and the client is told when to try again. */
-export const unavailable = (message: string, retryAfterSeconds: number) =>
-  new AppError(503, message, {}, true, { 'retry-after': String(retryAfterSeconds) })
+/** The catalogue itself is `schemas/errors.ts` (schemas, plugins and routes all throw its entries). */
+export * from '../schemas/errors.js'
 
 const GENERIC_5XX = 'An unexpected error occurred.'
 
@@ -45,10 +21,11 @@ function validationDetails (error: FastifyError): Array<{ field: string, message
 
 /** Error and not-found handlers: every non-2xx `/api` answer is JSON `{ error, ... }`. */
 export default fp(async (fastify) => {
-  fastify.setErrorHandler((error: FastifyError | AppError, request, reply) => {
-    if (error instanceof AppError) {
-      if (error.statusCode >= 500) request.log.error({ err: error }, 'request failed')
-      return reply.code(error.statusCode).headers(error.headers).send({ error: error.expose ? error.message : GENERIC_5XX, ...error.extra })
+  fastify.setErrorHandler((error: FastifyError, request, reply) => {
+    if (isCatalogued(error)) {
+      const status = error.statusCode ?? 500
+      if (status >= 500) request.log.error({ err: error }, 'request failed')
+      return reply.code(status).headers(error.headers ?? {}).send({ error: status < 500 || error.expose === true ? error.message : GENERIC_5XX, ...error.extra })
     }
     if (error.validation) {
       return reply.code(400).send({ error: 'Invalid request', details: validationDetails(error) })

@@ -1,13 +1,11 @@
 import fp from 'fastify-plugin'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { AppError } from './errors.js'
 import { EngineError } from './engine.js'
+import { featureDisabled } from './errors.js'
 import { ALARM_DISABLE_KEYS, type AlarmType } from '../schemas/alarm-types.js'
 
 /** The spec's "engine disabled-type re-read within 5 minutes". */
 const UPSTREAM_TTL_MS = 5 * 60_000
-
-export const FEATURE_DISABLED_MESSAGE = 'This feature is disabled by the administrator.'
 
 /** Fort updates are not in `disabledHooks`; PoracleNG reports them as this config value instead. */
 const FORT_KEY = ALARM_DISABLE_KEYS.fort
@@ -18,8 +16,6 @@ const FORT_KEY = ALARM_DISABLE_KEYS.fort
  */
 const hookKey = (hook: string): string | undefined =>
   hook !== 'fort' && Object.hasOwn(ALARM_DISABLE_KEYS, hook) ? ALARM_DISABLE_KEYS[hook as AlarmType] : undefined
-
-export const featureDisabled = (disableKey: string) => new AppError(403, FEATURE_DISABLED_MESSAGE, { disableKey })
 
 function createFeatureGates (fastify: FastifyInstance) {
   const { engine, siteSettings, clock, log } = fastify

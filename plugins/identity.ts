@@ -1,9 +1,10 @@
 import fp from 'fastify-plugin'
 import { eq } from 'drizzle-orm'
-import type { FastifyInstance } from 'fastify'
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify'
 import { webhookDelegates } from '../db/schema/service.js'
-import { EngineError, type EngineHuman } from './engine.js'
+import { EngineError, type EngineClient, type EngineHuman } from './engine.js'
 import type { TokenClaims } from './auth.js'
+import type { UserInfo } from '../schemas/session-user.js'
 
 /** How long a cleanly resolved admin/delegation answer is reused. */
 const ROLES_TTL_MS = 60_000
@@ -180,6 +181,38 @@ function createIdentity (fastify: FastifyInstance) {
 }
 
 export type Identity = ReturnType<typeof createIdentity>
+
+/** The active profile's name, best effort: a display nicety must not fail the request. */
+export async function activeProfileName (engine: EngineClient, human: EngineHuman, log: FastifyBaseLogger): Promise<string | null> {
+  try {
+    const profiles = await engine.profiles.list(human.id)
+    return profiles.find((p) => p.profile_no === human.current_profile_no)?.name ?? null
+  } catch (error) {
+    log.info({ reason: (error as Error).message }, 'profile name unavailable')
+    return null
+  }
+}
+
+/** The UserInfo answer from the (current) claims and the live engine row. */
+export function userInfo (
+  claims: TokenClaims,
+  human: EngineHuman,
+  managedWebhooks: string[] | null,
+  profileName: string | null
+): UserInfo {
+  return {
+    id: claims.userId,
+    username: claims.username,
+    type: claims.type,
+    isAdmin: claims.isAdmin,
+    adminDisable: human.admin_disable === 1,
+    enabled: human.enabled === 1 && human.admin_disable === 0,
+    profileNo: human.current_profile_no,
+    avatarUrl: claims.avatarUrl ?? null,
+    managedWebhooks: claims.isAdmin ? null : managedWebhooks ?? [],
+    profileName
+  }
+}
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import fp from 'fastify-plugin'
 import type { FastifyInstance } from 'fastify'
-import { AppError } from './errors.js'
+import { ERRORS } from './errors.js'
 import { fetchJson, UpstreamError } from '../lib/fetch-json.js'
 import { firstContaining, ringProblem, withBox, type BoundingBox, type LatLon } from '../lib/polygon.js'
 
@@ -56,7 +56,7 @@ const dataOf = (answer: unknown): unknown => (isObject(answer) ? answer.data : u
 
 const EMPTY: AdminFences = { fences: [], json: '', hash: createHash('sha256').update('').digest('hex'), names: new Set(), fresh: false }
 
-export const kojiUnavailable = () => new AppError(502, 'The geofence server rejected the request; nothing was changed.', {}, true)
+export const kojiUnavailable = () => new ERRORS.GeofenceServerRejected()
 
 function createKoji (fastify: FastifyInstance) {
   const { config, clock, log } = fastify
@@ -191,7 +191,7 @@ function createKoji (fastify: FastifyInstance) {
   }
 
   async function saveFeature (fence: KojiSave, projects: number[]): Promise<void> {
-    if (!configured) throw new AppError(503, 'No geofence server is configured (KOJI_API_ADDRESS and KOJI_PROJECT_NAME).', {}, true)
+    if (!configured) throw new ERRORS.GeofenceServerMissing()
     const ring = [...fence.path, fence.path[0] as LatLon].map(([lat, lon]) => [lon, lat])
     try {
       await call('/api/v1/geofence/save-koji', {

@@ -1,7 +1,7 @@
 import fp from 'fastify-plugin'
 import type { FastifyInstance } from 'fastify'
 import { EngineError } from './engine.js'
-import { AppError } from './errors.js'
+import { ERRORS } from './errors.js'
 
 /** The master file changes with game updates, a few times a month: a day is fresh enough. */
 const MASTERFILE_TTL_MS = 24 * 3_600_000
@@ -14,7 +14,7 @@ const LOCALE = /^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})?$/
 export type Names = Record<string, string>
 interface Masterfile { pokemon: Names, moves: Names, items: Names }
 
-export const namesUnavailable = () => new AppError(503, 'Game data is unavailable right now.', {}, true)
+export const namesUnavailable = () => new ERRORS.GameDataUnavailable()
 
 /** `{ "1_0": { name } }` or `{ "1": { name } }` → `{ "1": name }`; the first form of a species names it. */
 function namesOf (section: unknown): Names {

@@ -7,6 +7,7 @@ import { fromSqlTime, toSqlTime } from '../db/client.js'
 import { SignInError } from './identity.js'
 import { OidcClientError } from './oidc-client.js'
 import type { MintedToken, TokenClaims } from './auth.js'
+import { ERRORS } from './errors.js'
 import { decryptToken, encryptToken, loadKeyRing, type KeyRing } from './refresh-token-keys.js'
 
 const DAY_MS = 86_400_000
@@ -30,10 +31,13 @@ export const REASON = {
   adminRevoked: 'admin_revoked'
 } as const
 
-/** A refresh refused; the client only ever sees `invalid_grant`, the reason goes to the log. */
-export class RefreshRefused extends Error {
+/**
+ * A refresh refused. The client only ever sees 401 `invalid_grant`, one answer for every refusal, so a
+ * caller cannot tell unknown, replayed and revoked tokens apart; the reason goes to the log.
+ */
+export class RefreshRefused extends ERRORS.RefreshRefused {
   constructor (readonly reason: string) {
-    super(reason)
+    super()
     this.name = 'RefreshRefused'
   }
 }

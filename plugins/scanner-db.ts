@@ -56,7 +56,8 @@ declare module 'fastify' {
 /** Opens the optional scanner database lazily (the pool connects on first use, so a down scanner never blocks the start). */
 export default fp(async (fastify) => {
   const options = scannerConnection(fastify.config)
-  const db = options === null ? null : createDb({ ...options, connectionLimit: 5 })
+  // An unreachable scanner must not hold a gym search for the default 10 s: its fallback is the answer.
+  const db = options === null ? null : createDb({ ...options, connectionLimit: 5, acquireTimeoutMs: 3000 })
   fastify.decorate('scannerDb', db)
   if (db !== null) fastify.addHook('onClose', async () => { await db.close() })
 }, { name: 'scanner-db', fastify: '5.x', dependencies: ['config'] })

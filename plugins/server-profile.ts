@@ -2,7 +2,7 @@ import fp from 'fastify-plugin'
 import type { FastifyInstance } from 'fastify'
 import { EngineError } from './engine.js'
 import type { EngineGeneration } from '../schemas/alarm-types.js'
-import { engineCapabilities, engineName } from '../routes/engine-config/capabilities.js'
+import { engineCapabilities, engineName } from './engine/capabilities.js'
 import type { ServerProfile } from '../schemas/server-profile.js'
 
 /** How long a profile is reused; the admin card's refresh button asks again at once. */

@@ -22,7 +22,7 @@ export interface SettingWrite {
 }
 
 /**
- * A guard runs before a write of its key and throws an AppError (400, 409, ...) to refuse it.
+ * A guard runs before a write of its key and throws an error of the catalogue (400, 409, ...) to refuse it.
  * Concerns register their own: the OIDC concern guards `enable_oidc`, the chat-platform concern guards
  * "not both logins off".
  */

@@ -107,6 +107,8 @@ const DELIVERY: Record<string, FieldSpec> = {
   override_location_label: { kind: 'string', maxLength: 64, description: 'A saved place to measure `distance` from (PoracleNG).' },
   override_areas: { kind: 'list', maxItems: 32, maxLength: 255, description: 'Areas for this alarm instead of the user\'s (PoracleNG); lower-cased.' }
 }
+/** What raids and eggs both filter on besides level and team. */
+const RAID_FILTERS: Record<string, FieldSpec> = { exclusive: flag(), gym_id: GYM_ID, rsvp_changes: RSVP, ...CLEAN, ...DELIVERY }
 
 const OVERRIDES = { override_location_label: null, override_areas: null }
 const COMMON_DEFAULTS = { clean: 0, distance: 0, ...OVERRIDES }
@@ -215,11 +217,7 @@ const KINDS = [
       team: TEAM,
       move: MOVE,
       evolution: EVOLUTION,
-      exclusive: flag(),
-      gym_id: GYM_ID,
-      rsvp_changes: RSVP,
-      ...CLEAN,
-      ...DELIVERY
+      ...RAID_FILTERS
     }
   }),
   kind({
@@ -239,11 +237,7 @@ const KINDS = [
     fields: {
       level: LEVEL(),
       team: TEAM,
-      exclusive: flag(),
-      gym_id: GYM_ID,
-      rsvp_changes: RSVP,
-      ...CLEAN,
-      ...DELIVERY
+      ...RAID_FILTERS
     }
   }),
   kind({

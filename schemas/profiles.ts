@@ -1,8 +1,8 @@
 import { Type, type Static } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
 import { FreeText } from './common.js'
-import { badRequest } from '../plugins/errors.js'
-import { ALARM_TYPES, type AlarmType } from './alarm-types.js'
+import { badRequest } from './errors.js'
+import { ALARM_KINDS, ALARM_TYPES, type AlarmType } from './alarm-types.js'
 import { ALARM_FIELDS, ECHOED_FIELDS, alarmCreateSchema } from './alarms.js'
 
 export const ProfileNoSchema = Type.Integer({ minimum: 1, maximum: 2_147_483_647, description: 'Profile number' })
@@ -149,16 +149,7 @@ export const ProfileImportSchema = Type.Object({
 export const ProfileOverviewSchema = Type.Object({
   human: Type.Record(Type.String(), Type.Unknown()),
   profile: Type.Array(Type.Record(Type.String(), Type.Unknown())),
-  pokemon: Type.Array(Type.Record(Type.String(), Type.Unknown())),
-  raid: Type.Array(Type.Record(Type.String(), Type.Unknown())),
-  egg: Type.Array(Type.Record(Type.String(), Type.Unknown())),
-  quest: Type.Array(Type.Record(Type.String(), Type.Unknown())),
-  invasion: Type.Array(Type.Record(Type.String(), Type.Unknown())),
-  lure: Type.Array(Type.Record(Type.String(), Type.Unknown())),
-  nest: Type.Array(Type.Record(Type.String(), Type.Unknown())),
-  gym: Type.Array(Type.Record(Type.String(), Type.Unknown())),
-  fort: Type.Array(Type.Record(Type.String(), Type.Unknown())),
-  maxbattle: Type.Array(Type.Record(Type.String(), Type.Unknown()))
+  ...Object.fromEntries(ALARM_KINDS.map((kind) => [kind.engineName, Type.Array(Type.Record(Type.String(), Type.Unknown()))]))
 })
 
 /**

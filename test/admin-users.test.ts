@@ -172,7 +172,7 @@ t.test('pause and resume stop and start the user\'s alerts through the engine', 
 // ---------------------------------------------------------------------------------------------------
 // Delete alarms, purge
 
-const ENGINE_TABLES = [...Object.values(ALARM_TABLES), 'profiles', 'humans']
+const ENGINE_TABLES = [...Object.values(ALARM_TABLES), 'weather', 'summary_schedules', 'profiles', 'humans']
 const SERVICE_TABLES: Record<string, string> = {
   user_geofences: 'human_id = ?',
   webhook_delegates: 'user_id = ? OR webhook_id = ?',
@@ -202,6 +202,8 @@ async function furnish (s: TestApp, userId: string): Promise<void> {
     await insertAlarm(s.app.engineDb.pool, type, { id: userId, profile_no: 1 })
     await insertAlarm(s.app.engineDb.pool, type, { id: userId, profile_no: 2 })
   }
+  await s.app.engineDb.pool.query("INSERT INTO weather (id, ping, template, `condition`, cell, profile_no) VALUES (?, '', 1, 1, 'c1', 1)", [userId])
+  await s.app.engineDb.pool.query("INSERT INTO summary_schedules (id, alert_type) VALUES (?, 'quest')", [userId])
   const svc = s.app.db.pool
   // Fence names are unique across users (they are engine area names).
   await svc.query('INSERT INTO user_geofences (human_id, koji_name, display_name) VALUES (?, ?, ?)', [userId, `home ${userId.slice(-4)}`, `Home ${userId.slice(-4)}`])
@@ -218,10 +220,11 @@ t.test('delete all alarms removes every type in every profile of that user only'
   const otherBefore = await footprint(s, OTHER)
   const res = await s.app.inject({ method: 'DELETE', url: `/api/admin/users/alarms?id=${USER}`, headers: asAdmin(s.app) })
   t.equal(res.statusCode, 200)
-  t.same(res.json(), { deleted: 20 })
+  t.same(res.json(), { deleted: 21 }, 'twenty alarms and the weather one')
   const after = await footprint(s, USER)
-  for (const table of Object.values(ALARM_TABLES)) t.equal(after[table], 0, table)
+  for (const table of [...Object.values(ALARM_TABLES), 'weather']) t.equal(after[table], 0, table)
   t.equal(after.profiles, 2, 'profiles stay')
+  t.equal(after.summary_schedules, 1, 'summary schedules are not alarms: they stay')
   t.same(await footprint(s, OTHER), otherBefore, 'the other user is untouched')
   t.ok(s.engine.reloads.length > 0, 'the engine was told to reload')
 })

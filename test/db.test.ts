@@ -31,7 +31,7 @@ t.test('migrations create the database, apply once, and are idempotent', async (
 
 t.test('two processes starting together apply each migration exactly once', async (t) => {
   const database = await freshDatabase(t, 'aw_race')
-  const script = join(import.meta.dirname, '..', 'db', 'migrate.ts')
+  const script = join(import.meta.dirname, '..', 'scripts', 'migrate.ts')
   const env = { ...process.env, JWT_SECRET: 'x'.repeat(32), NODE_ENV: 'development', WEB_DB_HOST: ROOT.host, WEB_DB_USER: ROOT.user, WEB_DB_NAME: database }
   const run = () => new Promise<{ code: number | null, out: string }>((resolve) => {
     const child = spawn(process.execPath, ['--import', import.meta.resolve('tsx'), script], { env })

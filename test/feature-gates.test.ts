@@ -1,6 +1,6 @@
 import t from 'tap'
 import { bearer, build, seedHuman, type TestApp } from './helper.js'
-import { FEATURE_DISABLED_MESSAGE } from '../plugins/feature-gates.js'
+import { FEATURE_DISABLED_MESSAGE } from '../plugins/errors.js'
 
 const USER = '100000000000000001'
 const ADMIN = '100000000000000002'

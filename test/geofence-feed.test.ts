@@ -1,3 +1,4 @@
+import { gunzipSync } from 'node:zlib'
 import t from 'tap'
 import { eq } from 'drizzle-orm'
 import type { AddressInfo } from 'node:net'
@@ -138,6 +139,11 @@ t.test('the ETag: an unchanged feed costs a 304, any change a new tag', async (t
   t.equal(again.body, '')
   t.equal((await feed(s, { 'if-none-match': `"other", ${etag}` })).statusCode, 304, 'a list of tags')
   t.equal((await feed(s, { 'if-none-match': '"stale"' })).statusCode, 200)
+  const zipped = await feed(s, { 'accept-encoding': 'gzip, deflate' })
+  t.equal(zipped.headers['content-encoding'], 'gzip')
+  t.same(JSON.parse(gunzipSync(zipped.rawPayload).toString('utf8')), first.json(), 'the same feed, compressed')
+  t.equal(zipped.headers.etag, etag.replace(/"$/, '-gz"'), 'its own tag')
+  t.equal((await feed(s, { 'if-none-match': zipped.headers.etag as string, 'accept-encoding': 'gzip' })).statusCode, 304)
 
   const id = await addUserFence(s, { kojiName: 'new one' })
   const changed = await feed(s, { 'if-none-match': etag })

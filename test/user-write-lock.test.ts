@@ -3,7 +3,7 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
 import mariadb from 'mariadb'
 import { bearer, build, buildInstance, seedHuman, ROOT, type TestApp } from './helper.js'
 import { ALARM_TABLES, insertAlarm, type EngineAlarmType } from './fakes/engine-db.js'
-import { AppError } from '../plugins/errors.js'
+import { ERRORS } from '../plugins/errors.js'
 import { IN_PROGRESS, createUserWriteLock, lockName } from '../plugins/user-write-lock.js'
 
 type Row = Record<string, unknown>
@@ -240,7 +240,7 @@ t.test('run: a database that cannot give the lock is a 503 with Retry-After, and
   const lock = createUserWriteLock(pool, 'nowhere', 300, ng.app.log)
   let ran = false
   const error = await lock.run(USER, async () => { ran = true }).catch((err: unknown) => err)
-  t.ok(error instanceof AppError)
+  t.ok(error instanceof ERRORS.Unavailable)
   t.match(error, { statusCode: 503, headers: { 'retry-after': '5' } })
   t.notOk(ran)
 })

@@ -1,4 +1,6 @@
 /** Shapes of the API answers the client reads (the server's TypeBox schemas are the source of truth). */
+import type { Static } from '@sinclair/typebox'
+import type { SiteSettingSchema } from '../../schemas/settings'
 
 export interface Providers {
   oidc: { configured: boolean, enabledByAdmin: boolean, providerName: string, endSession: boolean, refresh: boolean }
@@ -34,10 +36,5 @@ export interface Profile {
   activeHours: string
 }
 
-export interface SiteSetting {
-  id: number
-  category: string
-  key: string
-  value: string | null
-  valueType: string
-}
+/** A site setting as GET /api/settings lists it: the server's schema, read as a type only. */
+export type SiteSetting = Static<typeof SiteSettingSchema>

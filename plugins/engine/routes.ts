@@ -1,5 +1,6 @@
 import { ALARM_TYPES, KIND_OF, NG_ONLY_ALARM_TYPES, type AlarmType } from '../../schemas/alarm-types.js'
 import type { ActiveHour } from '../../schemas/profiles.js'
+import { ERRORS } from '../errors.js'
 import { createTransport, isObject, num, pathOf, strings, text, type EngineClientOptions, type Json, type Segment } from './transport.js'
 import {
   EngineError, type AlarmInput, type AlarmRow, type EngineArea, type EngineHuman, type EngineProfile, type HumanInput, type PoracleWebConfig,
@@ -342,10 +343,16 @@ export function createEngineClient (options: EngineClientOptions) {
   }
 
   /** Renders and delivers a test alert to a target (PoracleNG only). */
+  /** A test alert; the engine's render or delivery failure is not the user's to debug (reference 1.18). */
   async function test (input: TestAlertInput): Promise<void> {
     const segments = ['api', 'test']
     await requireNg('POST', segments)
-    await call(segments, { method: 'POST', body: input })
+    try {
+      await call(segments, { method: 'POST', body: input })
+    } catch (err) {
+      if (err instanceof EngineError && (err.kind === 'failed' || err.kind === 'bad_request')) throw new ERRORS.TestAlertFailed()
+      throw err
+    }
   }
 
   /** Makes the engine re-read tracking state after direct database writes. */

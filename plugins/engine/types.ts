@@ -1,4 +1,4 @@
-import { AppError } from '../errors.js'
+import { ERRORS } from '../errors.js'
 import type { ActiveHour } from '../../schemas/profiles.js'
 import type { AlarmType, EngineGeneration } from '../../schemas/alarm-types.js'
 
@@ -41,10 +41,12 @@ export interface EngineErrorDetails {
  * 400, collision 409, a temporarily unavailable feature 503, a route this engine lacks 501, and a wrong
  * secret or an unreadable answer 500 without details.
  */
-export class EngineError extends AppError {
+export class EngineError extends ERRORS.Engine {
   constructor (readonly kind: EngineErrorKind, message: string, readonly details: EngineErrorDetails) {
-    super(STATUS_OF[kind], message, {}, STATUS_OF[kind] < 500 || EXPOSED_5XX.has(kind))
+    super(message)
     this.name = 'EngineError'
+    this.statusCode = STATUS_OF[kind]
+    this.expose = STATUS_OF[kind] < 500 || EXPOSED_5XX.has(kind)
   }
 }
 

@@ -11,7 +11,7 @@ import { notFound } from '../../plugins/errors.js'
  * Reading and writing go through `fastify.areaSelection`, where user-drawn geofences are accounted for.
  */
 const areaRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
-  const { auth, areaSelection, featureGates, engine, userWriteLock } = fastify
+  const { auth, areaSelection, featureGates, userWriteLock, engine } = fastify
 
   fastify.addHook('onRequest', auth.authenticate)
 

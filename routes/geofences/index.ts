@@ -16,7 +16,9 @@ const IMPORT_LIMIT_BYTES = 5 * 1024 * 1024
  * `disable_user_geofences` (activation also by `disable_areas`). Another user's fence answers 404.
  */
 const geofenceRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
-  const { auth, featureGates, userGeofences, koji } = fastify
+  const { auth, featureGates, userGeofences, koji, userWriteLock } = fastify
+  /** Fence writes change the user's area lists too, so they take the user's turn like every area write. */
+  const mine = <T>(userId: string, work: () => Promise<T>) => userWriteLock.run(userId, work)
   const fenceGate = featureGates.gate('disable_user_geofences')
   const areasGate = featureGates.gate('disable_areas')
 
@@ -30,21 +32,21 @@ const geofenceRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
 
   fastify.post('/custom', {
     preHandler: fenceGate,
-    schema: { tags: ['geofences'], body: FenceCreateSchema, response: { 201: UserFenceSchema, ...errors(400, 401, 403, 409, 500, 502) } }
+    schema: { tags: ['geofences'], body: FenceCreateSchema, response: { 201: UserFenceSchema, ...errors(400, 401, 403, 409, 500, 502, 503) } }
   }, async (request, reply) => {
     const activate = !(await featureGates.isDisabled('disable_areas'))
-    return reply.code(201).send(await userGeofences.create(request.user.userId, request.body, { activate }))
+    return reply.code(201).send(await mine(request.user.userId, () => userGeofences.create(request.user.userId, request.body, { activate })))
   })
 
   fastify.put('/custom/:id', {
     preHandler: fenceGate,
-    schema: { tags: ['geofences'], params: FenceIdParamsSchema, body: FenceRenameSchema, response: { 200: UserFenceSchema, ...errors(400, 401, 403, 404, 409, 500) } }
-  }, async (request) => userGeofences.rename(request.user.userId, request.params.id, request.body))
+    schema: { tags: ['geofences'], params: FenceIdParamsSchema, body: FenceRenameSchema, response: { 200: UserFenceSchema, ...errors(400, 401, 403, 404, 409, 500, 503) } }
+  }, async (request) => mine(request.user.userId, () => userGeofences.rename(request.user.userId, request.params.id, request.body)))
 
   fastify.delete('/custom/:id', {
-    schema: { tags: ['geofences'], params: FenceIdParamsSchema, response: { 204: Type.Null(), ...errors(401, 404, 500, 502) } }
+    schema: { tags: ['geofences'], params: FenceIdParamsSchema, response: { 204: Type.Null(), ...errors(401, 404, 409, 500, 502, 503) } }
   }, async (request, reply) => {
-    await userGeofences.delete(request.user.userId, request.params.id)
+    await mine(request.user.userId, () => userGeofences.delete(request.user.userId, request.params.id))
     return reply.code(204).send(null)
   })
 
@@ -56,9 +58,9 @@ const geofenceRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   for (const action of ['activate', 'deactivate'] as const) {
     fastify.post(`/custom/:id/${action}`, {
       preHandler: [fenceGate, areasGate],
-      schema: { tags: ['geofences'], params: FenceIdParamsSchema, response: { 204: Type.Null(), ...errors(401, 403, 404, 500) } }
+      schema: { tags: ['geofences'], params: FenceIdParamsSchema, response: { 204: Type.Null(), ...errors(401, 403, 404, 409, 500, 503) } }
     }, async (request, reply) => {
-      await userGeofences[action](request.user.userId, request.params.id)
+      await mine(request.user.userId, () => userGeofences[action](request.user.userId, request.params.id))
       return reply.code(204).send(null)
     })
   }
@@ -82,7 +84,7 @@ const geofenceRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       tags: ['geofences'],
       description: 'A GeoJSON FeatureCollection as the request body (application/json or application/geo+json), at most 5 MB and 50 features. Every feature is checked before anything is created; any bad feature answers 400 with one entry per bad feature and creates nothing.',
       body: GeoJsonImportSchema,
-      response: { 201: ImportResultSchema, 400: ImportRefusalSchema, ...errors(401, 403, 413, 415, 500) }
+      response: { 201: ImportResultSchema, 400: ImportRefusalSchema, ...errors(401, 403, 409, 413, 415, 500, 503) }
     },
     errorHandler: (error, _request, reply) => {
       // An oversized upload or a file of the wrong shape is answered like any other unusable file.
@@ -105,11 +107,13 @@ const geofenceRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       return reply.code(400).send({ error: 'The file has features that cannot be imported; nothing was created.', errors: problems, warnings })
     }
     const created: UserFence[] = []
-    try {
-      for (const input of inputs) created.push(await userGeofences.create(userId, input, { activate: false, reloadEngine: false }))
-    } finally {
-      if (created.length > 0) await userGeofences.feedChanged()
-    }
+    await mine(userId, async () => {
+      try {
+        for (const input of inputs) created.push(await userGeofences.create(userId, input, { activate: false, reloadEngine: false }))
+      } finally {
+        if (created.length > 0) await userGeofences.feedChanged()
+      }
+    })
     return reply.code(201).send({ created, errors: [], warnings })
   })
 }

@@ -1,5 +1,4 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { sql } from 'drizzle-orm'
 
 const CheckSchema = Type.Object({ ok: Type.Boolean(), latencyMs: Type.Number(), error: Type.Optional(Type.String()) })
 const HealthSchema = Type.Object({
@@ -27,8 +26,8 @@ const healthRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     schema: { tags: ['health'], response: { 200: HealthSchema, 503: HealthSchema } }
   }, async (_request, reply) => {
     const [serviceDb, engineDbCheck, engineApi] = await Promise.all([
-      timed(() => db.db.execute(sql`SELECT 1`)),
-      timed(() => engineDb.db.execute(sql`SELECT 1`)),
+      timed(() => db.ping()),
+      timed(() => engineDb.ping()),
       timed(() => engine.health())
     ])
     const ok = serviceDb.ok && engineDbCheck.ok && engineApi.ok

@@ -1,13 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
-import { eq } from 'drizzle-orm'
-import { humans } from '../../db/schema/engine.js'
-import { AppError } from '../../plugins/errors.js'
+import { notSupported } from '../../plugins/errors.js'
 import { errors } from '../../schemas/common.js'
 import { LanguageSchema, LanguageWriteSchema, LocationSchema, PlaceLabelParamsSchema, PlaceSchema } from '../../schemas/location.js'
 
 /** Saved places live in the engine, and neither engine generation the service supports has an API for them. */
-const placesUnsupported = () => new AppError(501, 'Saved places are not supported: the alarm engine offers no saved-places API.', {}, true)
+const placesUnsupported = () => notSupported('Saved places are not supported: the alarm engine offers no saved-places API.')
 
 /**
  * The active profile's pin (`/api/location`, gated by `disable_location`), saved places (not supported
@@ -65,8 +63,7 @@ const locationRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     const { userId } = request.user
     const { language } = request.body
     const human = await engine.humans.one(userId)
-    // Neither engine has an API to change a user's language: one column of `humans` is written directly.
-    const write = (value: string | null) => engineDb.db.update(humans).set({ language: value }).where(eq(humans.id, userId))
+    const write = (value: string | null) => engineDb.setLanguage(userId, value)
     await write(language)
     try {
       await engine.reload()

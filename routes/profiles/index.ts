@@ -1,7 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
-import { and, eq } from 'drizzle-orm'
-import { profiles as profilesTable } from '../../db/schema/engine.js'
 import { conflict, notFound } from '../../plugins/errors.js'
 import { errors } from '../../schemas/common.js'
 import {
@@ -11,7 +9,7 @@ import {
 import {
   Undo, createProfile, deleteProfile, ensureAlarmTypes, findProfile, geographyOf, humanGeography, loadProfiles, sameGeography, storedActiveHours, typesIn,
   writeGeography
-} from './operations.js'
+} from '../../plugins/profile-operations.js'
 
 /**
  * Alarm profiles (`/api/profiles`): list, create, rename and schedule, delete, switch, and duplicate
@@ -70,8 +68,7 @@ const profileRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     const undo = new Undo(request.log)
     await undo.guard(async () => {
       if (name !== undefined && name !== row.name) {
-        const rename = (to: string) => engineDb.db.update(profilesTable).set({ name: to })
-          .where(and(eq(profilesTable.id, userId), eq(profilesTable.profileNo, profileNo)))
+        const rename = (to: string) => engineDb.renameProfile(userId, profileNo, to)
         await rename(name)
         undo.push('restore the profile name', async () => { await rename(row.name); await engine.reload() })
         await engine.reload()

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyBaseLogger } from 'fastify'
 import { Type } from '@sinclair/typebox'
-import { AppError, badRequest } from '../../plugins/errors.js'
+import { ERRORS, badRequest } from '../../plugins/errors.js'
 import { EngineError } from '../../plugins/engine.js'
 import { errors } from '../../schemas/common.js'
 import { parseActiveHours, type ActiveHoursInput } from '../../schemas/profiles.js'
@@ -17,7 +17,7 @@ async function summaryCall<T> (work: () => Promise<T>): Promise<T> {
   try {
     return await work()
   } catch (err) {
-    if (err instanceof EngineError && err.kind === 'unavailable') throw new AppError(503, 'Quest summary service unavailable.', {}, true)
+    if (err instanceof EngineError && err.kind === 'unavailable') throw new ERRORS.SummariesUnavailable()
     throw err
   }
 }

@@ -134,6 +134,18 @@ const STANDARD_CLAIMS = {
 
 type Ctx = ParameterizedContext
 
+/** Where oidc-provider serves each endpoint, with its default routes, for an issuer at the server root. */
+export function oidcProviderEndpoints (issuer: string) {
+  return {
+    issuer,
+    authorizationUrl: `${issuer}/auth`,
+    tokenUrl: `${issuer}/token`,
+    userinfoUrl: `${issuer}/me`,
+    endSessionUrl: `${issuer}/session/end`,
+    revocationUrl: `${issuer}/token/revocation`
+  }
+}
+
 export async function startOidcProvider (opts: OidcProviderOptions): Promise<OidcProviderHandle> {
   const server = createServer()
   await new Promise<void>((resolve, reject) => {
@@ -192,12 +204,7 @@ export async function startOidcProvider (opts: OidcProviderOptions): Promise<Oid
 
   const handle: OidcProviderHandle = {
     provider,
-    issuer,
-    authorizationUrl: `${issuer}/auth`,
-    tokenUrl: `${issuer}/token`,
-    userinfoUrl: `${issuer}/me`,
-    endSessionUrl: `${issuer}/session/end`,
-    revocationUrl: `${issuer}/token/revocation`,
+    ...oidcProviderEndpoints(issuer),
     clientId: opts.clientId ?? 'alarm-web',
     clientSecret: opts.clientSecret ?? randomBytes(24).toString('base64url'),
     tokenEndpointAuthMethod: opts.tokenEndpointAuthMethod ?? 'client_secret_post',

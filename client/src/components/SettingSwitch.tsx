@@ -1,6 +1,4 @@
-import { useState } from 'react'
-import { useTranslation } from 'react-i18next'
-import { ApiError } from '../api'
+import { useAction } from '../shell/useAction'
 
 interface SettingSwitchProps {
   label: string
@@ -13,26 +11,12 @@ interface SettingSwitchProps {
 
 /** A labelled checkbox that saves on change and says whether it worked. */
 export function SettingSwitch ({ label, help, checked, disabled = false, onChange }: SettingSwitchProps) {
-  const { t } = useTranslation()
-  const [busy, setBusy] = useState(false)
-  const [error, setError] = useState<string | null>(null)
-
-  const change = async (next: boolean): Promise<void> => {
-    setBusy(true)
-    setError(null)
-    try {
-      await onChange(next)
-    } catch (err) {
-      setError(err instanceof ApiError ? err.message : t('status.failed'))
-    } finally {
-      setBusy(false)
-    }
-  }
+  const { busy, error, run } = useAction(onChange)
 
   return (
     <div className='stack-tight'>
       <label className='switch'>
-        <input type='checkbox' checked={checked} disabled={disabled || busy} onChange={(e) => { void change(e.target.checked) }} />
+        <input type='checkbox' checked={checked} disabled={disabled || busy} onChange={(e) => { void run(e.target.checked) }} />
         <span>{label}</span>
       </label>
       {help !== undefined && <span className='help'>{help}</span>}

@@ -1,27 +1,16 @@
-import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { api, ApiError } from '../api'
+import { api } from '../api'
 import { useSession } from './session-context'
+import { useAction } from './useAction'
 
 /** Pauses or resumes the user's alert delivery (POST /api/auth/alerts/toggle). */
 export function AlertsToggle () {
   const { t } = useTranslation()
   const { user, update } = useSession()
-  const [busy, setBusy] = useState(false)
-  const [error, setError] = useState<string | null>(null)
-
-  const toggle = async (): Promise<void> => {
-    setBusy(true)
-    setError(null)
-    try {
-      const { enabled } = await api<{ enabled: boolean }>('/api/auth/alerts/toggle', { method: 'POST' })
-      update({ enabled })
-    } catch (err) {
-      setError(err instanceof ApiError ? err.message : t('status.failed'))
-    } finally {
-      setBusy(false)
-    }
-  }
+  const { busy, error, run: toggle } = useAction(async () => {
+    const { enabled } = await api<{ enabled: boolean }>('/api/auth/alerts/toggle', { method: 'POST' })
+    update({ enabled })
+  })
 
   return (
     <div className='alerts-toggle'>

@@ -1,9 +1,10 @@
-import { useId, useState } from 'react'
+import { useId } from 'react'
 import { useTranslation } from 'react-i18next'
-import { api, ApiError } from '../api'
+import { api } from '../api'
 import { getRefreshToken, storeTokens } from '../session'
 import type { Profile } from '../types'
 import { useSession } from './session-context'
+import { useAction } from './useAction'
 import { useLoad } from './useLoad'
 
 /**
@@ -15,26 +16,16 @@ export function ProfileSwitcher () {
   const id = useId()
   const { user, reload } = useSession()
   const [profiles] = useLoad((signal) => api<Profile[]>('/api/profiles', { signal }), [user.profileNo])
-  const [busy, setBusy] = useState(false)
-  const [error, setError] = useState<string | null>(null)
+  const { busy, error, run: switchTo } = useAction(async (profileNo: number) => {
+    const { token } = await api<{ token: string }>(`/api/profiles/switch/${profileNo}`, { method: 'PUT' })
+    storeTokens(token, getRefreshToken())
+    reload()
+  })
 
   const current = user.profileName ?? t('profile.number', { number: user.profileNo })
   // Profiles switched off by the site, or an engine that cannot list them: show the name only.
   if (profiles.status !== 'ready' || profiles.data.length < 2) {
     return <span className='profile-name' title={t('profile.label')}>{current}</span>
-  }
-
-  const switchTo = async (profileNo: number): Promise<void> => {
-    setBusy(true)
-    setError(null)
-    try {
-      const { token } = await api<{ token: string }>(`/api/profiles/switch/${profileNo}`, { method: 'PUT' })
-      storeTokens(token, getRefreshToken())
-      reload()
-    } catch (err) {
-      setError(err instanceof ApiError ? err.message : t('status.failed'))
-      setBusy(false)
-    }
   }
 
   return (

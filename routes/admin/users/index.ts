@@ -10,7 +10,7 @@ import {
  * create actions go through the engine where it has a route for them.
  */
 const adminUserRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
-  const { auth, adminUsers } = fastify
+  const { auth, adminUsers, userWriteLock } = fastify
   const admin = { onRequest: [auth.authenticate, auth.requireAdmin] }
   const tags = ['admin']
 
@@ -55,14 +55,15 @@ const adminUserRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
 
   fastify.delete('/users/alarms', {
     ...admin,
-    schema: { tags, summary: 'Delete every alarm of the user (all types and profiles)', querystring: UserIdQuerySchema, response: { 200: DeletedAlarmsSchema, ...errors(400, 401, 403, 404, 500) } }
-  }, async (request) => ({ deleted: await adminUsers.deleteAlarms(request.query.id) }))
+    schema: { tags, summary: 'Delete every alarm of the user (all types and profiles)', querystring: UserIdQuerySchema, response: { 200: DeletedAlarmsSchema, ...errors(400, 401, 403, 404, 409, 500) } }
+  }, async (request) => ({ deleted: await userWriteLock.run(request.query.id, () => adminUsers.deleteAlarms(request.query.id)) }))
 
   fastify.delete('/users', {
     ...admin,
-    schema: { tags, summary: 'Delete the user and everything of theirs, atomically', querystring: UserIdQuerySchema, response: { 204: Type.Null(), ...errors(400, 401, 403, 404, 500) } }
+    schema: { tags, summary: 'Delete the user and everything of theirs, atomically', querystring: UserIdQuerySchema, response: { 204: Type.Null(), ...errors(400, 401, 403, 404, 409, 500) } }
   }, async (request, reply) => {
-    await adminUsers.purge(request.query.id, request.user.userId)
+    // Under the user's write lock: no alarm or profile change of theirs runs while they are purged.
+    await userWriteLock.run(request.query.id, () => adminUsers.purge(request.query.id, request.user.userId))
     request.log.info({ event: 'AdminUserPurged', admin: request.user.userId }, 'admin purged a user')
     return reply.code(204).send(null)
   })

@@ -3,7 +3,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
 import { badRequest, notFound } from '../../../plugins/errors.js'
 import { SignInError } from '../../../plugins/identity.js'
 import { FreeText, errors } from '../../../schemas/common.js'
-import { newState, signInFlow } from '../transaction.js'
+import { newState, signInFlow } from '../../../plugins/sign-in-flow.js'
 
 const COOKIE = 'discord_oauth'
 const COOKIE_PATH = '/api/auth/discord'

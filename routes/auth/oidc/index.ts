@@ -2,10 +2,9 @@ import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typ
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
 import { notFound } from '../../../plugins/errors.js'
 import { SignInError } from '../../../plugins/identity.js'
-import { OidcClientError } from '../../../plugins/oidc-client.js'
+import { OidcClientError, singleLogoutAvailable } from '../../../plugins/oidc-client.js'
 import { errors } from '../../../schemas/common.js'
-import { singleLogoutAvailable } from './modes.js'
-import { returnOrigin, signInFlow, type LoginTransaction } from '../transaction.js'
+import { returnOrigin, signInFlow, type LoginTransaction } from '../../../plugins/sign-in-flow.js'
 
 const COOKIE_PATH = '/api/auth/oidc'
 const CALLBACK_PATH = '/api/auth/oidc/callback'

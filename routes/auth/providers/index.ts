@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { telegramBotUsername, telegramConfigured } from '../../../plugins/chat-platform.js'
+import { singleLogoutAvailable, ssoEnabledByAdmin } from '../../../plugins/oidc-client.js'
 import { errors } from '../../../schemas/common.js'
 import { ProvidersSchema } from '../../../schemas/sign-in.js'
-import { singleLogoutAvailable, ssoEnabledByAdmin } from '../oidc/modes.js'
-import { telegramBotUsername, telegramConfigured } from '../telegram/widget.js'
 
 /** Which sign-in methods the login page offers, and whether it skips straight to the provider. */
 const providersRoutes: FastifyPluginAsyncTypebox = async (fastify) => {

@@ -1,11 +1,11 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { AppError, badRequest, forbidden, unauthorized } from '../../../plugins/errors.js'
+import { badRequest, engineUnavailable, forbidden, unauthorized, type CataloguedError } from '../../../plugins/errors.js'
 import { BLOCKED_MESSAGE } from '../../../plugins/blocked-accounts.js'
-import { SignInError, type SignInErrorCode } from '../../../plugins/identity.js'
+import { telegramBotUsername, telegramConfigured } from '../../../plugins/chat-platform.js'
+import { SignInError, activeProfileName, userInfo, type SignInErrorCode } from '../../../plugins/identity.js'
 import { errors } from '../../../schemas/common.js'
 import { TelegramConfigSchema, TelegramSignInSchema } from '../../../schemas/session-user.js'
-import { activeProfileName, engineUnavailable, userInfo } from '../user/user-info.js'
-import { FUTURE_SKEW_SECONDS, MAX_AGE_SECONDS, hashMatches, telegramBotUsername, telegramConfigured } from './widget.js'
+import { FUTURE_SKEW_SECONDS, MAX_AGE_SECONDS, hashMatches } from './widget.js'
 
 const Digits = (max: number) => Type.String({ pattern: `^[0-9]{1,${max}}$` })
 const Text = (maxLength: number) => Type.Optional(Type.String({ maxLength }))
@@ -22,7 +22,7 @@ const WidgetBodySchema = Type.Object({
 }, { additionalProperties: false })
 
 /** Refused sign-ins as JSON: the widget posts with fetch, so there is no redirect to send. */
-function refusal (code: SignInErrorCode): AppError {
+function refusal (code: SignInErrorCode): CataloguedError {
   switch (code) {
     case 'user_not_registered': return forbidden('User not registered in Poracle.')
     case 'account_blocked': return forbidden(BLOCKED_MESSAGE)

@@ -1,20 +1,4 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto'
-import type { Config } from '../../../plugins/config.js'
-import type { SiteSettings } from '../../../plugins/site-settings.js'
-
-/**
- * Telegram sign-in is on when configured so and a bot token is there: without the token anyone could
- * compute a valid hash, so TELEGRAM_ENABLED=true alone never counts.
- */
-export const telegramConfigured = (config: Pick<Config, 'TELEGRAM_ENABLED' | 'TELEGRAM_BOT_TOKEN'>): boolean =>
-  config.TELEGRAM_ENABLED === true && config.TELEGRAM_BOT_TOKEN !== ''
-
-/** The bot the widget names: TELEGRAM_BOT_USERNAME, else the `telegram_bot` site setting, without a leading @. */
-export async function telegramBotUsername (config: Pick<Config, 'TELEGRAM_BOT_USERNAME'>, siteSettings: Pick<SiteSettings, 'get'>): Promise<string> {
-  const configured = config.TELEGRAM_BOT_USERNAME.trim()
-  const name = configured !== '' ? configured : (await siteSettings.get('telegram_bot') ?? '')
-  return name.trim().replace(/^@/, '')
-}
 
 /** Widget data older than this is refused (Telegram's own recommendation is "check auth_date"). */
 export const MAX_AGE_SECONDS = 86_400

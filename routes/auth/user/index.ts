@@ -1,11 +1,11 @@
 import { type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { EngineError, type EngineHuman } from '../../../plugins/engine.js'
-import { AppError, badRequest, notFound, unauthorized } from '../../../plugins/errors.js'
+import { badRequest, engineUnavailable, notFound, unauthorized, type CataloguedError } from '../../../plugins/errors.js'
 import { BLOCKED_MESSAGE } from '../../../plugins/blocked-accounts.js'
 import type { TokenClaims } from '../../../plugins/auth.js'
+import { activeProfileName, userInfo } from '../../../plugins/identity.js'
 import { errors } from '../../../schemas/common.js'
 import { AlertsToggleSchema, MessageSchema, UserInfoSchema } from '../../../schemas/session-user.js'
-import { activeProfileName, engineUnavailable, userInfo } from './user-info.js'
 
 const ACCOUNT_GONE = 'This account no longer exists.'
 
@@ -14,7 +14,7 @@ const sessionUserRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   const { auth, engine, identity, rateLimits } = fastify
 
   /** The caller's engine row; a missing account and an engine outage are told apart. */
-  async function liveHuman (userId: string, whenMissing: () => AppError): Promise<EngineHuman> {
+  async function liveHuman (userId: string, whenMissing: () => CataloguedError): Promise<EngineHuman> {
     let human: EngineHuman | null
     try {
       human = await engine.humans.find(userId)

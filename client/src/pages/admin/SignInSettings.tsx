@@ -1,11 +1,12 @@
-import { Fragment, useId, useState, type FormEvent } from 'react'
+import { Fragment, useId, useState, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
-import { api, ApiError, publicApi } from '../../api'
+import { api, publicApi } from '../../api'
 import { ALARM_TYPE_SWITCHES } from '../../alarm-types'
 import { ConfirmDialog } from '../../components/ConfirmDialog'
 import { SettingSwitch } from '../../components/SettingSwitch'
 import { useFormat } from '../../i18n/format'
 import { Status } from '../../shell/Status'
+import { useAction } from '../../shell/useAction'
 import { useLoad } from '../../shell/useLoad'
 import { usePageTitle } from '../../shell/usePageTitle'
 import type { Providers } from '../../types'
@@ -76,7 +77,7 @@ export default function SignInSettings () {
               <RoleGating settings={data.settings} set={set} />
               <AlarmTypeSwitches settings={data.settings} upstreamDisabled={data.upstreamDisabled} set={set} />
               <OidcCard oidc={data.oidc} />
-              <ChatPlatformCard data={data} set={set} />
+              <ChatPlatformCards data={data} set={set} />
               <SessionsPanel />
             </>
           )
@@ -92,26 +93,17 @@ function SignInMode ({ data, set }: { data: PageData, set: Save }) {
   const { t } = useTranslation()
   const sso = isTrue(data.settings, 'enable_oidc')
   const [target, setTarget] = useState<'sso' | 'local' | null>(null)
-  const [busy, setBusy] = useState(false)
-  const [error, setError] = useState<string | null>(null)
+  // A refusal (for example SSO without a complete provider configuration) stays in the dialog: the API says why.
+  const { busy, error, run, clearError } = useAction(async (to: 'sso' | 'local') => {
+    await set('enable_oidc', to === 'sso' ? 'true' : 'false', to === 'sso')
+  })
 
   const close = (): void => {
     setTarget(null)
-    setError(null)
+    clearError()
   }
   const confirm = async (): Promise<void> => {
-    if (target === null) return
-    setBusy(true)
-    setError(null)
-    try {
-      await set('enable_oidc', target === 'sso' ? 'true' : 'false', target === 'sso')
-      close()
-    } catch (err) {
-      // Refused (for example SSO without a complete provider configuration): the API says why.
-      setError(err instanceof ApiError ? err.message : t('status.failed'))
-    } finally {
-      setBusy(false)
-    }
+    if (target !== null && await run(target)) close()
   }
 
   return (
@@ -150,18 +142,12 @@ function RoleGating ({ settings, set }: { settings: SettingValues, set: Save }) 
   const { t } = useTranslation()
   const id = useId()
   const [roles, setRoles] = useState(settings.get('allowed_role_ids') ?? '')
-  const [status, setStatus] = useState<{ kind: 'saved' | 'error', text: string } | null>(null)
-
-  const save = async (event: FormEvent): Promise<void> => {
-    event.preventDefault()
-    setStatus(null)
-    try {
-      await set('allowed_role_ids', roles.split(/[\s,]+/).filter((r) => r !== '').join(','))
-      setStatus({ kind: 'saved', text: t('status.saved') })
-    } catch (err) {
-      setStatus({ kind: 'error', text: err instanceof ApiError ? err.message : t('status.failed') })
-    }
-  }
+  const [saved, setSaved] = useState(false)
+  const { busy, error, run } = useAction(async () => {
+    setSaved(false)
+    await set('allowed_role_ids', roles.split(/[\s,]+/).filter((r) => r !== '').join(','))
+    setSaved(true)
+  })
 
   return (
     <section className='card' aria-labelledby='roles-title'>
@@ -172,14 +158,15 @@ function RoleGating ({ settings, set }: { settings: SettingValues, set: Save }) 
         checked={isTrue(settings, 'enable_roles')}
         onChange={(on) => set('enable_roles', on ? 'true' : 'false')}
       />
-      <form className='stack' onSubmit={(e) => { void save(e) }}>
+      <form className='stack' onSubmit={(e) => { e.preventDefault(); void run() }}>
         <div className='field'>
           <label htmlFor={id}>{t('signIn.roles.allowed')}</label>
           <input id={id} className='input' inputMode='numeric' value={roles} onChange={(e) => { setRoles(e.target.value) }} aria-describedby={`${id}-help`} />
           <span id={`${id}-help`} className='help'>{t('signIn.roles.allowedHelp')}</span>
         </div>
-        <button type='submit' className='button'>{t('signIn.save')}</button>
-        {status !== null && <p className={status.kind === 'error' ? 'notice notice-error' : 'muted'} role={status.kind === 'error' ? 'alert' : 'status'}>{status.text}</p>}
+        <button type='submit' className='button' disabled={busy}>{t('signIn.save')}</button>
+        {error !== null && <p className='notice notice-error' role='alert'>{error}</p>}
+        {saved && <p className='muted' role='status'>{t('status.saved')}</p>}
       </form>
     </section>
   )
@@ -253,38 +240,45 @@ function OidcCard ({ oidc }: { oidc: OidcConfig }) {
   )
 }
 
-function ChatPlatformCard ({ data, set }: { data: PageData, set: Save }) {
+/** One way of signing in: configured or not, and the admin's switch that offers it to members. */
+function MethodCard ({ id, title, configured, settingKey, enableLabel, settings, set, children }: {
+  id: string
+  title: string
+  configured: boolean
+  settingKey: string
+  enableLabel: string
+  settings: SettingValues
+  set: Save
+  children?: ReactNode
+}) {
+  const { t } = useTranslation()
+  return (
+    <section className='card' aria-labelledby={id}>
+      <div className='card-header'>
+        <h2 id={id}>{title}</h2>
+        <span className='muted small'>{configured ? t('signIn.configured') : t('signIn.notConfigured')}</span>
+      </div>
+      {children}
+      <SettingSwitch
+        label={enableLabel}
+        help={t('signIn.adminsAlways')}
+        checked={isNotFalse(settings, settingKey)}
+        disabled={!configured}
+        onChange={(on) => set(settingKey, on ? 'true' : 'false')}
+      />
+    </section>
+  )
+}
+
+function ChatPlatformCards ({ data, set }: { data: PageData, set: Save }) {
   const { t } = useTranslation()
   const { discord, telegram } = data.providers
   return (
     <>
-      <section className='card' aria-labelledby='discord-title'>
-        <div className='card-header'>
-          <h2 id='discord-title'>{t('signIn.discord.title')}</h2>
-          <span className='muted small'>{discord.configured ? t('signIn.configured') : t('signIn.notConfigured')}</span>
-        </div>
-        <SettingSwitch
-          label={t('signIn.discord.enable')}
-          help={t('signIn.adminsAlways')}
-          checked={isNotFalse(data.settings, 'enable_discord')}
-          disabled={!discord.configured}
-          onChange={(on) => set('enable_discord', on ? 'true' : 'false')}
-        />
-      </section>
-      <section className='card' aria-labelledby='telegram-title'>
-        <div className='card-header'>
-          <h2 id='telegram-title'>{t('signIn.telegram.title')}</h2>
-          <span className='muted small'>{telegram.configured ? t('signIn.configured') : t('signIn.notConfigured')}</span>
-        </div>
+      <MethodCard id='discord-title' title={t('signIn.discord.title')} configured={discord.configured} settingKey='enable_discord' enableLabel={t('signIn.discord.enable')} settings={data.settings} set={set} />
+      <MethodCard id='telegram-title' title={t('signIn.telegram.title')} configured={telegram.configured} settingKey='enable_telegram' enableLabel={t('signIn.telegram.enable')} settings={data.settings} set={set}>
         <Facts rows={[[t('signIn.telegram.bot'), telegram.botUsername === '' ? '' : `@${telegram.botUsername}`]]} />
-        <SettingSwitch
-          label={t('signIn.telegram.enable')}
-          help={t('signIn.adminsAlways')}
-          checked={isNotFalse(data.settings, 'enable_telegram')}
-          disabled={!telegram.configured}
-          onChange={(on) => set('enable_telegram', on ? 'true' : 'false')}
-        />
-      </section>
+      </MethodCard>
     </>
   )
 }
@@ -294,35 +288,26 @@ function SessionsPanel () {
   const format = useFormat()
   const id = useId()
   const [userId, setUserId] = useState('')
-  const [busy, setBusy] = useState(false)
-  const [result, setResult] = useState<{ kind: 'done' | 'error', text: string } | null>(null)
-
-  const revoke = async (event: FormEvent): Promise<void> => {
-    event.preventDefault()
-    setBusy(true)
-    setResult(null)
-    try {
-      const { revoked } = await api<{ revoked: number }>(`/api/admin/users/sessions?id=${encodeURIComponent(userId.trim())}`, { method: 'DELETE' })
-      setResult({ kind: 'done', text: t('signIn.sessions.revoked', { count: revoked, formatted: format.number(revoked) }) })
-    } catch (err) {
-      setResult({ kind: 'error', text: err instanceof ApiError ? err.message : t('status.failed') })
-    } finally {
-      setBusy(false)
-    }
-  }
+  const [done, setDone] = useState<string | null>(null)
+  const { busy, error, run } = useAction(async () => {
+    setDone(null)
+    const { revoked } = await api<{ revoked: number }>(`/api/admin/users/sessions?id=${encodeURIComponent(userId.trim())}`, { method: 'DELETE' })
+    setDone(t('signIn.sessions.revoked', { count: revoked, formatted: format.number(revoked) }))
+  })
 
   return (
     <section className='card' aria-labelledby='sessions-title'>
       <h2 id='sessions-title'>{t('signIn.sessions.title')}</h2>
       <p className='help'>{t('signIn.sessions.help')}</p>
-      <form className='stack' onSubmit={(e) => { void revoke(e) }}>
+      <form className='stack' onSubmit={(e) => { e.preventDefault(); void run() }}>
         <div className='field'>
           <label htmlFor={id}>{t('signIn.sessions.userId')}</label>
           <input id={id} className='input' required maxLength={255} value={userId} onChange={(e) => { setUserId(e.target.value) }} />
         </div>
         <button type='submit' className='button button-danger' disabled={busy || userId.trim() === ''}>{t('signIn.sessions.revoke')}</button>
         <div aria-live='polite'>
-          {result !== null && <p className={result.kind === 'error' ? 'notice notice-error' : 'notice'}>{result.text}</p>}
+          {error !== null && <p className='notice notice-error'>{error}</p>}
+          {done !== null && <p className='notice'>{done}</p>}
         </div>
       </form>
     </section>

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { mask } from '../../../plugins/config.js'
-import { badRequest, conflict } from '../../../plugins/errors.js'
-import { errors } from '../../../schemas/common.js'
-import { OidcConfigSchema } from '../../../schemas/sign-in.js'
+import { mask } from '../../plugins/config.js'
+import { badRequest, conflict } from '../../plugins/errors.js'
+import { errors } from '../../schemas/common.js'
+import { OidcConfigSchema } from '../../schemas/sign-in.js'
 
 /**
  * The OIDC side of the admin settings (registered under /api/settings): the read-only configuration

@@ -10,7 +10,7 @@ import {
 import {
   Undo, createProfile, ensureAlarmTypes, findProfile, geographyOf, humanGeography, loadProfiles, sameGeography, storedActiveHours, typesIn,
   uniqueName, writeGeography, type Geography, type ProfileState
-} from './operations.js'
+} from '../../plugins/profile-operations.js'
 
 /**
  * Alarm field names are case-insensitive (the spec's deserialization rule, as for the alarm routes):

@@ -1,6 +1,6 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import type { Config } from '../../plugins/config.js'
+import type { Config } from './config.js'
 
 /*
  * The state handling shared by the redirect sign-in flows (OIDC and the chat platform): a signed,

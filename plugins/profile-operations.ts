@@ -1,9 +1,9 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify'
-import { AppError, notFound } from '../../plugins/errors.js'
-import { parseAreaText } from '../../plugins/area-selection.js'
-import type { AlarmRow, EngineHuman, EngineProfile } from '../../plugins/engine.js'
-import { ALARM_DISABLE_KEYS, NG_ONLY_ALARM_TYPES, type AlarmType } from '../../schemas/alarm-types.js'
-import { parseActiveHours, type ActiveHour, type Profile } from '../../schemas/profiles.js'
+import { ERRORS, notFound, notSupported } from './errors.js'
+import { parseAreaText } from './area-selection.js'
+import type { AlarmRow, EngineHuman, EngineProfile } from './engine.js'
+import { ALARM_DISABLE_KEYS, NG_ONLY_ALARM_TYPES, type AlarmType } from '../schemas/alarm-types.js'
+import { parseActiveHours, type ActiveHour, type Profile } from '../schemas/profiles.js'
 
 /** The alarm types that have at least one alarm in the profile. */
 export function typesIn (alarms: Record<AlarmType, AlarmRow[]>, profileNo: number): AlarmType[] {
@@ -16,7 +16,7 @@ export function typesIn (alarms: Record<AlarmType, AlarmRow[]>, profileNo: numbe
  */
 export async function ensureAlarmTypes (fastify: FastifyInstance, types: AlarmType[]): Promise<void> {
   if (types.some((t) => NG_ONLY_ALARM_TYPES.has(t)) && await fastify.engine.generation() === 'js') {
-    throw new AppError(501, 'Fort change and max battle alarms are not supported by this alarm engine (PoracleJS).', {}, true)
+    throw notSupported('Fort change and max battle alarms are not supported by this alarm engine (PoracleJS).')
   }
   for (const key of new Set(types.map((t) => ALARM_DISABLE_KEYS[t]))) await fastify.featureGates.ensure(key)
 }
@@ -103,7 +103,7 @@ export async function createProfile (fastify: FastifyInstance, state: ProfileSta
   const added = after.filter((r) => !known.has(Number(r.profile_no)))
   // A bot command of the same user may have added one at the same moment: prefer the one with our name.
   const mine = added.find((r) => r.name === name) ?? added[0]
-  if (mine === undefined) throw new AppError(502, 'The profile was not created.', {}, true)
+  if (mine === undefined) throw new ERRORS.ProfileNotCreated()
   const profileNo = Number(mine.profile_no)
   if (activeHours.length > 0) {
     try {

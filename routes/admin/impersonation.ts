@@ -1,10 +1,9 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyRequest } from 'fastify'
-import { forbidden, notFound } from '../../plugins/errors.js'
+import { engineUnavailable, forbidden, notFound } from '../../plugins/errors.js'
 import { CHAT_PLATFORM_TYPE } from '../../plugins/identity.js'
 import { FreeText, errors } from '../../schemas/common.js'
 import { ImpersonateBodySchema, ImpersonationTokenSchema } from '../../schemas/session-user.js'
-import { engineUnavailable } from '../auth/user/user-info.js'
 
 const NOT_ALLOWED = 'You may not act as this account.'
 
