@@ -15,7 +15,6 @@
  *   BENCH_PROFILE=1 npm run bench:http       (writes a CPU profile of the service to ./profiles)
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
-import { existsSync } from 'node:fs'
 import { request as httpRequest } from 'node:http'
 import { join } from 'node:path'
 import autocannon from 'autocannon'
@@ -110,7 +109,7 @@ function headerBytes (url: string, headers: Record<string, string>): Promise<num
 }
 
 async function coldStart (env: Record<string, string>): Promise<number> {
-  if (!existsSync(join(ROOT, 'dist', 'server.js'))) spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' })
+  spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' })
   const database = `aw_bench_cold_${process.pid}`
   const started = performance.now()
   const child = spawn(process.execPath, [join(ROOT, 'dist', 'server.js')], {
@@ -180,8 +179,17 @@ async function main (): Promise<void> {
 
     // Warm-up: JIT, pools and caches in the same state for every target before measuring.
     for (const target of targets) await run(target, Math.min(REQUESTS, 10_000))
-    const measured: Measured[] = []
-    for (const target of targets) measured.push(await run(target, REQUESTS))
+    // Two halves in opposite orders (A B C C B A), so load that drifts during the run (the machine is
+    // shared) weighs on every target alike.
+    const firstHalf: Measured[] = []
+    for (const target of targets) firstHalf.push(await run(target, REQUESTS / 2))
+    const secondHalf: Measured[] = []
+    for (const target of [...targets].reverse()) secondHalf.unshift(await run(target, REQUESTS / 2))
+    const measured = firstHalf.map((a, i): Measured => {
+      const b = secondHalf[i] as Measured
+      const mean = (f: (m: Measured) => number) => (f(a) + f(b)) / 2
+      return { name: a.name, cpuPerRequest: mean((m) => m.cpuPerRequest), engineCpuPerRequest: mean((m) => m.engineCpuPerRequest), rps: mean((m) => m.rps), p99: Math.max(a.p99, b.p99) }
+    })
 
     const jsonHeaders = await headerBytes(targets[2]?.url ?? '', auth)
     const listHeaders = await headerBytes(targets[4]?.url ?? '', auth)
@@ -189,7 +197,7 @@ async function main (): Promise<void> {
 
     const byName = (name: string) => measured.find((m) => m.name.startsWith(name)) as Measured
     const base = byName('bare').cpuPerRequest
-    console.log(`\n${REQUESTS.toLocaleString('en')} requests per route, ${CONNECTIONS} connections, load generator in its own process`)
+    console.log(`\n${REQUESTS.toLocaleString('en')} requests per route in two halves, ${CONNECTIONS} connections, load generator in its own process`)
     console.log('route                            CPU/request  ratio to bare   req/s   p99')
     for (const m of measured) {
       console.log(`${m.name.padEnd(32)} ${`${m.cpuPerRequest.toFixed(1)} µs`.padStart(10)}  ${(m.cpuPerRequest / base).toFixed(2).padStart(12)}  ${m.rps.toFixed(0).padStart(6)}  ${m.p99} ms`)

@@ -37,16 +37,51 @@ t.test('validation failures list the fields', async (t) => {
   t.ok(body.details.some((d: { field: string }) => d.field === '/extra'), 'names the unknown field')
 })
 
-t.test('security headers and CSP on every response', async (t) => {
-  const { app } = await build(t)
-  const res = await app.inject({ method: 'GET', url: '/api/version' })
+t.test('HTML answers carry the whole document policy', async (t) => {
+  const { app } = await build(t, { routes: (app) => app.get('/_page', async (_request, reply) => reply.type('text/html; charset=utf-8').send('<!doctype html>')) })
+  const res = await app.inject({ method: 'GET', url: '/_page' })
   t.equal(res.headers['x-content-type-options'], 'nosniff')
   t.equal(res.headers['x-frame-options'], 'DENY')
   t.equal(res.headers['referrer-policy'], 'same-origin')
   t.equal(res.headers['x-xss-protection'], '0')
+  t.equal(res.headers['cross-origin-opener-policy'], 'same-origin')
+  t.equal(res.headers['cross-origin-resource-policy'], 'same-origin')
+  t.equal(res.headers['origin-agent-cluster'], '?1')
+  t.equal(res.headers['x-dns-prefetch-control'], 'off')
+  t.equal(res.headers['x-download-options'], 'noopen')
+  t.equal(res.headers['x-permitted-cross-domain-policies'], 'none')
   t.match(res.headers['content-security-policy'], /default-src 'self'/)
   t.match(res.headers['content-security-policy'], /frame-ancestors 'none'/)
   t.match(res.headers['content-security-policy'], /script-src 'self' https:\/\/telegram.org/)
+  t.match(res.headers['content-security-policy'], /object-src 'none'/)
+})
+
+t.test('JSON answers: no sniffing, no framing, a policy that allows nothing, headers under 400 bytes', async (t) => {
+  const { app } = await build(t)
+  for (const url of ['/api/version', '/api/does-not-exist']) {
+    const res = await app.inject({ method: 'GET', url })
+    t.match(res.headers['content-type'], /^application\/json/, url)
+    t.equal(res.headers['x-content-type-options'], 'nosniff', url)
+    t.equal(res.headers['x-frame-options'], 'DENY', url)
+    t.equal(res.headers['content-security-policy'], "default-src 'none'; frame-ancestors 'none'", url)
+    const bytes = `HTTP/1.1 ${res.statusCode} ${res.statusMessage}\r\n\r\n`.length +
+      Object.entries(res.headers).reduce((sum, [name, value]) => sum + Buffer.byteLength(`${name}: ${String(value)}\r\n`), 0)
+    t.ok(bytes <= 400, `${url}: ${bytes} header bytes`)
+  }
+})
+
+t.test('Strict-Transport-Security on https answers only', async (t) => {
+  const { app } = await build(t, { env: { PROXY_KNOWN_PROXIES: '10.0.0.5' } })
+  const viaProxy = await app.inject({ method: 'GET', url: '/api/version', remoteAddress: '10.0.0.5', headers: { 'x-forwarded-proto': 'https' } })
+  t.equal(viaProxy.headers['strict-transport-security'], 'max-age=31536000')
+  const plain = await app.inject({ method: 'GET', url: '/api/version', remoteAddress: '10.0.0.5' })
+  t.equal(plain.headers['strict-transport-security'], undefined, 'plain http')
+  const forged = await app.inject({ method: 'GET', url: '/api/version', remoteAddress: '203.0.113.9', headers: { 'x-forwarded-proto': 'https' } })
+  t.equal(forged.headers['strict-transport-security'], undefined, 'an untrusted peer saying https')
+
+  const { app: off } = await build(t, { env: { PROXY_KNOWN_PROXIES: '10.0.0.5', HSTS_MAX_AGE: '0' } })
+  const none = await off.inject({ method: 'GET', url: '/api/version', remoteAddress: '10.0.0.5', headers: { 'x-forwarded-proto': 'https' } })
+  t.equal(none.headers['strict-transport-security'], undefined, 'HSTS_MAX_AGE=0')
 })
 
 t.test('CORS allows only the configured origins', async (t) => {
