@@ -2,6 +2,8 @@ import fp from 'fastify-plugin'
 import rateLimit, { type RateLimitOptions } from '@fastify/rate-limit'
 import { Redis } from 'ioredis'
 import type { FastifyRequest } from 'fastify'
+import { TtlCache } from '../lib/ttl-cache.js'
+import { systemClock } from './clock.js'
 
 const WINDOW_MS = 60_000
 
@@ -13,16 +15,22 @@ interface CounterBackend {
   close: () => Promise<void>
 }
 
+/**
+ * Windows kept at most in memory. Past that the oldest window is dropped (its client starts a new one):
+ * a cost an attacker pays with 100,000 fresh addresses (IPv6: /64 networks) a minute, rather than memory
+ * that grows with every address seen.
+ */
+const MEMORY_WINDOWS_MAX = 100_000
+
 function memoryCounters (): CounterBackend {
-  const windows = new Map<string, { count: number, resetAt: number }>()
+  const windows = new TtlCache<string, { count: number, resetAt: number }>(systemClock, MEMORY_WINDOWS_MAX)
   return {
     async incr (key, windowMs) {
       const now = Date.now()
-      if (windows.size > 50_000) for (const [k, w] of windows) if (w.resetAt <= now) windows.delete(k)
       let window = windows.get(key)
-      if (window === undefined || window.resetAt <= now) {
+      if (window === undefined) {
         window = { count: 0, resetAt: now + windowMs }
-        windows.set(key, window)
+        windows.setUntil(key, window, window.resetAt)
       }
       window.count++
       return { current: window.count, ttl: window.resetAt - now }
@@ -66,11 +74,28 @@ class PolicyStore {
 export type RateLimitPolicy = Pick<RateLimitOptions, 'max' | 'timeWindow' | 'keyGenerator'>
 
 /**
+ * Who a client is for a per-address limit. IPv4 (also IPv4-mapped IPv6): the address. IPv6: its /64,
+ * the network one subscriber gets, so that the 2^64 addresses of one client are one bucket.
+ */
+export function addressKey (ip: string): string {
+  if (!ip.includes(':')) return ip
+  const address = ip.split('%')[0] ?? ''
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)
+  if (mapped !== null) return mapped[1] as string
+  const [head = '', tail] = address.split('::')
+  const left = head === '' ? [] : head.split(':')
+  // An embedded IPv4 tail takes two groups; only the first four groups matter here.
+  const right = tail === undefined || tail === '' ? [] : tail.split(':').flatMap((g) => (g.includes('.') ? ['0', '0'] : [g]))
+  const groups = tail === undefined ? left : [...left, ...Array<string>(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right]
+  return `${groups.slice(0, 4).map((g) => Number.parseInt(g, 16).toString(16)).join(':')}::/64`
+}
+
+/**
  * Policies keyed by the client address that `trustProxy` resolved (see proxy-trust.ts): never one global
  * bucket, and a forged X-Forwarded-For from an untrusted peer cannot move a client to another bucket.
  */
 function policy (name: string, max: number): RateLimitPolicy {
-  return { max, timeWindow: WINDOW_MS, keyGenerator: (request: FastifyRequest) => `${name}:ip:${request.ip}` }
+  return { max, timeWindow: WINDOW_MS, keyGenerator: (request: FastifyRequest) => `${name}:ip:${addressKey(request.ip)}` }
 }
 
 declare module 'fastify' {

@@ -1,7 +1,7 @@
 import t from 'tap'
 import { Redis } from 'ioredis'
 import type { FastifyInstance } from 'fastify'
-import { build, bearer } from './helper.js'
+import { build, bearer, seedHuman } from './helper.js'
 
 t.test('unknown /api routes answer a JSON 404', async (t) => {
   const { app } = await build(t)
@@ -99,6 +99,42 @@ t.test('version', async (t) => {
   const { app } = await build(t, { env: { BUILD_VERSION: '1.2.3', BUILD_REVISION: '0123456789abcdef' } })
   const res = await app.inject({ method: 'GET', url: '/api/version' })
   t.same(res.json(), { version: '1.2.3', revision: '0123456789abcdef', revisionShort: '0123456', buildDate: 'unknown', environment: 'production' })
+})
+
+t.test('a hanging engine: one engine timeout per request at most, then 503 at once; health within 2 s', async (t) => {
+  const testApp = await build(t, { env: { ENGINE_BREAKER_SECONDS: '5' } })
+  const { app, engine, clock } = testApp
+  await seedHuman(testApp, { id: '1001' })
+  const headers = bearer(app, { userId: '1001' })
+  const timed = async (url: string) => {
+    const started = performance.now()
+    const res = await app.inject({ method: 'GET', url, headers })
+    return { status: res.statusCode, ms: performance.now() - started, body: res.json() }
+  }
+
+  engine.hang()
+  const health = await timed('/api/health')
+  t.equal(health.status, 503)
+  t.ok(health.ms < 2000, `health answered in ${health.ms.toFixed(0)} ms`)
+  t.match(health.body.checks.engineApi, { ok: false })
+
+  // The block check gives up after its own short budget (failing open), the route's call after
+  // ENGINE_TIMEOUT_MS (2 s here): never two full timeouts.
+  const first = await timed('/api/monsters')
+  t.ok(first.status >= 500, `first alarm read: ${first.status}`)
+  t.ok(first.ms < 2000 + 1500 + 500, `first alarm read answered in ${first.ms.toFixed(0)} ms`)
+
+  const next = await timed('/api/monsters')
+  t.equal(next.status, 503, 'known down: fails fast')
+  t.match(next.body.error, /not answering/)
+  t.ok(next.ms < 500, `in ${next.ms.toFixed(0)} ms`)
+  const quickHealth = await timed('/api/health')
+  t.ok(quickHealth.ms < 500, 'health does not wait either while the engine is known down')
+
+  engine.reset()
+  clock.advance(5000)
+  t.equal((await timed('/api/health')).status, 200, 'after the open period one trial call goes out (here the health probe)')
+  t.equal((await timed('/api/monsters')).status, 200, 'and its answer closes the breaker')
 })
 
 t.test('health reports each dependency with its latency', async (t) => {
@@ -242,4 +278,29 @@ t.test('the Redis store shares counters between instances', async (t) => {
   t.same(statuses, [200, 200, 200, 200, 429], 'the fifth request over two instances is refused')
   const other = await hammer(two.app, '/api/settings/public', 1, `${ip}1`)
   t.same(other, [200], 'another IP still passes')
+})
+
+t.test('auth policy keys IPv6 clients by their /64: 40 sign-ins from one /64 get 429 at the 31st', async (t) => {
+  const { app } = await build(t)
+  const statuses: number[] = []
+  for (let i = 1; i <= 40; i++) {
+    const remoteAddress = `2001:db8:1234:5678:${i.toString(16)}:${(i * 7).toString(16)}::${i.toString(16)}`
+    statuses.push((await app.inject({ method: 'GET', url: '/api/auth/telegram/config', remoteAddress })).statusCode)
+  }
+  t.ok(statuses.slice(0, 30).every((s) => s === 200), 'the first 30 pass')
+  t.same(statuses.slice(30), Array(10).fill(429), 'from the 31st on: 429')
+  t.same(await hammer(app, '/api/auth/telegram/config', 1, '2001:db8:1234:5679::1'), [200], 'the next /64 is another client')
+  t.same(await hammer(app, '/api/auth/telegram/config', 1, '198.51.100.1'), [200], 'IPv4 clients keep their own buckets')
+})
+
+t.test('address keys: IPv4 as is, IPv6 by /64 in every spelling', async (t) => {
+  const { addressKey } = await import('../plugins/rate-limits.js')
+  t.equal(addressKey('198.51.100.7'), '198.51.100.7')
+  t.equal(addressKey('::ffff:198.51.100.7'), '198.51.100.7', 'IPv4-mapped')
+  t.equal(addressKey('2001:db8:1234:5678::1'), '2001:db8:1234:5678::/64')
+  t.equal(addressKey('2001:0db8:1234:5678:aaaa:bbbb:cccc:dddd'), '2001:db8:1234:5678::/64', 'leading zeros and full form')
+  t.equal(addressKey('2001:DB8:1234:5678::ffff'), '2001:db8:1234:5678::/64', 'upper case')
+  t.equal(addressKey('2001:db8::1'), '2001:db8:0:0::/64', 'compressed inside the /64')
+  t.equal(addressKey('fe80::1%eth0'), 'fe80:0:0:0::/64', 'zone id dropped')
+  t.equal(addressKey('::1'), '0:0:0:0::/64', 'loopback')
 })

@@ -71,7 +71,10 @@ export function baseEnv (dbs: TestDatabases, engineUrl = 'http://127.0.0.1:9'): 
     DB_NAME: dbs.engine,
     PORACLE_API_ADDRESS: engineUrl,
     PORACLE_API_SECRET: ENGINE_SECRET,
-    ENGINE_TIMEOUT_MS: '2000'
+    ENGINE_TIMEOUT_MS: '2000',
+    // The app runs on a manual clock that only tests move: an open breaker would stay open for the rest
+    // of a file. Tests of the breaker switch it on.
+    ENGINE_BREAKER_SECONDS: '0'
   }
 }
 
