@@ -32,6 +32,9 @@ const DATABASES = benchDatabases('http')
 const SILENT_LOG = { level: 'info', stream: { write: () => {} } }
 const ANSWER = { userId: USER, profileNo: 1 }
 
+const IDLE_MS = 15_000
+
+interface Memory { rss: number, rssAfterGc: number, heapUsed: number }
 interface LoadJob { url: string, headers: Record<string, string>, amount: number }
 interface LoadResult { requests: number, rps: number, p99: number, non2xx: number, errors: number }
 
@@ -39,7 +42,11 @@ interface LoadResult { requests: number, rps: number, p99: number, non2xx: numbe
 function serveQuestions (extra: (question: unknown) => unknown = () => undefined): void {
   process.on('message', (question) => {
     if (question === 'cpu') process.send?.({ micros: cpuMicros() })
-    else if (question === 'rss') process.send?.({ rss: process.memoryUsage.rss() })
+    else if (question === 'memory') {
+      const rss = process.memoryUsage.rss()
+      globalThis.gc?.()
+      process.send?.({ rss, rssAfterGc: process.memoryUsage.rss(), heapUsed: process.memoryUsage().heapUsed })
+    }
     else process.send?.(extra(question) as object)
   })
 }
@@ -151,7 +158,7 @@ async function main (): Promise<void> {
     const bare = await startRole(file, '--bare')
     children.push(bare.process)
     const profile = process.env.BENCH_PROFILE !== undefined ? ['--cpu-prof', `--cpu-prof-dir=${join(ROOT, 'profiles')}`] : []
-    const service = await startRole(file, '--service', env, profile)
+    const service = await startRole(file, '--service', env, ['--expose-gc', ...profile])
     children.push(service.process)
     const load = await startRole(file, '--load')
     children.push(load.process)
@@ -193,7 +200,9 @@ async function main (): Promise<void> {
 
     const jsonHeaders = await headerBytes(targets[2]?.url ?? '', auth)
     const listHeaders = await headerBytes(targets[4]?.url ?? '', auth)
-    const rss = (await ask<{ rss: number }>(service.process, 'rss')).rss
+    const atEnd = await ask<Memory>(service.process, 'memory')
+    await new Promise((resolve) => setTimeout(resolve, IDLE_MS))
+    const idle = await ask<Memory>(service.process, 'memory')
 
     const byName = (name: string) => measured.find((m) => m.name.startsWith(name)) as Measured
     const base = byName('bare').cpuPerRequest
@@ -208,7 +217,8 @@ async function main (): Promise<void> {
     console.log(`alarm list over the engine call:      ${(list.cpuPerRequest - engineCall.cpuPerRequest).toFixed(1)} µs (GET /api/monsters minus authenticated + engine call)`)
     console.log(`authenticated / bare:                 ${(byName('authenticated').cpuPerRequest / base).toFixed(2)}`)
     console.log(`response headers: ${jsonHeaders} bytes (small JSON), ${listHeaders} bytes (alarm list)`)
-    console.log(`service RSS after the runs: ${(rss / 1024 / 1024).toFixed(0)} MiB`)
+    const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MiB`
+    console.log(`service memory after ${(targets.filter((target) => target.server === service.process).length * (REQUESTS + Math.min(REQUESTS, 10_000))).toLocaleString('en')} requests: RSS ${mib(atEnd.rss)}; after ${IDLE_MS / 1000} s idle ${mib(idle.rss)}, after a full GC ${mib(idle.rssAfterGc)} (JS heap in use ${mib(idle.heapUsed)})`)
     await stop(service.process)
     console.log(`cold start to listening: ${(await coldStart(env)).toFixed(0)} ms (dist/server.js, migrations applied to an empty database)`)
   } finally {

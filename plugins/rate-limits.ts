@@ -1,5 +1,5 @@
 import fp from 'fastify-plugin'
-import rateLimit, { type RateLimitOptions } from '@fastify/rate-limit'
+import rateLimit, { normalizeIP, type RateLimitOptions } from '@fastify/rate-limit'
 import { Redis } from 'ioredis'
 import type { FastifyRequest } from 'fastify'
 import { TtlCache } from '../lib/ttl-cache.js'
@@ -73,29 +73,16 @@ class PolicyStore {
 
 export type RateLimitPolicy = Pick<RateLimitOptions, 'max' | 'timeWindow' | 'keyGenerator'>
 
-/**
- * Who a client is for a per-address limit. IPv4 (also IPv4-mapped IPv6): the address. IPv6: its /64,
- * the network one subscriber gets, so that the 2^64 addresses of one client are one bucket.
- */
-export function addressKey (ip: string): string {
-  if (!ip.includes(':')) return ip
-  const address = ip.split('%')[0] ?? ''
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)
-  if (mapped !== null) return mapped[1] as string
-  const [head = '', tail] = address.split('::')
-  const left = head === '' ? [] : head.split(':')
-  // An embedded IPv4 tail takes two groups; only the first four groups matter here.
-  const right = tail === undefined || tail === '' ? [] : tail.split(':').flatMap((g) => (g.includes('.') ? ['0', '0'] : [g]))
-  const groups = tail === undefined ? left : [...left, ...Array<string>(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right]
-  return `${groups.slice(0, 4).map((g) => Number.parseInt(g, 16).toString(16)).join(':')}::/64`
-}
+/** An IPv6 client is its /64 (the network one subscriber gets), or one client would have 2^64 buckets. */
+const IPV6_CLIENT_PREFIX = 64
 
 /**
  * Policies keyed by the client address that `trustProxy` resolved (see proxy-trust.ts): never one global
  * bucket, and a forged X-Forwarded-For from an untrusted peer cannot move a client to another bucket.
+ * The library's own normalisation: IPv4-mapped IPv6 is IPv4, IPv6 is cut to its /64.
  */
 function policy (name: string, max: number): RateLimitPolicy {
-  return { max, timeWindow: WINDOW_MS, keyGenerator: (request: FastifyRequest) => `${name}:ip:${addressKey(request.ip)}` }
+  return { max, timeWindow: WINDOW_MS, keyGenerator: (request: FastifyRequest) => `${name}:ip:${normalizeIP(request.ip, IPV6_CLIENT_PREFIX)}` }
 }
 
 declare module 'fastify' {

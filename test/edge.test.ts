@@ -176,7 +176,8 @@ t.test('forwarded headers are honoured only from declared proxies', async (t) =>
     const { app } = testApp
     for (let i = 0; i < 3; i++) {
       const res = await app.inject({ method: 'GET', url: '/api/_probe', remoteAddress: '203.0.113.9', headers: { host: 'alarms.example.org', 'x-forwarded-for': '198.51.100.1', 'x-forwarded-proto': 'https' } })
-      t.same(res.json(), { ip: '203.0.113.9', protocol: 'http', origin: 'http://alarms.example.org' })
+      // http://alarms.example.org is not a configured origin: redirects use the first configured one.
+      t.same(res.json(), { ip: '203.0.113.9', protocol: 'http', origin: 'https://alarms.example.org' })
     }
     const warnings = testApp.logs.filter((l) => /X-Forwarded-Proto received from an untrusted peer/.test(String(l.msg)))
     t.equal(warnings.length, 1, 'warned once, not per request')
@@ -293,14 +294,22 @@ t.test('auth policy keys IPv6 clients by their /64: 40 sign-ins from one /64 get
   t.same(await hammer(app, '/api/auth/telegram/config', 1, '198.51.100.1'), [200], 'IPv4 clients keep their own buckets')
 })
 
-t.test('address keys: IPv4 as is, IPv6 by /64 in every spelling', async (t) => {
-  const { addressKey } = await import('../plugins/rate-limits.js')
-  t.equal(addressKey('198.51.100.7'), '198.51.100.7')
-  t.equal(addressKey('::ffff:198.51.100.7'), '198.51.100.7', 'IPv4-mapped')
-  t.equal(addressKey('2001:db8:1234:5678::1'), '2001:db8:1234:5678::/64')
-  t.equal(addressKey('2001:0db8:1234:5678:aaaa:bbbb:cccc:dddd'), '2001:db8:1234:5678::/64', 'leading zeros and full form')
-  t.equal(addressKey('2001:DB8:1234:5678::ffff'), '2001:db8:1234:5678::/64', 'upper case')
-  t.equal(addressKey('2001:db8::1'), '2001:db8:0:0::/64', 'compressed inside the /64')
-  t.equal(addressKey('fe80::1%eth0'), 'fe80:0:0:0::/64', 'zone id dropped')
-  t.equal(addressKey('::1'), '0:0:0:0::/64', 'loopback')
+t.test('outside development, a missing PUBLIC_URL is a start-up warning', async (t) => {
+  const warned = (logs: Array<Record<string, unknown>>) => logs.some((l) => /PUBLIC_URL is not set/.test(String(l['msg'])))
+  t.ok(warned((await build(t)).logs), 'production without PUBLIC_URL')
+  t.notOk(warned((await build(t, { env: { PUBLIC_URL: 'https://alarms.example.org' } })).logs), 'with PUBLIC_URL')
+  t.notOk(warned((await build(t, { env: { NODE_ENV: 'development' } })).logs), 'in development')
+})
+
+t.test('redirect origins: PUBLIC_URL, else a configured origin the request names, else the first configured one', async (t) => {
+  const origin = (app: FastifyInstance) => app.get('/api/_origin', async (request) => ({ origin: app.publicOrigin(request) }))
+  const ask = async (app: FastifyInstance, headers: Record<string, string>, remoteAddress = '10.0.0.5') =>
+    (await app.inject({ method: 'GET', url: '/api/_origin', remoteAddress, headers })).json().origin
+  const { app } = await build(t, { env: { PROXY_KNOWN_PROXIES: '10.0.0.5' }, routes: origin })
+  t.equal(await ask(app, { host: 'localhost' }), 'http://localhost', 'a configured origin')
+  t.equal(await ask(app, { host: 'alarms.example.org', 'x-forwarded-proto': 'https' }), 'https://alarms.example.org', 'through the proxy')
+  t.equal(await ask(app, { host: 'evil.example' }), 'https://alarms.example.org', 'Host outside the list')
+  t.equal(await ask(app, { host: 'localhost', 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'https' }), 'https://alarms.example.org', 'X-Forwarded-Host from a trusted proxy, outside the list')
+  const { app: fixed } = await build(t, { env: { PUBLIC_URL: 'https://alarms.example.org' }, routes: origin })
+  t.equal(await ask(fixed, { host: 'localhost' }), 'https://alarms.example.org', 'PUBLIC_URL wins')
 })

@@ -60,7 +60,9 @@ export function baseEnv (dbs: TestDatabases, engineUrl = 'http://127.0.0.1:9'): 
     NODE_ENV: 'production',
     LOG_LEVEL: 'silent',
     JWT_SECRET,
-    CORS_ORIGIN: 'https://alarms.example.org',
+    // The public site first (the fallback for requests naming another host), then the origins tests
+    // address the service at (inject's default Host is localhost).
+    CORS_ORIGIN: 'https://alarms.example.org,http://localhost,https://localhost',
     WEB_DB_HOST: ROOT.host,
     WEB_DB_PORT: String(ROOT.port),
     WEB_DB_USER: ROOT.user,
