@@ -46,8 +46,7 @@ function serveQuestions (extra: (question: unknown) => unknown = () => undefined
       const rss = process.memoryUsage.rss()
       globalThis.gc?.()
       process.send?.({ rss, rssAfterGc: process.memoryUsage.rss(), heapUsed: process.memoryUsage().heapUsed })
-    }
-    else process.send?.(extra(question) as object)
+    } else process.send?.(extra(question) as object)
   })
 }
 
@@ -57,7 +56,7 @@ async function engineRole (): Promise<void> {
   // The fake keeps every request for test assertions; a load run only needs the answers.
   const forget = setInterval(() => { fake.requests.length = 0 }, 1000)
   serveQuestions()
-  process.on('SIGTERM', () => { clearInterval(forget); void fake.close().then(() => process.exit(0)) })
+  process.on('SIGTERM', () => { clearInterval(forget); fake.close().then(() => process.exit(0), () => process.exit(1)) })
   process.send?.({ port: Number(new URL(fake.url).port) })
 }
 
@@ -67,7 +66,7 @@ async function bareRole (): Promise<void> {
   bare.get('/api/_bench', async () => ANSWER)
   await bare.listen({ port: 0, host: '127.0.0.1' })
   serveQuestions()
-  process.on('SIGTERM', () => { void bare.close().then(() => process.exit(0)) })
+  process.on('SIGTERM', () => { bare.close().then(() => process.exit(0), () => process.exit(1)) })
   process.send?.({ port: (bare.server.address() as { port: number }).port })
 }
 
@@ -85,16 +84,19 @@ async function serviceRole (): Promise<void> {
   serveQuestions((question) => question === 'token'
     ? { token: app.auth.mint({ userId: USER, username: 'bench', type: 'discord:user', isAdmin: false, enabled: true, profileNo: 1 }, 60).token }
     : undefined)
-  process.on('SIGTERM', () => { void app.close().then(() => process.exit(0)) })
+  process.on('SIGTERM', () => { app.close().then(() => process.exit(0), () => process.exit(1)) })
   process.send?.({ port: (app.server.address() as { port: number }).port })
 }
 
 /** The load generator: one autocannon run per job, in this process only. */
 async function loadRole (): Promise<void> {
   process.on('message', (job: LoadJob) => {
-    void autocannon({ url: job.url, headers: job.headers, amount: job.amount, connections: CONNECTIONS, timeout: 30 }).then((result) => {
+    autocannon({ url: job.url, headers: job.headers, amount: job.amount, connections: CONNECTIONS, timeout: 30 }).then((result) => {
       const answer: LoadResult = { requests: result.requests.total, rps: result.requests.average, p99: result.latency.p99, non2xx: result.non2xx, errors: result.errors + result.timeouts }
       process.send?.(answer)
+    }, (error: unknown) => {
+      console.error(error)
+      process.exit(1)
     })
   })
   process.on('SIGTERM', () => process.exit(0))
