@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import Fastify, { type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify'
+import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import config, { type Config } from './plugins/config.js'
 import clock, { type Clock } from './plugins/clock.js'
@@ -99,6 +99,19 @@ const serializers = {
   req: (request: FastifyRequest) => ({ method: request.method, url: redactUrl(request.url), host: request.host, remoteAddress: request.ip })
 }
 
+/**
+ * One line per request, when it is answered, instead of Fastify's two (received, completed): half the
+ * serialisation and writes per call, and the line still has everything either of the two had.
+ */
+class OneLinePerRequest extends LogController {
+  override incomingRequest (): void {}
+
+  override requestCompleted (error: Error | null, request: FastifyRequest, reply: FastifyReply): void {
+    if (error) reply.log.error({ req: request, res: reply, err: error, responseTime: reply.elapsedTime }, 'request errored')
+    else reply.log.info({ req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed')
+  }
+}
+
 type LoggerOption = NonNullable<FastifyServerOptions['logger']>
 
 function loggerOptions (options: AppOptions): LoggerOption {
@@ -117,6 +130,7 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
     trustProxy: trustedProxies(options.config),
     genReqId: () => randomUUID(),
     requestIdHeader: false,
+    logController: new OneLinePerRequest(),
     bodyLimit: 1_048_576,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 600 }
   }).withTypeProvider<TypeBoxTypeProvider>()

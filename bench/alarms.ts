@@ -6,10 +6,11 @@
  *
  *   npm run bench:alarms            (MariaDB on 127.0.0.1:3306, root without password)
  */
-import { fork, type ChildProcess } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
 import autocannon from 'autocannon'
 import mariadb from 'mariadb'
 import { BENCH_DB, benchDatabases, benchEnv, createEngineDatabase, dropDatabases } from './setup.js'
+import { ask, cpuMicros, startRole, stop } from './processes.js'
 
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 10)
 const MANY = 32
@@ -19,39 +20,11 @@ const USER = '123456789012345678'
 // Named after the parent's pid; the children are told the names in their environment.
 const DATABASES = benchDatabases('alarms')
 
-type Message = { port: number } | { maxRss: number } | { token: string } | { cpuMs: number }
-
-/** Starts this file again in `role`, and waits for its first message. */
-function child (role: string, env: Record<string, string> = {}): Promise<{ process: ChildProcess, port: number }> {
-  const proc = fork(import.meta.filename, [role], { execArgv: ['--import', 'tsx'], env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
-  return new Promise((resolve, reject) => {
-    proc.once('message', (message: Message) => { if ('port' in message) resolve({ process: proc, port: message.port }) })
-    proc.once('exit', (code) => reject(new Error(`${role} exited with ${String(code)}`)))
-  })
-}
-
-function ask<T extends Message> (proc: ChildProcess, question: string): Promise<T> {
-  return new Promise((resolve) => {
-    proc.once('message', (message: T) => resolve(message))
-    proc.send(question)
-  })
-}
-
-async function stop (proc: ChildProcess): Promise<void> {
-  if (proc.exitCode !== null) return
-  const exited = new Promise((resolve) => proc.once('exit', resolve))
-  proc.kill('SIGTERM')
-  await exited
-}
-
-function cpuNow (): { cpuMs: number } {
-  const { user, system } = process.cpuUsage()
-  return { cpuMs: (user + system) / 1000 }
-}
+const cpuNow = () => ({ micros: cpuMicros() })
 
 /** One autocannon run; `measured` are the processes whose CPU time per request is reported. */
 async function load (url: string, connections: number, headers: Record<string, string>, measured: ChildProcess[]) {
-  const cpu = async () => Promise.all(measured.map(async (p) => (await ask<{ cpuMs: number }>(p, 'cpu')).cpuMs))
+  const cpu = async () => Promise.all(measured.map(async (p) => (await ask<{ micros: number }>(p, 'cpu')).micros / 1000))
   const before = await cpu()
   const result = await autocannon({ url, connections, duration: DURATION_S, headers })
   const after = await cpu()
@@ -97,14 +70,14 @@ async function main (): Promise<void> {
 
   const children: ChildProcess[] = []
   try {
-    const engine = await child('--engine', { BENCH_ENGINE_DB: DATABASES.engine })
+    const engine = await startRole(import.meta.filename, '--engine', { BENCH_ENGINE_DB: DATABASES.engine })
     children.push(engine.process)
-    const service = await child('--service', benchEnv(DATABASES, `http://127.0.0.1:${engine.port}`, SECRET))
+    const service = await startRole(import.meta.filename, '--service', benchEnv(DATABASES, `http://127.0.0.1:${engine.ready.port}`, SECRET))
     children.push(service.process)
     const { token } = await ask<{ token: string }>(service.process, 'token')
 
-    const direct = { url: `http://127.0.0.1:${engine.port}/api/tracking/pokemon/${USER}`, headers: { 'x-poracle-secret': SECRET } }
-    const through = { url: `http://127.0.0.1:${service.port}/api/monsters`, headers: { authorization: `Bearer ${token}` } }
+    const direct = { url: `http://127.0.0.1:${engine.ready.port}/api/tracking/pokemon/${USER}`, headers: { 'x-poracle-secret': SECRET } }
+    const through = { url: `http://127.0.0.1:${service.ready.port}/api/monsters`, headers: { authorization: `Bearer ${token}` } }
 
     // The same answer both ways, then a warm-up of both so JIT, pools and caches are in the same state.
     const [viaEngine, viaService] = await Promise.all([

@@ -1,43 +1,129 @@
 /**
- * The cost of the plugin stack: an authenticated GET through the whole app (security headers, CORS,
- * request ids, JWT verification, blocked-account check, production log level) against a bare Fastify
- * route answering the same JSON, both measured with the same load generator in this run.
- * Then the cold start: process start to listening, with migrations applied to an empty database.
+ * What one request costs the server: CPU time per request, read from the server process before and after
+ * a fixed number of requests sent by a load generator in its own process, for
+ *   - a bare Fastify route answering a small JSON (the baseline, its own process),
+ *   - the same JSON from an open route inside the app (global hooks only),
+ *   - the same JSON behind `auth.authenticate` (plus the blocked-account check),
+ *   - the same JSON after the engine call the alarm list makes (GET pokemon alarms, 50 rows),
+ *   - GET /api/monsters with 50 alarms (the engine fake runs in a process of its own).
+ * Every figure is printed with its ratio to the bare route; throughput and p99 are secondary (on a
+ * shared machine they say more about the load generator than about the server). Then the size of the
+ * response headers of a JSON answer, and the cold start.
  *
- *   npm run bench:http            (MariaDB on 127.0.0.1:3306, root without password)
+ *   npm run bench:http                       (MariaDB on 127.0.0.1:3306, root without password)
+ *   BENCH_REQUESTS=20000 npm run bench:http  (default 100,000 requests per route, 16 connections)
+ *   BENCH_PROFILE=1 npm run bench:http       (writes a CPU profile of the service to ./profiles)
  */
-import { spawn, spawnSync } from 'node:child_process'
-import { existsSync } from 'node:fs'
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
+import { request as httpRequest } from 'node:http'
 import { join } from 'node:path'
 import autocannon from 'autocannon'
-import Fastify from 'fastify'
-import { buildApp } from '../app.js'
-import { loadConfig } from '../plugins/config.js'
-import { startAlarmEngineFake } from '../test/fakes/alarm-engine.js'
-import { insertHuman } from '../test/fakes/engine-db.js'
-import { benchDatabases, benchEnv, createEngineDatabase, dropDatabases } from './setup.js'
+import mariadb from 'mariadb'
+import { BENCH_DB, benchDatabases, benchEnv, createEngineDatabase, dropDatabases } from './setup.js'
+import { ask, cpuMicros, startRole, stop } from './processes.js'
 
 const ROOT = join(import.meta.dirname, '..')
-const DURATION_S = Number(process.env.BENCH_SECONDS ?? 10)
-const CONNECTIONS = 32
-const DATABASES = benchDatabases('http')
+const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 100_000)
+const CONNECTIONS = 16
+const ALARMS = 50
 const SECRET = 'bench-engine-secret'
+const USER = '123456789012345678'
+const DATABASES = benchDatabases('http')
+const SILENT_LOG = { level: 'info', stream: { write: () => {} } }
+const ANSWER = { userId: USER, profileNo: 1 }
 
-const PAYLOAD = { userId: '1234567890', username: 'bench', type: 'chat:user', isAdmin: false, enabled: true, profileNo: 1 }
+const IDLE_MS = 15_000
 
-async function load (url: string, headers: Record<string, string> = {}) {
-  const result = await autocannon({ url, connections: CONNECTIONS, duration: DURATION_S, headers })
-  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`)
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 }
+interface Memory { rss: number, rssAfterGc: number, heapUsed: number }
+interface LoadJob { url: string, headers: Record<string, string>, amount: number }
+interface LoadResult { requests: number, rps: number, p99: number, non2xx: number, errors: number }
+
+/** Answers the coordinator's questions about this process. */
+function serveQuestions (extra: (question: unknown) => unknown = () => undefined): void {
+  process.on('message', (question) => {
+    if (question === 'cpu') process.send?.({ micros: cpuMicros() })
+    else if (question === 'memory') {
+      const rss = process.memoryUsage.rss()
+      globalThis.gc?.()
+      process.send?.({ rss, rssAfterGc: process.memoryUsage.rss(), heapUsed: process.memoryUsage().heapUsed })
+    } else process.send?.(extra(question) as object)
+  })
+}
+
+async function engineRole (): Promise<void> {
+  const { startAlarmEngineFake } = await import('../test/fakes/alarm-engine.js')
+  const fake = await startAlarmEngineFake({ database: process.env.BENCH_ENGINE_DB ?? '', secret: SECRET, mode: 'ng' })
+  // The fake keeps every request for test assertions; a load run only needs the answers.
+  const forget = setInterval(() => { fake.requests.length = 0 }, 1000)
+  serveQuestions()
+  process.on('SIGTERM', () => { clearInterval(forget); fake.close().then(() => process.exit(0), () => process.exit(1)) })
+  process.send?.({ port: Number(new URL(fake.url).port) })
+}
+
+async function bareRole (): Promise<void> {
+  const { default: Fastify } = await import('fastify')
+  const bare = Fastify({ logger: SILENT_LOG })
+  bare.get('/api/_bench', async () => ANSWER)
+  await bare.listen({ port: 0, host: '127.0.0.1' })
+  serveQuestions()
+  process.on('SIGTERM', () => { bare.close().then(() => process.exit(0), () => process.exit(1)) })
+  process.send?.({ port: (bare.server.address() as { port: number }).port })
+}
+
+async function serviceRole (): Promise<void> {
+  const { buildApp } = await import('../app.js')
+  const { loadConfig } = await import('../plugins/config.js')
+  const app = await buildApp({ config: loadConfig(process.env as Record<string, string>), logger: SILENT_LOG })
+  app.get('/api/_bench/open', async () => ANSWER)
+  app.get('/api/_bench/auth', { onRequest: app.auth.authenticate }, async (request) => ({ userId: request.user.userId, profileNo: request.user.profileNo }))
+  app.get('/api/_bench/engine', { onRequest: app.auth.authenticate }, async (request) => {
+    const rows = await app.engine.tracking.get('pokemon', request.user.userId)
+    return { userId: request.user.userId, profileNo: rows.length === ALARMS ? 1 : 0 }
+  })
+  await app.listen({ port: 0, host: '127.0.0.1' })
+  serveQuestions((question) => question === 'token'
+    ? { token: app.auth.mint({ userId: USER, username: 'bench', type: 'discord:user', isAdmin: false, enabled: true, profileNo: 1 }, 60).token }
+    : undefined)
+  process.on('SIGTERM', () => { app.close().then(() => process.exit(0), () => process.exit(1)) })
+  process.send?.({ port: (app.server.address() as { port: number }).port })
+}
+
+/** The load generator: one autocannon run per job, in this process only. */
+async function loadRole (): Promise<void> {
+  process.on('message', (job: LoadJob) => {
+    autocannon({ url: job.url, headers: job.headers, amount: job.amount, connections: CONNECTIONS, timeout: 30 }).then((result) => {
+      const answer: LoadResult = { requests: result.requests.total, rps: result.requests.average, p99: result.latency.p99, non2xx: result.non2xx, errors: result.errors + result.timeouts }
+      process.send?.(answer)
+    }, (error: unknown) => {
+      console.error(error)
+      process.exit(1)
+    })
+  })
+  process.on('SIGTERM', () => process.exit(0))
+  process.send?.({ port: 0 })
+}
+
+/** Bytes of the status line and headers of one answer, as sent on the wire. */
+function headerBytes (url: string, headers: Record<string, string>): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(url, { headers, agent: false }, (res) => {
+      let bytes = `HTTP/1.1 ${res.statusCode} ${res.statusMessage}\r\n`.length + 2
+      for (let i = 0; i < res.rawHeaders.length; i += 2) bytes += Buffer.byteLength(`${res.rawHeaders[i]}: ${res.rawHeaders[i + 1]}\r\n`)
+      res.resume()
+      res.on('end', () => resolve(bytes))
+    })
+    req.on('error', reject)
+    req.end()
+  })
 }
 
 async function coldStart (env: Record<string, string>): Promise<number> {
-  if (!existsSync(join(ROOT, 'dist', 'server.js'))) spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' })
+  spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' })
   const database = `aw_bench_cold_${process.pid}`
   const started = performance.now()
   const child = spawn(process.execPath, [join(ROOT, 'dist', 'server.js')], {
     cwd: ROOT,
-    env: { ...process.env, ...env, WEB_DB_NAME: database, PORT: '18099', HOST: '127.0.0.1' },
+    env: { ...process.env, ...env, WEB_DB_NAME: database, PORT: '0', HOST: '127.0.0.1' },
     stdio: ['ignore', 'pipe', 'inherit']
   })
   const ready = await new Promise<number>((resolve, reject) => {
@@ -54,44 +140,98 @@ async function coldStart (env: Record<string, string>): Promise<number> {
   return ready
 }
 
+interface Target { name: string, url: string, headers: Record<string, string>, server: ChildProcess }
+interface Measured { name: string, cpuPerRequest: number, engineCpuPerRequest: number, rps: number, p99: number }
+
 async function main (): Promise<void> {
+  const { insertAlarm, insertHuman } = await import('../test/fakes/engine-db.js')
   await createEngineDatabase(DATABASES.engine)
-  // A real engine behind the app: the blocked-account check asks it once, then serves from its cache.
-  const engine = await startAlarmEngineFake({ database: DATABASES.engine, secret: SECRET })
-  const env = benchEnv(DATABASES, engine.url, SECRET)
-  const app = await buildApp({ config: loadConfig(env), logger: { level: 'info', stream: { write: () => {} } } })
-  app.get('/api/_bench', { onRequest: app.auth.authenticate }, async (request) => ({ userId: request.user.userId, profileNo: request.user.profileNo }))
-  await app.listen({ port: 0, host: '127.0.0.1' })
-  await insertHuman(app.engineDb.pool, { id: PAYLOAD.userId, name: PAYLOAD.username })
-  const token = app.auth.mint(PAYLOAD, 60).token
+  const setup = await mariadb.createConnection({ ...BENCH_DB, database: DATABASES.engine, bigIntAsNumber: true, insertIdAsNumber: true })
+  await insertHuman(setup, { id: USER })
+  for (let i = 0; i < ALARMS; i++) await insertAlarm(setup, 'pokemon', { id: USER, pokemon_id: i + 1, min_iv: i % 100, distance: i * 10 })
+  await setup.end()
 
-  const bare = Fastify({ logger: { level: 'info', stream: { write: () => {} } } })
-  bare.get('/api/_bench', async () => ({ userId: PAYLOAD.userId, profileNo: PAYLOAD.profileNo }))
-  await bare.listen({ port: 0, host: '127.0.0.1' })
+  const file = import.meta.filename
+  const children: ChildProcess[] = []
+  try {
+    const engine = await startRole(file, '--engine', { BENCH_ENGINE_DB: DATABASES.engine })
+    children.push(engine.process)
+    const env = benchEnv(DATABASES, `http://127.0.0.1:${engine.ready.port}`, SECRET)
+    const bare = await startRole(file, '--bare')
+    children.push(bare.process)
+    const profile = process.env.BENCH_PROFILE !== undefined ? ['--cpu-prof', `--cpu-prof-dir=${join(ROOT, 'profiles')}`] : []
+    const service = await startRole(file, '--service', env, ['--expose-gc', ...profile])
+    children.push(service.process)
+    const load = await startRole(file, '--load')
+    children.push(load.process)
+    const { token } = await ask<{ token: string }>(service.process, 'token')
+    const auth = { authorization: `Bearer ${token}` }
+    const at = (port: number, path: string) => `http://127.0.0.1:${port}${path}`
 
-  const address = (server: typeof bare) => { const a = server.server.address(); return typeof a === 'object' && a ? `http://127.0.0.1:${a.port}` : '' }
+    const targets: Target[] = [
+      { name: 'bare Fastify route', url: at(bare.ready.port, '/api/_bench'), headers: {}, server: bare.process },
+      { name: 'open route in the app', url: at(service.ready.port, '/api/_bench/open'), headers: {}, server: service.process },
+      { name: 'authenticated route', url: at(service.ready.port, '/api/_bench/auth'), headers: auth, server: service.process },
+      { name: 'authenticated + engine call', url: at(service.ready.port, '/api/_bench/engine'), headers: auth, server: service.process },
+      { name: 'GET /api/monsters (50 alarms)', url: at(service.ready.port, '/api/monsters'), headers: auth, server: service.process }
+    ]
 
-  // A short warm-up of both, so JIT and pools are in the same state before measuring.
-  await autocannon({ url: `${address(bare)}/api/_bench`, connections: 8, duration: 2 })
-  await autocannon({ url: `${address(app as unknown as typeof bare)}/api/_bench`, connections: 8, duration: 2, headers: { authorization: `Bearer ${token}` } })
+    const run = async (target: Target, amount: number): Promise<Measured> => {
+      const cpu = async () => Promise.all([target.server, engine.process].map(async (p) => (await ask<{ micros: number }>(p, 'cpu')).micros))
+      const before = await cpu()
+      const result = await ask<LoadResult>(load.process, { url: target.url, headers: target.headers, amount } satisfies LoadJob)
+      const after = await cpu()
+      if (result.non2xx > 0 || result.errors > 0) throw new Error(`${target.name}: ${result.non2xx} non-2xx, ${result.errors} errors`)
+      const per = (i: number) => ((after[i] ?? 0) - (before[i] ?? 0)) / result.requests
+      return { name: target.name, cpuPerRequest: per(0), engineCpuPerRequest: per(1), rps: result.rps, p99: result.p99 }
+    }
 
-  const baseline = await load(`${address(bare)}/api/_bench`)
-  const stack = await load(`${address(app as unknown as typeof bare)}/api/_bench`, { authorization: `Bearer ${token}` })
-  await app.close()
-  await bare.close()
+    // Warm-up: JIT, pools and caches in the same state for every target before measuring.
+    for (const target of targets) await run(target, Math.min(REQUESTS, 10_000))
+    // Two halves in opposite orders (A B C C B A), so load that drifts during the run (the machine is
+    // shared) weighs on every target alike.
+    const firstHalf: Measured[] = []
+    for (const target of targets) firstHalf.push(await run(target, REQUESTS / 2))
+    const secondHalf: Measured[] = []
+    for (const target of [...targets].reverse()) secondHalf.unshift(await run(target, REQUESTS / 2))
+    const measured = firstHalf.map((a, i): Measured => {
+      const b = secondHalf[i] as Measured
+      const mean = (f: (m: Measured) => number) => (f(a) + f(b)) / 2
+      return { name: a.name, cpuPerRequest: mean((m) => m.cpuPerRequest), engineCpuPerRequest: mean((m) => m.engineCpuPerRequest), rps: mean((m) => m.rps), p99: Math.max(a.p99, b.p99) }
+    })
 
-  const cold = await coldStart(env)
-  await engine.close()
-  await dropDatabases(DATABASES.service, DATABASES.engine)
+    const jsonHeaders = await headerBytes(targets[2]?.url ?? '', auth)
+    const listHeaders = await headerBytes(targets[4]?.url ?? '', auth)
+    const atEnd = await ask<Memory>(service.process, 'memory')
+    await new Promise((resolve) => setTimeout(resolve, IDLE_MS))
+    const idle = await ask<Memory>(service.process, 'memory')
 
-  console.log(`\n${CONNECTIONS} connections, ${DURATION_S} s each`)
-  console.log(`bare fastify route      ${baseline.rps.toFixed(0).padStart(7)} req/s  p50 ${baseline.p50} ms  p99 ${baseline.p99} ms`)
-  console.log(`authenticated full app  ${stack.rps.toFixed(0).padStart(7)} req/s  p50 ${stack.p50} ms  p99 ${stack.p99} ms`)
-  console.log(`ratio (full / bare)     ${(stack.rps / baseline.rps).toFixed(2)}`)
-  console.log(`cold start to listening ${cold.toFixed(0)} ms (dist/server.js, migrations applied to an empty database)`)
+    const byName = (name: string) => measured.find((m) => m.name.startsWith(name)) as Measured
+    const base = byName('bare').cpuPerRequest
+    console.log(`\n${REQUESTS.toLocaleString('en')} requests per route in two halves, ${CONNECTIONS} connections, load generator in its own process`)
+    console.log('route                            CPU/request  ratio to bare   req/s   p99')
+    for (const m of measured) {
+      console.log(`${m.name.padEnd(32)} ${`${m.cpuPerRequest.toFixed(1)} µs`.padStart(10)}  ${(m.cpuPerRequest / base).toFixed(2).padStart(12)}  ${m.rps.toFixed(0).padStart(6)}  ${m.p99} ms`)
+    }
+    const list = byName('GET /api/monsters')
+    const engineCall = byName('authenticated + engine call')
+    console.log(`engine fake's own CPU per alarm list: ${list.engineCpuPerRequest.toFixed(1)} µs (not counted above)`)
+    console.log(`alarm list over the engine call:      ${(list.cpuPerRequest - engineCall.cpuPerRequest).toFixed(1)} µs (GET /api/monsters minus authenticated + engine call)`)
+    console.log(`authenticated / bare:                 ${(byName('authenticated').cpuPerRequest / base).toFixed(2)}`)
+    console.log(`response headers: ${jsonHeaders} bytes (small JSON), ${listHeaders} bytes (alarm list)`)
+    const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MiB`
+    console.log(`service memory after ${(targets.filter((target) => target.server === service.process).length * (REQUESTS + Math.min(REQUESTS, 10_000))).toLocaleString('en')} requests: RSS ${mib(atEnd.rss)}; after ${IDLE_MS / 1000} s idle ${mib(idle.rss)}, after a full GC ${mib(idle.rssAfterGc)} (JS heap in use ${mib(idle.heapUsed)})`)
+    await stop(service.process)
+    console.log(`cold start to listening: ${(await coldStart(env)).toFixed(0)} ms (dist/server.js, migrations applied to an empty database)`)
+  } finally {
+    for (const proc of children.reverse()) await stop(proc)
+    await dropDatabases(DATABASES.service, DATABASES.engine)
+  }
 }
 
-main().catch((error: unknown) => {
+const roles: Record<string, () => Promise<void>> = { '--engine': engineRole, '--bare': bareRole, '--service': serviceRole, '--load': loadRole }
+const run = roles[process.argv[2] ?? ''] ?? main
+run().catch((error: unknown) => {
   console.error(error)
   process.exitCode = 1
 })

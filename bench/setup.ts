@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto'
 import mariadb from 'mariadb'
 import { createEngineSchema } from '../test/fakes/engine-db.js'
 
@@ -35,7 +36,7 @@ export function benchEnv (databases: { service: string, engine: string }, engine
   return {
     NODE_ENV: 'production',
     LOG_LEVEL: 'info',
-    JWT_SECRET: 'bench-secret-bench-secret-bench-secret-0000',
+    JWT_SECRET: randomBytes(48).toString('base64'),
     CORS_ORIGIN: 'https://alarms.example.org',
     WEB_DB_NAME: databases.service,
     DB_NAME: databases.engine,

@@ -2,6 +2,7 @@ import fp from 'fastify-plugin'
 import jwt from '@fastify/jwt'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { forbidden, unauthorized } from './errors.js'
+import { TtlCache } from '../lib/ttl-cache.js'
 
 /** The signed-in user as the service sees it (typed view of the JWT claims). */
 export interface SessionUser {
@@ -34,8 +35,11 @@ interface WireClaims {
   avatarUrl?: string
   managedWebhooks?: string
   impersonatedBy?: string
-  iat?: number
+  iat: number
   exp: number
+  nbf?: number
+  iss?: string
+  aud?: string | string[]
 }
 
 declare module '@fastify/jwt' {
@@ -81,6 +85,11 @@ function fromWire (wire: WireClaims): SessionUser {
 /** Tolerated clock difference between this service and the browser's view of expiry. */
 export const CLOCK_TOLERANCE_SECONDS = 30
 
+/** Verified tokens kept at most (each until its own expiry): a few MB at most, whatever the traffic. */
+const VERIFIED_TOKENS_MAX = 10_000
+
+const isTime = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value)
+
 export interface MintedToken {
   token: string
   /** Seconds since the epoch. */
@@ -91,6 +100,31 @@ export interface MintedToken {
 
 function createAuth (fastify: import('fastify').FastifyInstance) {
   const { clock } = fastify
+  /**
+   * Tokens already verified, each kept until the moment it would be refused as expired: a hit skips the
+   * HMAC, the decoding and the claim checks, and answers exactly what verifying again would answer (the
+   * service's JWTs are not revocable one by one; a changed JWT_SECRET takes a restart, which empties it).
+   */
+  const verifiedTokens = new TtlCache<string, { user: SessionUser, notBefore: number }>(clock, VERIFIED_TOKENS_MAX)
+
+  function verified (token: string): SessionUser {
+    const nowSeconds = clock.now() / 1000
+    const known = verifiedTokens.get(token)
+    if (known !== undefined && known.notBefore <= nowSeconds) return known.user
+    let claims: WireClaims
+    try {
+      claims = fastify.jwt.verify<WireClaims>(token)
+    } catch {
+      throw unauthorized('Invalid or expired token.')
+    }
+    // The library checks presence, iss and aud; the times are checked here, as numbers, on the service's clock.
+    if (!isTime(claims.exp) || !isTime(claims.iat) || (claims.nbf !== undefined && !isTime(claims.nbf))) throw unauthorized('Invalid or expired token.')
+    const notBefore = claims.nbf === undefined ? -Infinity : claims.nbf - CLOCK_TOLERANCE_SECONDS
+    if (claims.exp + CLOCK_TOLERANCE_SECONDS <= nowSeconds || notBefore > nowSeconds) throw unauthorized('Invalid or expired token.')
+    const user = Object.freeze(fromWire(claims))
+    verifiedTokens.setUntil(token, { user, notBefore }, (claims.exp + CLOCK_TOLERANCE_SECONDS) * 1000)
+    return user
+  }
 
   function sign (claims: TokenClaims, exp: number): MintedToken {
     const iat = Math.floor(clock.now() / 1000)
@@ -114,14 +148,7 @@ function createAuth (fastify: import('fastify').FastifyInstance) {
 
     /** onRequest/preHandler hook: 401 unless a valid, unexpired bearer token is presented. */
     async authenticate (request: FastifyRequest, _reply: FastifyReply): Promise<void> {
-      const header = request.headers.authorization
-      if (header === undefined || !/^Bearer\s+\S+$/i.test(header)) throw unauthorized()
-      try {
-        await request.jwtVerify()
-      } catch {
-        throw unauthorized('Invalid or expired token.')
-      }
-      if (request.user.exp + CLOCK_TOLERANCE_SECONDS <= clock.now() / 1000) throw unauthorized('Invalid or expired token.')
+      request.user = verified(bearerToken(request.headers.authorization))
     },
 
     /** Hook for admin-only routes; run after `authenticate`. */
@@ -139,9 +166,19 @@ declare module 'fastify' {
   }
 }
 
+const BEARER = /^Bearer\s+(\S+)$/i
+
+/** `Authorization: Bearer <token>`, or a 401. */
+function bearerToken (header: string | undefined): string {
+  const token = header === undefined ? undefined : BEARER.exec(header)?.[1]
+  if (token === undefined) throw unauthorized()
+  return token
+}
+
 /**
- * The internal JWT: HS256 with `JWT_SECRET`, issuer and audience checked. Expiry is checked against
- * `fastify.clock` (not the library's own clock) so that every time rule of the service moves together.
+ * The internal JWT: HS256 with `JWT_SECRET`; `exp`, `iat`, `iss` and `aud` required, issuer and audience
+ * checked, `nbf` honoured. Times are checked against `fastify.clock` (not the library's own clock) so
+ * that every time rule of the service moves together.
  */
 export default fp(async (fastify) => {
   const { config } = fastify
@@ -152,6 +189,7 @@ export default fp(async (fastify) => {
       algorithms: ['HS256'],
       allowedIss: config.JWT_ISSUER,
       allowedAud: config.JWT_AUDIENCE,
+      requiredClaims: ['exp', 'iat', 'iss', 'aud'],
       ignoreExpiration: true,
       ignoreNotBefore: true
     },

@@ -2,6 +2,7 @@ import fp from 'fastify-plugin'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { EngineError } from './engine.js'
 import { forbidden } from './errors.js'
+import { TtlCache } from '../lib/ttl-cache.js'
 
 /** How long an account's block flag is reused before the engine is asked again. */
 const BLOCK_TTL_MS = 60_000
@@ -11,6 +12,13 @@ const BLOCK_TTL_MS = 60_000
  * call and its timeout.
  */
 const OUTAGE_TTL_MS = 10_000
+/**
+ * The check's own engine budget: it runs before the route's engine call, so a hanging engine must not
+ * cost a request two full ENGINE_TIMEOUT_MS waits; failing open after this is the check's outage rule.
+ */
+const CHECK_BUDGET_MS = 1500
+/** Accounts remembered at most; past that the oldest are asked again. */
+const MAX_ACCOUNTS = 50_000
 
 export const BLOCKED_MESSAGE = 'This account has been blocked by an administrator.'
 /** Tells the client that this 403 ends the session (unlike a 403 for one action); the login page explains it. */
@@ -26,52 +34,33 @@ function isExempt (path: string): boolean {
 
 function createBlockedAccounts (fastify: FastifyInstance) {
   const { engine, clock } = fastify
-  const cache = new Map<string, { blocked: boolean | null, until: number }>()
-  /** Lookups under way, shared by concurrent requests of the same user. */
-  const pending = new Map<string, Promise<boolean | null>>()
+  /** The flag per account; concurrent requests of one user share one lookup. */
+  const flags = new TtlCache<string, boolean | null>(clock, MAX_ACCOUNTS)
 
-  /**
-   * Whether the engine has the account admin-disabled; `null` when that cannot be told right now
-   * (engine outage, or the account is gone: the route itself answers for a missing account).
-   */
-  async function lookUp (userId: string, request: FastifyRequest): Promise<boolean | null> {
-    const remember = (blocked: boolean | null, ttl: number) => {
-      const now = clock.now()
-      if (cache.size > 10_000) for (const [id, entry] of cache) if (entry.until <= now) cache.delete(id)
-      cache.set(userId, { blocked, until: now + ttl })
-      return blocked
-    }
+  async function lookUp (userId: string, request: FastifyRequest): Promise<{ value: boolean | null, ttlMs: number }> {
     try {
-      const human = await engine.humans.find(userId)
-      if (human === null) return null
-      return remember(human.admin_disable === 1, BLOCK_TTL_MS)
+      const human = await engine.humans.find(userId, { timeoutMs: CHECK_BUDGET_MS })
+      if (human === null) return { value: null, ttlMs: 0 }
+      return { value: human.admin_disable === 1, ttlMs: BLOCK_TTL_MS }
     } catch (error) {
       // Failing open, as the reference does: an engine outage must not lock every user out of the
       // parts of the service that work without it.
       request.log.warn({ kind: error instanceof EngineError ? error.kind : 'unknown' }, 'block check skipped: the alarm engine could not be asked')
-      return remember(null, OUTAGE_TTL_MS)
+      return { value: null, ttlMs: OUTAGE_TTL_MS }
     }
-  }
-
-  /**
-   * Whether the engine has the account admin-disabled; `null` when that cannot be told right now
-   * (engine outage, or the account is gone: the route itself answers for a missing account).
-   */
-  async function isBlocked (userId: string, request: FastifyRequest): Promise<boolean | null> {
-    const cached = cache.get(userId)
-    if (cached !== undefined && cached.until > clock.now()) return cached.blocked
-    let lookup = pending.get(userId)
-    if (lookup === undefined) {
-      lookup = lookUp(userId, request).finally(() => pending.delete(userId))
-      pending.set(userId, lookup)
-    }
-    return lookup
   }
 
   return {
-    isBlocked,
+    /**
+     * Whether the engine has the account admin-disabled; `null` when that cannot be told right now
+     * (engine outage, or the account is gone: the route itself answers for a missing account).
+     */
+    isBlocked (userId: string, request: FastifyRequest): Promise<boolean | null> | boolean | null {
+      const known = flags.get(userId)
+      return known !== undefined ? known : flags.getOrLoad(userId, () => lookUp(userId, request))
+    },
     /** Forgets the cached flag, e.g. right after an admin blocks or unblocks the account. */
-    evict (userId: string): void { cache.delete(userId) }
+    evict (userId: string): void { flags.delete(userId) }
   }
 }
 
@@ -93,11 +82,13 @@ export default fp(async (fastify) => {
   const blockedAccounts = createBlockedAccounts(fastify)
   fastify.decorate('blockedAccounts', blockedAccounts)
   fastify.cacheEviction.on('blocked-account', blockedAccounts.evict)
-  fastify.addHook('preHandler', async (request) => {
-    if (!request.user) return
+  fastify.addHook('preHandler', (request, _reply, done) => {
     // The route pattern, not the raw URL: an encoded or oddly spelled path cannot dodge the check.
-    const path = request.routeOptions.url ?? request.url.split('?')[0] ?? ''
-    if (isExempt(path)) return
-    if (await blockedAccounts.isBlocked(request.user.userId, request) === true) throw forbidden(BLOCKED_MESSAGE, { code: ACCOUNT_BLOCKED_CODE })
+    if (!request.user || isExempt(request.routeOptions.url ?? request.url.split('?')[0] ?? '')) return done()
+    // A remembered flag answers without a promise: this runs on every signed-in call.
+    const blocked = blockedAccounts.isBlocked(request.user.userId, request)
+    if (blocked === true) return done(forbidden(BLOCKED_MESSAGE, { code: ACCOUNT_BLOCKED_CODE }))
+    if (blocked === false || blocked === null) return done()
+    blocked.then((value) => done(value === true ? forbidden(BLOCKED_MESSAGE, { code: ACCOUNT_BLOCKED_CODE }) : undefined), done)
   })
 }, { name: 'blocked-accounts', fastify: '5.x', dependencies: ['auth', 'clock', 'engine', 'cache-eviction'] })

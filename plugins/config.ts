@@ -1,5 +1,6 @@
-import { readFileSync } from 'node:fs'
-import { resolve } from 'node:path'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { dirname, join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { parseEnv } from 'node:util'
 import fp from 'fastify-plugin'
 import { Type, type Static, type TSchema } from '@sinclair/typebox'
@@ -37,6 +38,7 @@ export const ConfigSchema = Type.Object({
   CORS_ORIGIN: list({ alias: ['Cors__AllowedOrigins'], description: 'Comma list of browser origins allowed to call the API; required outside development' }),
   PROXY_KNOWN_PROXIES: list({ alias: ['Proxy__KnownProxies'], description: 'Comma list of reverse-proxy addresses whose X-Forwarded-* headers are trusted' }),
   PROXY_KNOWN_NETWORKS: list({ alias: ['Proxy__KnownNetworks'], description: 'Comma list of reverse-proxy CIDR ranges whose X-Forwarded-* headers are trusted' }),
+  HSTS_MAX_AGE: int({ default: 31_536_000, description: 'Strict-Transport-Security max-age in seconds on https answers (directly or through a trusted proxy); 0 sends none' }),
   REDIS_URL: optStr({ secret: true, description: 'redis://host:6379 to share rate-limit counters and cache evictions (blocks, delegate grants) between instances' }),
   RATE_LIMIT_AUTH_MAX: int({ default: 30, minimum: 1, description: 'Sign-in requests per IP per 60 s (policy auth)' }),
   RATE_LIMIT_AUTH_READ_MAX: int({ default: 120, minimum: 1, description: 'Auth read requests per IP per 60 s (policy auth-read)' }),
@@ -45,7 +47,7 @@ export const ConfigSchema = Type.Object({
   BUILD_DATE: str({ default: 'unknown', description: 'Shown by /api/version' }),
 
   // Internal JWT
-  JWT_SECRET: str({ alias: ['Jwt__Secret'], secret: true, description: 'HS256 signing secret, at least 32 characters (required)' }),
+  JWT_SECRET: str({ alias: ['Jwt__Secret'], secret: true, description: 'HS256 signing secret (required): openssl rand -base64 48; weak or published values are refused' }),
   JWT_ISSUER: str({ default: 'PoracleWeb', alias: ['Jwt__Issuer'], description: 'iss of minted tokens' }),
   JWT_AUDIENCE: str({ default: 'PoracleWeb.App', alias: ['Jwt__Audience'], description: 'aud of minted tokens' }),
   JWT_EXPIRATION_MINUTES: int({ default: 1440, minimum: 1, alias: ['Jwt__ExpirationMinutes'], description: 'Lifetime of every token except refresh-backed SSO sessions' }),
@@ -78,6 +80,7 @@ export const ConfigSchema = Type.Object({
   PORACLE_API_SECRET: str({ alias: ['Poracle__ApiSecret'], secret: true, description: 'Shared secret sent as X-Poracle-Secret' }),
   PORACLE_ADMIN_IDS: list({ alias: ['Poracle__AdminIds'], description: 'Comma list of user ids that are always admins' }),
   ENGINE_TIMEOUT_MS: int({ default: 10000, minimum: 100, description: 'Timeout of every alarm engine call' }),
+  ENGINE_BREAKER_SECONDS: int({ default: 5, description: 'After the alarm engine did not answer, calls fail at once with 503 for this long; 0 never' }),
 
   // Chat platform (Discord) sign-in
   DISCORD_CLIENT_ID: str({ alias: ['Discord__ClientId'], description: 'OAuth2 client id (optional on SSO-only sites)' }),
@@ -227,10 +230,60 @@ export function tileImageSource (template: string): string | undefined {
   }
 }
 
+/** The placeholder `.env.example` shows for JWT_SECRET: public, so never a usable secret. */
+export const JWT_SECRET_PLACEHOLDER = 'change-me-to-at-least-32-random-characters'
+
+/** The nearest folder with a package.json: the same answer from `plugins/` and from `dist/plugins/`. */
+function projectRoot (): string | undefined {
+  let dir = dirname(fileURLToPath(import.meta.url))
+  while (!existsSync(join(dir, 'package.json'))) {
+    const parent = dirname(dir)
+    if (parent === dir) return undefined
+    dir = parent
+  }
+  return dir
+}
+
+let publishedText: string | undefined
+/**
+ * The project's published texts (README, docs/, .env.example) where they ship with the code (a source
+ * checkout; the container image carries none of them): any value found there is public.
+ */
+function published (): string {
+  if (publishedText !== undefined) return publishedText
+  const root = projectRoot()
+  const files = root === undefined
+    ? []
+    : [join(root, 'README.md'), join(root, '.env.example'),
+        ...(existsSync(join(root, 'docs')) ? readdirSync(join(root, 'docs')).filter((f) => f.endsWith('.md')).map((f) => join(root, 'docs', f)) : [])]
+  publishedText = files.filter((f) => existsSync(f)).map((f) => readFileSync(f, 'utf8')).join('\n')
+  return publishedText
+}
+
+/** Short values are refused by the other rules; searching the docs for them would only find words. */
+const isPublished = (value: string): boolean =>
+  value === JWT_SECRET_PLACEHOLDER || (value.length >= 16 && published().includes(value))
+
+/**
+ * Why a secret is too weak to sign or encrypt with, or null. Refused: a published value, one repeated
+ * character, fewer than 8 different characters, or fewer than `minimum` entropy-bearing characters (a
+ * character that repeats the one before it bears none).
+ */
+export function weakSecretReason (value: string | Buffer, minimum: number): string | null {
+  const units = typeof value === 'string' ? [...value] : [...value].map(String)
+  if (typeof value === 'string' && isPublished(value)) return 'is a value published with this project (an example or placeholder)'
+  if (units.every((u) => u === units[0])) return 'is one repeated character'
+  if (new Set(units).size < 8) return 'uses fewer than 8 different characters'
+  const bearing = units.filter((u, i) => i === 0 || u !== units[i - 1]).length
+  if (bearing < minimum) return `has fewer than ${minimum} entropy-bearing characters`
+  return null
+}
+
 /** Rules that span variables or need more than a type. */
 function crossCheck (config: Config, problems: string[]): void {
-  if (config.JWT_SECRET.length < 32) {
-    problems.push(config.JWT_SECRET === '' ? 'JWT_SECRET is required (at least 32 characters)' : 'JWT_SECRET must be at least 32 characters')
+  const jwtWeakness = config.JWT_SECRET === '' ? 'is required' : weakSecretReason(config.JWT_SECRET, 32)
+  if (jwtWeakness !== null) {
+    problems.push(`JWT_SECRET ${jwtWeakness}: anyone who knows it can sign in as any user, admins included. Generate one with: openssl rand -base64 48`)
   }
   if (config.NODE_ENV !== 'development' && config.CORS_ORIGIN.length === 0) {
     problems.push('CORS_ORIGIN is required when NODE_ENV is not development (the browser origin of this site, e.g. https://alarms.example.org)')
@@ -254,8 +307,12 @@ function crossCheck (config: Config, problems: string[]): void {
   if (tileImageSource(config.MAP_TILE_URL) === undefined) {
     problems.push(`MAP_TILE_URL must be an absolute http(s) URL template such as https://tile.openstreetmap.org/{z}/{x}/{y}.png (got "${config.MAP_TILE_URL}")`)
   }
-  if (config.OIDC_TOKEN_ENCRYPTION_KEY !== '' && Buffer.from(config.OIDC_TOKEN_ENCRYPTION_KEY, 'base64').length !== 32) {
-    problems.push('OIDC_TOKEN_ENCRYPTION_KEY must be 32 bytes, base64-encoded (openssl rand -base64 32)')
+  if (config.OIDC_TOKEN_ENCRYPTION_KEY !== '') {
+    const key = Buffer.from(config.OIDC_TOKEN_ENCRYPTION_KEY, 'base64')
+    const weakness = key.length !== 32
+      ? 'must be 32 bytes, base64-encoded'
+      : isPublished(config.OIDC_TOKEN_ENCRYPTION_KEY) ? weakSecretReason(config.OIDC_TOKEN_ENCRYPTION_KEY, 0) : weakSecretReason(key, 0)
+    if (weakness !== null) problems.push(`OIDC_TOKEN_ENCRYPTION_KEY ${weakness}. Generate one with: openssl rand -base64 32`)
   }
 }
 

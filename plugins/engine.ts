@@ -16,8 +16,10 @@ export default fp(async (fastify) => {
     baseUrl: config.PORACLE_API_ADDRESS,
     secret: config.PORACLE_API_SECRET,
     timeoutMs: config.ENGINE_TIMEOUT_MS,
+    breakerOpenMs: config.ENGINE_BREAKER_SECONDS * 1000,
+    clock: fastify.clock,
     log: fastify.log
   })
   fastify.decorate('engine', engine)
   fastify.addHook('onClose', async () => { await engine.close() })
-}, { name: 'engine', dependencies: ['config'], fastify: '5.x' })
+}, { name: 'engine', dependencies: ['config', 'clock'], fastify: '5.x' })

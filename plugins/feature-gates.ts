@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { EngineError } from './engine.js'
 import { featureDisabled } from './errors.js'
 import { ALARM_DISABLE_KEYS, type AlarmType } from '../schemas/alarm-types.js'
+import { TtlCache } from '../lib/ttl-cache.js'
 
 /** The spec's "engine disabled-type re-read within 5 minutes". */
 const UPSTREAM_TTL_MS = 5 * 60_000
@@ -19,8 +20,8 @@ const hookKey = (hook: string): string | undefined =>
 
 function createFeatureGates (fastify: FastifyInstance) {
   const { engine, siteSettings, clock, log } = fastify
-  let cached: { keys: string[], until: number } | null = null
-  let inFlight: Promise<string[]> | null = null
+  /** One entry: the engine's disabled keys; concurrent requests after expiry share one engine read. */
+  const upstream = new TtlCache<'disabled', string[]>(clock, 1)
 
   /** `general.disable_fort_update`, or null when this engine cannot say (PoracleJS has no config values). */
   async function fortUpdatesDisabled (): Promise<boolean | null> {
@@ -33,7 +34,7 @@ function createFeatureGates (fastify: FastifyInstance) {
     }
   }
 
-  async function read (): Promise<string[]> {
+  async function read (): Promise<{ value: string[], ttlMs: number }> {
     try {
       const [config, fort] = await Promise.all([engine.config.poracleWeb(), fortUpdatesDisabled()])
       const keys = new Set<string>()
@@ -42,21 +43,16 @@ function createFeatureGates (fastify: FastifyInstance) {
         if (key !== undefined) keys.add(key)
       }
       if (fort === true) keys.add(FORT_KEY)
-      const sorted = [...keys].sort()
-      cached = { keys: sorted, until: clock.now() + UPSTREAM_TTL_MS }
-      return sorted
+      return { value: [...keys].sort(), ttlMs: UPSTREAM_TTL_MS }
     } catch (err) {
       // An engine outage must not switch every alarm type off: answer "nothing disabled" and ask again next time.
       log.warn({ err: err instanceof EngineError ? { kind: err.kind, path: err.details.path } : err }, 'could not read the alarm engine\'s disabled alarm types; treating none as disabled')
-      return []
+      return { value: [], ttlMs: 0 }
     }
   }
 
   async function upstreamDisabled (): Promise<string[]> {
-    if (cached !== null && cached.until > clock.now()) return cached.keys
-    // Concurrent requests after expiry share one engine read.
-    inFlight ??= read().finally(() => { inFlight = null })
-    return inFlight
+    return upstream.getOrLoad('disabled', read)
   }
 
   async function isDisabled (disableKey: string): Promise<boolean> {

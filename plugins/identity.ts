@@ -5,9 +5,12 @@ import { webhookDelegates } from '../db/schema/service.js'
 import { EngineError, type EngineClient, type EngineHuman } from './engine.js'
 import type { TokenClaims } from './auth.js'
 import type { UserInfo } from '../schemas/session-user.js'
+import { TtlCache } from '../lib/ttl-cache.js'
 
 /** How long a cleanly resolved admin/delegation answer is reused. */
 const ROLES_TTL_MS = 60_000
+/** Users whose roles are remembered at most; past that the oldest are resolved again. */
+const ROLES_MAX_USERS = 10_000
 
 /** The engine's type for chat-platform accounts: role gating applies to these only. */
 export const CHAT_PLATFORM_TYPE = 'discord:user'
@@ -53,7 +56,7 @@ export function parseRoleIds (raw: string): { valid: string[], ignored: string[]
 
 function createIdentity (fastify: FastifyInstance) {
   const { engine, db, siteSettings, chatPlatform, config, clock, log, cacheEviction } = fastify
-  const rolesCache = new Map<string, { roles: Roles, until: number }>()
+  const rolesCache = new TtlCache<string, Roles>(clock, ROLES_MAX_USERS)
   // A grant change or block published by any instance takes effect here at once.
   cacheEviction.on('roles', (userId) => { rolesCache.delete(userId) })
 
@@ -89,12 +92,10 @@ function createIdentity (fastify: FastifyInstance) {
 
   /** Admin rights and delegated webhooks, cached a minute; an outage is reported, never cached. */
   async function roles (userId: string): Promise<Roles> {
-    const cached = rolesCache.get(userId)
-    if (cached !== undefined && cached.until > clock.now()) return cached.roles
-    const answer = await resolveRoles(userId)
-    if (answer.resolved) rolesCache.set(userId, { roles: answer, until: clock.now() + ROLES_TTL_MS })
-    else rolesCache.delete(userId)
-    return answer
+    return rolesCache.getOrLoad(userId, async () => {
+      const answer = await resolveRoles(userId)
+      return { value: answer, ttlMs: answer.resolved ? ROLES_TTL_MS : 0 }
+    })
   }
 
   /**

@@ -18,7 +18,11 @@ export function trustedProxies (config: Pick<Config, 'PROXY_KNOWN_PROXIES' | 'PR
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** The origin browsers reach this service at: PUBLIC_URL, else the (trusted) request scheme and host. */
+    /**
+     * The origin redirects and callback URLs are built from: PUBLIC_URL; else the request's own origin
+     * (its trusted scheme and its host) when that is one of CORS_ORIGIN, else the first CORS_ORIGIN.
+     * Never an origin only a header names: Host and X-Forwarded-Host are the client's to choose.
+     */
     publicOrigin: (request: FastifyRequest) => string
   }
 }
@@ -27,11 +31,27 @@ export default fp(async (fastify) => {
   const { config } = fastify
   const isTrusted = trustedProxies(config)
   let warned = false
+  let refusedHost = false
 
-  fastify.decorate('publicOrigin', (request: FastifyRequest) =>
-    config.PUBLIC_URL ?? `${request.protocol}://${request.host}`)
+  fastify.decorate('publicOrigin', (request: FastifyRequest) => {
+    if (config.PUBLIC_URL !== undefined) return config.PUBLIC_URL
+    const requested = `${request.protocol}://${request.host}`
+    const fallback = config.CORS_ORIGIN[0]
+    // Only a development setup may have no origin configured at all (see config.ts).
+    if (fallback === undefined || config.CORS_ORIGIN.includes(requested)) return requested
+    if (!refusedHost) {
+      refusedHost = true
+      request.log.warn({ requested, used: fallback },
+        'a request named an origin that is neither PUBLIC_URL nor in CORS_ORIGIN: its redirects use the first CORS_ORIGIN instead (said once; set PUBLIC_URL to the public origin)')
+    }
+    return fallback
+  })
 
   if (config.PUBLIC_URL !== undefined) return
+  if (config.NODE_ENV !== 'development') {
+    fastify.log.warn({ origins: config.CORS_ORIGIN },
+      'PUBLIC_URL is not set: redirect and callback URLs use the CORS_ORIGIN origin a request arrives at, else the first one; set PUBLIC_URL to the public origin')
+  }
   // An untrusted peer sending X-Forwarded-Proto is almost always an undeclared reverse proxy: callback
   // URLs would be built with http:// (which providers refuse) and every user would share its rate-limit
   // bucket. Say so once, with the fix, instead of on every request.

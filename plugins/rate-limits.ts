@@ -1,7 +1,9 @@
 import fp from 'fastify-plugin'
-import rateLimit, { type RateLimitOptions } from '@fastify/rate-limit'
+import rateLimit, { normalizeIP, type RateLimitOptions } from '@fastify/rate-limit'
 import { Redis } from 'ioredis'
 import type { FastifyRequest } from 'fastify'
+import { TtlCache } from '../lib/ttl-cache.js'
+import { systemClock } from './clock.js'
 
 const WINDOW_MS = 60_000
 
@@ -13,16 +15,22 @@ interface CounterBackend {
   close: () => Promise<void>
 }
 
+/**
+ * Windows kept at most in memory. Past that the oldest window is dropped (its client starts a new one):
+ * a cost an attacker pays with 100,000 fresh addresses (IPv6: /64 networks) a minute, rather than memory
+ * that grows with every address seen.
+ */
+const MEMORY_WINDOWS_MAX = 100_000
+
 function memoryCounters (): CounterBackend {
-  const windows = new Map<string, { count: number, resetAt: number }>()
+  const windows = new TtlCache<string, { count: number, resetAt: number }>(systemClock, MEMORY_WINDOWS_MAX)
   return {
     async incr (key, windowMs) {
       const now = Date.now()
-      if (windows.size > 50_000) for (const [k, w] of windows) if (w.resetAt <= now) windows.delete(k)
       let window = windows.get(key)
-      if (window === undefined || window.resetAt <= now) {
+      if (window === undefined) {
         window = { count: 0, resetAt: now + windowMs }
-        windows.set(key, window)
+        windows.setUntil(key, window, window.resetAt)
       }
       window.count++
       return { current: window.count, ttl: window.resetAt - now }
@@ -65,12 +73,16 @@ class PolicyStore {
 
 export type RateLimitPolicy = Pick<RateLimitOptions, 'max' | 'timeWindow' | 'keyGenerator'>
 
+/** An IPv6 client is its /64 (the network one subscriber gets), or one client would have 2^64 buckets. */
+const IPV6_CLIENT_PREFIX = 64
+
 /**
  * Policies keyed by the client address that `trustProxy` resolved (see proxy-trust.ts): never one global
  * bucket, and a forged X-Forwarded-For from an untrusted peer cannot move a client to another bucket.
+ * The library's own normalisation: IPv4-mapped IPv6 is IPv4, IPv6 is cut to its /64.
  */
 function policy (name: string, max: number): RateLimitPolicy {
-  return { max, timeWindow: WINDOW_MS, keyGenerator: (request: FastifyRequest) => `${name}:ip:${request.ip}` }
+  return { max, timeWindow: WINDOW_MS, keyGenerator: (request: FastifyRequest) => `${name}:ip:${normalizeIP(request.ip, IPV6_CLIENT_PREFIX)}` }
 }
 
 declare module 'fastify' {

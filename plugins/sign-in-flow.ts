@@ -1,6 +1,7 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { Config } from './config.js'
+import { TtlCache } from '../lib/ttl-cache.js'
 
 /*
  * The state handling shared by the redirect sign-in flows (OIDC and the chat platform): a signed,
@@ -9,6 +10,8 @@ import type { Config } from './config.js'
 
 /** How long a started sign-in may take before its state is refused (the cookies live as long). */
 export const TRANSACTION_SECONDS = 600
+/** Redeemed states remembered at most (ten minutes of sign-ins at a very busy site). */
+const REDEEMED_STATES_MAX = 100_000
 
 /** What the login step remembers for the callback (OIDC keeps its PKCE verifier in a cookie of its own). */
 export interface LoginTransaction {
@@ -38,25 +41,6 @@ export function sameSecret (expected: string, given: string): boolean {
   const a = Buffer.from(expected)
   const b = Buffer.from(given)
   return a.length === b.length && timingSafeEqual(a, b)
-}
-
-/**
- * States already redeemed, kept until they would have expired anyway, so that a replayed callback
- * (same URL, same cookies) is refused although the browser could resend its copy of the cookie. Per
- * instance: a replay that reaches another instance still fails at the provider, whose codes are
- * single-use.
- */
-export class RedeemedStates {
-  private readonly until = new Map<string, number>()
-
-  /** Records the state; false when it was redeemed before. */
-  redeem (state: string, nowSeconds: number): boolean {
-    if (this.until.size > 1000) for (const [s, t] of this.until) if (t <= nowSeconds) this.until.delete(s)
-    const known = this.until.get(state)
-    if (known !== undefined && known > nowSeconds) return false
-    this.until.set(state, nowSeconds + TRANSACTION_SECONDS)
-    return true
-  }
 }
 
 /** Whether the browser may be sent back to `origin`: a CORS origin, or with none configured this service. */
@@ -89,8 +73,21 @@ export function returnOrigin (request: FastifyRequest, config: Pick<Config, 'COR
  */
 export function signInFlow (fastify: FastifyInstance, cookiePath: string) {
   const { clock, config, publicOrigin } = fastify
-  const redeemed = new RedeemedStates()
+  /**
+   * States already redeemed, kept until they would have expired anyway, so that a replayed callback
+   * (same URL, same cookies) is refused although the browser could resend its copy of the cookie. Per
+   * instance: a replay that reaches another instance still fails at the provider, whose codes are
+   * single-use. Bounded: each entry needs a sign-in start, which the auth rate limit meters.
+   */
+  const redeemed = new TtlCache<string, true>(clock, REDEEMED_STATES_MAX)
   const nowSeconds = () => Math.floor(clock.now() / 1000)
+
+  /** Records the state; false when it was redeemed before. */
+  function redeemOnce (state: string): boolean {
+    if (redeemed.get(state) === true) return false
+    redeemed.set(state, true, TRANSACTION_SECONDS * 1000)
+    return true
+  }
   const cookieOptions = (request: FastifyRequest) =>
     ({ path: cookiePath, httpOnly: true, sameSite: 'lax', secure: publicOrigin(request).startsWith('https:') }) as const
 
@@ -140,7 +137,7 @@ export function signInFlow (fastify: FastifyInstance, cookiePath: string) {
     redeem (transaction: LoginTransaction | null, state: string | undefined): transaction is LoginTransaction {
       const now = nowSeconds()
       return transaction !== null && state !== undefined && sameSecret(transaction.state, state) &&
-        transaction.issuedAt + TRANSACTION_SECONDS > now && redeemed.redeem(transaction.state, now)
+        transaction.issuedAt + TRANSACTION_SECONDS > now && redeemOnce(transaction.state)
     },
 
     /** Success: the token travels in the fragment, which no cache may keep. */

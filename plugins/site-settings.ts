@@ -2,8 +2,11 @@ import fp from 'fastify-plugin'
 import { asc, eq } from 'drizzle-orm'
 import type { FastifyRequest } from 'fastify'
 import { siteSettings } from '../db/schema/service.js'
+import { TtlCache } from '../lib/ttl-cache.js'
 
 const CACHE_TTL_MS = 5 * 60_000
+/** Keys remembered at most: the known keys are a few dozen, unknown ones must not grow it. */
+const CACHE_MAX_KEYS = 1000
 
 export interface SiteSetting {
   id: number
@@ -44,16 +47,15 @@ export const ANONYMOUS_KEYS = ['allowed_languages', 'custom_title', 'enable_disc
 
 function createSiteSettings (fastify: import('fastify').FastifyInstance) {
   const { db, clock } = fastify
-  const cache = new Map<string, { value: string | undefined, until: number }>()
+  const cache = new TtlCache<string, string | null>(clock, CACHE_MAX_KEYS)
   const guards = new Map<string, SettingGuard>()
 
   async function get (key: string): Promise<string | undefined> {
-    const cached = cache.get(key)
-    if (cached !== undefined && cached.until > clock.now()) return cached.value
-    const [row] = await db.db.select({ value: siteSettings.value }).from(siteSettings).where(eq(siteSettings.key, key))
-    const value = row?.value ?? undefined
-    cache.set(key, { value, until: clock.now() + CACHE_TTL_MS })
-    return value
+    const value = await cache.getOrLoad(key, async () => {
+      const [row] = await db.db.select({ value: siteSettings.value }).from(siteSettings).where(eq(siteSettings.key, key))
+      return { value: row?.value ?? null, ttlMs: CACHE_TTL_MS }
+    })
+    return value ?? undefined
   }
 
   return {

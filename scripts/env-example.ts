@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { resolve } from 'node:path'
 import type { TSchema } from '@sinclair/typebox'
-import { ConfigSchema } from '../plugins/config.js'
+import { ConfigSchema, JWT_SECRET_PLACEHOLDER } from '../plugins/config.js'
 
 /** Groups of `.env.example`, by the first prefix that matches a variable name. */
 const GROUPS: Array<[string, RegExp]> = [
@@ -19,7 +19,7 @@ const GROUPS: Array<[string, RegExp]> = [
 ]
 
 const REQUIRED_HINTS: Record<string, string> = {
-  JWT_SECRET: 'change-me-to-at-least-32-random-characters',
+  JWT_SECRET: JWT_SECRET_PLACEHOLDER,
   CORS_ORIGIN: 'https://alarms.example.org',
   PORACLE_API_ADDRESS: 'http://poracle:3030'
 }

@@ -47,7 +47,16 @@ t.test('every broken token is a 401 JSON answer', async (t) => {
     'alg none': { authorization: `Bearer ${handMade(claims(now), { alg: 'none' })}` },
     'wrong issuer': { authorization: `Bearer ${handMade(claims(now, { iss: 'Someone' }))}` },
     'wrong audience': { authorization: `Bearer ${handMade(claims(now, { aud: 'Other.App' }))}` },
-    expired: { authorization: `Bearer ${handMade(claims(now, { exp: Math.floor(now / 1000) - 31 }))}` }
+    expired: { authorization: `Bearer ${handMade(claims(now, { exp: Math.floor(now / 1000) - 31 }))}` },
+    'no exp': { authorization: `Bearer ${handMade(claims(now, { exp: undefined }))}` },
+    'exp "never"': { authorization: `Bearer ${handMade(claims(now, { exp: 'never' }))}` },
+    'exp as a numeric string': { authorization: `Bearer ${handMade(claims(now, { exp: String(Math.floor(now / 1000) + 600) }))}` },
+    'no iat': { authorization: `Bearer ${handMade(claims(now, { iat: undefined }))}` },
+    'iat as a string': { authorization: `Bearer ${handMade(claims(now, { iat: 'yesterday' }))}` },
+    'no iss': { authorization: `Bearer ${handMade(claims(now, { iss: undefined }))}` },
+    'no aud': { authorization: `Bearer ${handMade(claims(now, { aud: undefined }))}` },
+    'nbf in the future': { authorization: `Bearer ${handMade(claims(now, { nbf: Math.floor(now / 1000) + 120 }))}` },
+    'nbf as a string': { authorization: `Bearer ${handMade(claims(now, { nbf: 'now' }))}` }
   }
   for (const [name, headers] of Object.entries(cases)) {
     const res = await app.inject({ method: 'GET', url: '/api/_whoami', headers })
@@ -85,4 +94,29 @@ t.test('admin routes refuse non-admins with 403', async (t) => {
   t.same(res.json(), { error: 'Administrator rights are required.' })
   const anon = await app.inject({ method: 'PUT', url: '/api/settings/site_name', payload: { value: 'x' } })
   t.equal(anon.statusCode, 401)
+})
+
+t.test('a verified token is remembered only as long as verifying again would accept it', async (t) => {
+  const { app, clock } = await build(t, { routes: whoami })
+  const now = clock.now()
+  const ask = async (token: string) => (await app.inject({ method: 'GET', url: '/api/_whoami', headers: { authorization: `Bearer ${token}` } })).statusCode
+
+  const token = handMade(claims(now, { exp: Math.floor(now / 1000) + 60 }))
+  t.equal(await ask(token), 200)
+  t.equal(await ask(token), 200, 'again, from memory')
+  clock.advance(89_000)
+  t.equal(await ask(token), 200, 'within exp + 30 s')
+  clock.advance(1_000)
+  t.equal(await ask(token), 401, 'refused at exp + 30 s although it was verified before')
+
+  const later = handMade(claims(now, { nbf: Math.floor(clock.now() / 1000) + 120 }))
+  t.equal(await ask(later), 401, 'not yet valid')
+  clock.advance(91_000)
+  t.equal(await ask(later), 200, 'valid from nbf - 30 s')
+  clock.set(now)
+  t.equal(await ask(later), 401, 'a clock set back refuses it again')
+
+  const tampered = `${token.slice(0, -2)}${token.endsWith('AA') ? 'BB' : 'AA'}`
+  clock.set(now)
+  t.equal(await ask(tampered), 401, 'a different signature is verified, not looked up')
 })

@@ -1,12 +1,17 @@
 import { spawnSync } from 'node:child_process'
-import { mkdtempSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import t from 'tap'
 import type { TSchema } from '@sinclair/typebox'
-import { ConfigError, ConfigSchema, loadConfig, mask, readDotEnv, summarize, type Config } from '../plugins/config.js'
+import { ConfigError, ConfigSchema, JWT_SECRET_PLACEHOLDER, loadConfig, mask, readDotEnv, summarize, type Config } from '../plugins/config.js'
+import { JWT_SECRET } from './helper.js'
 
-const REQUIRED = { JWT_SECRET: 'x'.repeat(32), CORS_ORIGIN: 'https://alarms.example.org' }
+/** Two more strong values (`openssl rand -base64 48` and `-base64 32`). */
+const OTHER_SECRET = 'zCQh4OqZ6iWWdKvCvbVwHRKMK5mdTXM8koH2Mo96q12KQGox1EqPCQFDiql++rp6'
+const ENCRYPTION_KEY = 'xNvQyB0nbLPXz3piPbfyuWjxbqw6Us+MzOArHwuFyT8='
+
+const REQUIRED = { JWT_SECRET, CORS_ORIGIN: 'https://alarms.example.org' }
 
 function problems (env: Record<string, string>): string[] {
   try {
@@ -26,8 +31,8 @@ function sample (key: string, schema: TSchema): { raw: string, parsed: unknown }
   if (schema.anyOf) return { raw: 'client_secret_basic', parsed: 'client_secret_basic' }
   if (key === 'PUBLIC_URL') return { raw: 'https://alarms.example.org', parsed: 'https://alarms.example.org' }
   if (/URL|ADDRESS/.test(key) && key !== 'REDIS_URL') return { raw: 'https://example.org/path', parsed: 'https://example.org/path' }
-  if (key === 'JWT_SECRET') return { raw: 'y'.repeat(40), parsed: 'y'.repeat(40) }
-  if (key === 'OIDC_TOKEN_ENCRYPTION_KEY') { const k = Buffer.alloc(32, 7).toString('base64'); return { raw: k, parsed: k } }
+  if (key === 'JWT_SECRET') return { raw: OTHER_SECRET, parsed: OTHER_SECRET }
+  if (key === 'OIDC_TOKEN_ENCRYPTION_KEY') return { raw: ENCRYPTION_KEY, parsed: ENCRYPTION_KEY }
   return { raw: `value-of-${key}`, parsed: `value-of-${key}` }
 }
 
@@ -133,11 +138,11 @@ t.test('start-up failures name every bad variable at once', async (t) => {
   t.match(all.join('\n'), /OIDC_USE_PKCE must be true, false, 1 or 0/)
   t.match(all.join('\n'), /PORT must be a whole number/)
   const second = problems({ NODE_ENV: 'production', JWT_SECRET: 'short', PUBLIC_URL: 'https://alarms.example.org/app' })
-  t.match(second.join('\n'), /JWT_SECRET must be at least 32 characters/)
+  t.match(second.join('\n'), /JWT_SECRET uses fewer than 8 different characters/)
   t.match(second.join('\n'), /CORS_ORIGIN is required when NODE_ENV is not development/)
   t.match(second.join('\n'), /PUBLIC_URL must be an absolute http\(s\) origin without path/)
   t.match(problems({ CORS_ORIGIN: 'https://a.example' }), [/JWT_SECRET is required/])
-  t.same(problems({ NODE_ENV: 'development', JWT_SECRET: 'x'.repeat(32) }), [], 'development needs no CORS_ORIGIN')
+  t.same(problems({ NODE_ENV: 'development', JWT_SECRET }), [], 'development needs no CORS_ORIGIN')
   t.match(problems({ ...REQUIRED, PUBLIC_URL: 'ftp://alarms.example.org' }), [/PUBLIC_URL must be an absolute http\(s\) origin/])
   t.match(problems({ ...REQUIRED, PUBLIC_URL: 'https://alarms.example.org?x=1' }), [/PUBLIC_URL/])
   t.match(problems({ ...REQUIRED, OIDC_TOKEN_URL: 'not a url' }), [/OIDC_TOKEN_URL must be an absolute URL/])
@@ -189,4 +194,33 @@ t.test('the README configuration table is current', async (t) => {
   const { withConfigTable } = await import('../scripts/env-example.js')
   const readme = readFileSync(join(import.meta.dirname, '..', 'README.md'), 'utf8')
   t.equal(readme, withConfigTable(readme), 'regenerate with npm run env:example')
+})
+
+t.test('weak, published or placeholder secrets refuse to start, naming the variable and the fix', async (t) => {
+  const weak = {
+    'the .env.example placeholder': JWT_SECRET_PLACEHOLDER,
+    'one repeated character': 'x'.repeat(64),
+    'a short pattern repeated': 'abcabcabcabcabcabcabcabcabcabcabcabc',
+    'too few entropy-bearing characters': 'aabbccddeeffgghhiijjkkllmmnnoopp',
+    'shorter than 32 characters': 'Zq3!vR8#pL2@xW7$'
+  }
+  for (const [what, secret] of Object.entries(weak)) {
+    const found = problems({ ...REQUIRED, JWT_SECRET: secret }).join('\n')
+    t.match(found, /^JWT_SECRET /, what)
+    t.match(found, /openssl rand -base64 48/, what)
+  }
+  t.same(problems({ ...REQUIRED, JWT_SECRET: OTHER_SECRET }), [], 'a generated secret starts')
+
+  const published = readFileSync(join(import.meta.dirname, '..', '.env.example'), 'utf8')
+  const example = /^JWT_SECRET=(.+)$/m.exec(published)?.[1] ?? ''
+  t.ok(example !== '', '.env.example shows a JWT_SECRET value')
+  t.match(problems({ ...REQUIRED, JWT_SECRET: example }), [/JWT_SECRET is a value published with this project/])
+  const decisions = readFileSync(join(import.meta.dirname, '..', 'docs', 'decisions.md'), 'utf8')
+  const quoted = (decisions.split('\n').find((line) => line.length > 60) ?? '').slice(0, 48)
+  t.match(problems({ ...REQUIRED, JWT_SECRET: quoted }), [/JWT_SECRET is a value published with this project/], 'a phrase from docs/')
+
+  for (const key of [Buffer.alloc(32, 7).toString('base64'), Buffer.alloc(32, 0).toString('base64'), Buffer.from('ab'.repeat(16)).toString('base64')]) {
+    t.match(problems({ ...REQUIRED, OIDC_TOKEN_ENCRYPTION_KEY: key }), [/OIDC_TOKEN_ENCRYPTION_KEY .*openssl rand -base64 32/], key)
+  }
+  t.same(problems({ ...REQUIRED, OIDC_TOKEN_ENCRYPTION_KEY: ENCRYPTION_KEY }), [])
 })

@@ -6,7 +6,7 @@ import { and, eq, isNull, sql } from 'drizzle-orm'
 import { createDb } from '../db/client.js'
 import { migrateServiceDb } from '../db/migrate.js'
 import { siteSettings } from '../db/schema/service.js'
-import { ROOT, rootConnection, type Test } from './helper.js'
+import { JWT_SECRET, ROOT, rootConnection, type Test } from './helper.js'
 
 async function freshDatabase (t: Test, prefix: string): Promise<string> {
   const name = `${prefix}_${process.pid}_${Math.random().toString(16).slice(2, 8)}`
@@ -32,7 +32,7 @@ t.test('migrations create the database, apply once, and are idempotent', async (
 t.test('two processes starting together apply each migration exactly once', async (t) => {
   const database = await freshDatabase(t, 'aw_race')
   const script = join(import.meta.dirname, '..', 'scripts', 'migrate.ts')
-  const env = { ...process.env, JWT_SECRET: 'x'.repeat(32), NODE_ENV: 'development', WEB_DB_HOST: ROOT.host, WEB_DB_USER: ROOT.user, WEB_DB_NAME: database }
+  const env = { ...process.env, JWT_SECRET, NODE_ENV: 'development', WEB_DB_HOST: ROOT.host, WEB_DB_USER: ROOT.user, WEB_DB_NAME: database }
   const run = () => new Promise<{ code: number | null, out: string }>((resolve) => {
     const child = spawn(process.execPath, ['--import', import.meta.resolve('tsx'), script], { env })
     let out = ''

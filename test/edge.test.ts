@@ -1,7 +1,7 @@
 import t from 'tap'
 import { Redis } from 'ioredis'
 import type { FastifyInstance } from 'fastify'
-import { build, bearer } from './helper.js'
+import { build, bearer, seedHuman } from './helper.js'
 
 t.test('unknown /api routes answer a JSON 404', async (t) => {
   const { app } = await build(t)
@@ -37,16 +37,51 @@ t.test('validation failures list the fields', async (t) => {
   t.ok(body.details.some((d: { field: string }) => d.field === '/extra'), 'names the unknown field')
 })
 
-t.test('security headers and CSP on every response', async (t) => {
-  const { app } = await build(t)
-  const res = await app.inject({ method: 'GET', url: '/api/version' })
+t.test('HTML answers carry the whole document policy', async (t) => {
+  const { app } = await build(t, { routes: (app) => app.get('/_page', async (_request, reply) => reply.type('text/html; charset=utf-8').send('<!doctype html>')) })
+  const res = await app.inject({ method: 'GET', url: '/_page' })
   t.equal(res.headers['x-content-type-options'], 'nosniff')
   t.equal(res.headers['x-frame-options'], 'DENY')
   t.equal(res.headers['referrer-policy'], 'same-origin')
   t.equal(res.headers['x-xss-protection'], '0')
+  t.equal(res.headers['cross-origin-opener-policy'], 'same-origin')
+  t.equal(res.headers['cross-origin-resource-policy'], 'same-origin')
+  t.equal(res.headers['origin-agent-cluster'], '?1')
+  t.equal(res.headers['x-dns-prefetch-control'], 'off')
+  t.equal(res.headers['x-download-options'], 'noopen')
+  t.equal(res.headers['x-permitted-cross-domain-policies'], 'none')
   t.match(res.headers['content-security-policy'], /default-src 'self'/)
   t.match(res.headers['content-security-policy'], /frame-ancestors 'none'/)
   t.match(res.headers['content-security-policy'], /script-src 'self' https:\/\/telegram.org/)
+  t.match(res.headers['content-security-policy'], /object-src 'none'/)
+})
+
+t.test('JSON answers: no sniffing, no framing, a policy that allows nothing, headers under 400 bytes', async (t) => {
+  const { app } = await build(t)
+  for (const url of ['/api/version', '/api/does-not-exist']) {
+    const res = await app.inject({ method: 'GET', url })
+    t.match(res.headers['content-type'], /^application\/json/, url)
+    t.equal(res.headers['x-content-type-options'], 'nosniff', url)
+    t.equal(res.headers['x-frame-options'], 'DENY', url)
+    t.equal(res.headers['content-security-policy'], "default-src 'none'; frame-ancestors 'none'", url)
+    const bytes = `HTTP/1.1 ${res.statusCode} ${res.statusMessage}\r\n\r\n`.length +
+      Object.entries(res.headers).reduce((sum, [name, value]) => sum + Buffer.byteLength(`${name}: ${String(value)}\r\n`), 0)
+    t.ok(bytes <= 400, `${url}: ${bytes} header bytes`)
+  }
+})
+
+t.test('Strict-Transport-Security on https answers only', async (t) => {
+  const { app } = await build(t, { env: { PROXY_KNOWN_PROXIES: '10.0.0.5' } })
+  const viaProxy = await app.inject({ method: 'GET', url: '/api/version', remoteAddress: '10.0.0.5', headers: { 'x-forwarded-proto': 'https' } })
+  t.equal(viaProxy.headers['strict-transport-security'], 'max-age=31536000')
+  const plain = await app.inject({ method: 'GET', url: '/api/version', remoteAddress: '10.0.0.5' })
+  t.equal(plain.headers['strict-transport-security'], undefined, 'plain http')
+  const forged = await app.inject({ method: 'GET', url: '/api/version', remoteAddress: '203.0.113.9', headers: { 'x-forwarded-proto': 'https' } })
+  t.equal(forged.headers['strict-transport-security'], undefined, 'an untrusted peer saying https')
+
+  const { app: off } = await build(t, { env: { PROXY_KNOWN_PROXIES: '10.0.0.5', HSTS_MAX_AGE: '0' } })
+  const none = await off.inject({ method: 'GET', url: '/api/version', remoteAddress: '10.0.0.5', headers: { 'x-forwarded-proto': 'https' } })
+  t.equal(none.headers['strict-transport-security'], undefined, 'HSTS_MAX_AGE=0')
 })
 
 t.test('CORS allows only the configured origins', async (t) => {
@@ -64,6 +99,42 @@ t.test('version', async (t) => {
   const { app } = await build(t, { env: { BUILD_VERSION: '1.2.3', BUILD_REVISION: '0123456789abcdef' } })
   const res = await app.inject({ method: 'GET', url: '/api/version' })
   t.same(res.json(), { version: '1.2.3', revision: '0123456789abcdef', revisionShort: '0123456', buildDate: 'unknown', environment: 'production' })
+})
+
+t.test('a hanging engine: one engine timeout per request at most, then 503 at once; health within 2 s', async (t) => {
+  const testApp = await build(t, { env: { ENGINE_BREAKER_SECONDS: '5' } })
+  const { app, engine, clock } = testApp
+  await seedHuman(testApp, { id: '1001' })
+  const headers = bearer(app, { userId: '1001' })
+  const timed = async (url: string) => {
+    const started = performance.now()
+    const res = await app.inject({ method: 'GET', url, headers })
+    return { status: res.statusCode, ms: performance.now() - started, body: res.json() }
+  }
+
+  engine.hang()
+  const health = await timed('/api/health')
+  t.equal(health.status, 503)
+  t.ok(health.ms < 2000, `health answered in ${health.ms.toFixed(0)} ms`)
+  t.match(health.body.checks.engineApi, { ok: false })
+
+  // The block check gives up after its own short budget (failing open), the route's call after
+  // ENGINE_TIMEOUT_MS (2 s here): never two full timeouts.
+  const first = await timed('/api/monsters')
+  t.ok(first.status >= 500, `first alarm read: ${first.status}`)
+  t.ok(first.ms < 2000 + 1500 + 500, `first alarm read answered in ${first.ms.toFixed(0)} ms`)
+
+  const next = await timed('/api/monsters')
+  t.equal(next.status, 503, 'known down: fails fast')
+  t.match(next.body.error, /not answering/)
+  t.ok(next.ms < 500, `in ${next.ms.toFixed(0)} ms`)
+  const quickHealth = await timed('/api/health')
+  t.ok(quickHealth.ms < 500, 'health does not wait either while the engine is known down')
+
+  engine.reset()
+  clock.advance(5000)
+  t.equal((await timed('/api/health')).status, 200, 'after the open period one trial call goes out (here the health probe)')
+  t.equal((await timed('/api/monsters')).status, 200, 'and its answer closes the breaker')
 })
 
 t.test('health reports each dependency with its latency', async (t) => {
@@ -105,7 +176,8 @@ t.test('forwarded headers are honoured only from declared proxies', async (t) =>
     const { app } = testApp
     for (let i = 0; i < 3; i++) {
       const res = await app.inject({ method: 'GET', url: '/api/_probe', remoteAddress: '203.0.113.9', headers: { host: 'alarms.example.org', 'x-forwarded-for': '198.51.100.1', 'x-forwarded-proto': 'https' } })
-      t.same(res.json(), { ip: '203.0.113.9', protocol: 'http', origin: 'http://alarms.example.org' })
+      // http://alarms.example.org is not a configured origin: redirects use the first configured one.
+      t.same(res.json(), { ip: '203.0.113.9', protocol: 'http', origin: 'https://alarms.example.org' })
     }
     const warnings = testApp.logs.filter((l) => /X-Forwarded-Proto received from an untrusted peer/.test(String(l.msg)))
     t.equal(warnings.length, 1, 'warned once, not per request')
@@ -207,4 +279,37 @@ t.test('the Redis store shares counters between instances', async (t) => {
   t.same(statuses, [200, 200, 200, 200, 429], 'the fifth request over two instances is refused')
   const other = await hammer(two.app, '/api/settings/public', 1, `${ip}1`)
   t.same(other, [200], 'another IP still passes')
+})
+
+t.test('auth policy keys IPv6 clients by their /64: 40 sign-ins from one /64 get 429 at the 31st', async (t) => {
+  const { app } = await build(t)
+  const statuses: number[] = []
+  for (let i = 1; i <= 40; i++) {
+    const remoteAddress = `2001:db8:1234:5678:${i.toString(16)}:${(i * 7).toString(16)}::${i.toString(16)}`
+    statuses.push((await app.inject({ method: 'GET', url: '/api/auth/telegram/config', remoteAddress })).statusCode)
+  }
+  t.ok(statuses.slice(0, 30).every((s) => s === 200), 'the first 30 pass')
+  t.same(statuses.slice(30), Array(10).fill(429), 'from the 31st on: 429')
+  t.same(await hammer(app, '/api/auth/telegram/config', 1, '2001:db8:1234:5679::1'), [200], 'the next /64 is another client')
+  t.same(await hammer(app, '/api/auth/telegram/config', 1, '198.51.100.1'), [200], 'IPv4 clients keep their own buckets')
+})
+
+t.test('outside development, a missing PUBLIC_URL is a start-up warning', async (t) => {
+  const warned = (logs: Array<Record<string, unknown>>) => logs.some((l) => /PUBLIC_URL is not set/.test(String(l['msg'])))
+  t.ok(warned((await build(t)).logs), 'production without PUBLIC_URL')
+  t.notOk(warned((await build(t, { env: { PUBLIC_URL: 'https://alarms.example.org' } })).logs), 'with PUBLIC_URL')
+  t.notOk(warned((await build(t, { env: { NODE_ENV: 'development' } })).logs), 'in development')
+})
+
+t.test('redirect origins: PUBLIC_URL, else a configured origin the request names, else the first configured one', async (t) => {
+  const origin = (app: FastifyInstance) => app.get('/api/_origin', async (request) => ({ origin: app.publicOrigin(request) }))
+  const ask = async (app: FastifyInstance, headers: Record<string, string>, remoteAddress = '10.0.0.5') =>
+    (await app.inject({ method: 'GET', url: '/api/_origin', remoteAddress, headers })).json().origin
+  const { app } = await build(t, { env: { PROXY_KNOWN_PROXIES: '10.0.0.5' }, routes: origin })
+  t.equal(await ask(app, { host: 'localhost' }), 'http://localhost', 'a configured origin')
+  t.equal(await ask(app, { host: 'alarms.example.org', 'x-forwarded-proto': 'https' }), 'https://alarms.example.org', 'through the proxy')
+  t.equal(await ask(app, { host: 'evil.example' }), 'https://alarms.example.org', 'Host outside the list')
+  t.equal(await ask(app, { host: 'localhost', 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'https' }), 'https://alarms.example.org', 'X-Forwarded-Host from a trusted proxy, outside the list')
+  const { app: fixed } = await build(t, { env: { PUBLIC_URL: 'https://alarms.example.org' }, routes: origin })
+  t.equal(await ask(fixed, { host: 'localhost' }), 'https://alarms.example.org', 'PUBLIC_URL wins')
 })

@@ -5,9 +5,11 @@ import Fastify from 'fastify'
 import mariadb from 'mariadb'
 import t, { type Test } from 'tap'
 import configPlugin, { loadConfig } from '../plugins/config.js'
+import clockPlugin, { ManualClock } from '../plugins/clock.js'
 import enginePlugin, { createEngineClient, EngineError, type EngineClient, type EngineErrorKind } from '../plugins/engine.js'
 import { startAlarmEngineFake, type AlarmEngineFake, type EngineGeneration } from './fakes/alarm-engine.js'
 import { ALARM_TABLES, createEngineSchema, insertAlarm, insertHuman, insertProfile } from './fakes/engine-db.js'
+import { JWT_SECRET } from './helper.js'
 
 const ROOT = { host: '127.0.0.1', port: 3306, user: 'root', password: '' }
 const SECRET = 'engine-test-secret-value'
@@ -217,6 +219,44 @@ t.test('client: timeout, unreachable, dropped connection, garbage', async (t) =>
   t.notOk(JSON.stringify(logs).includes(SECRET), 'the secret is never logged')
 })
 
+t.test('client: while the engine is known down, calls fail at once with 503; one trial call closes it again', async (t) => {
+  const fake = await startAlarmEngineFake({ database, secret: SECRET })
+  t.teardown(() => fake.close())
+  const clock = new ManualClock()
+  const engine = createEngineClient({ baseUrl: fake.url, secret: SECRET, timeoutMs: 300, breakerOpenMs: 5000, clock, log: { warn: () => {}, error: () => {} } })
+  t.teardown(() => engine.close())
+  await insertHuman(root, { id: USER })
+
+  fake.hang()
+  await rejectsWith(t, engine.humans.one(USER), 'timeout', 500)
+  const calls = fake.requests.length
+  const started = Date.now()
+  const down = await rejectsWith(t, engine.humans.one(USER), 'down', 503)
+  t.ok(Date.now() - started < 100, 'failed fast')
+  t.equal(down.expose, true)
+  t.match(down.message, /not answering/)
+  t.equal(fake.requests.length, calls, 'no call went out')
+
+  fake.reset()
+  clock.advance(4999)
+  await rejectsWith(t, engine.tracking.get('pokemon', USER), 'down', 503)
+  clock.advance(1)
+  const trial = engine.humans.one(USER)
+  await rejectsWith(t, engine.humans.one(USER), 'down', 503)
+  t.equal((await trial).id, USER, 'the trial call goes out and is answered')
+  t.equal((await engine.humans.one(USER)).id, USER, 'closed again')
+
+  fake.hang()
+  await rejectsWith(t, engine.humans.one(USER, { timeoutMs: 100 }), 'timeout', 500)
+  fake.reset()
+  t.equal((await engine.humans.one(USER)).id, USER, 'a call that gave up on its own shorter budget does not open it')
+
+  fake.failWith({ status: 500, body: '{"status":"error","message":"boom"}', contentType: 'application/json', times: 2 })
+  await rejectsWith(t, engine.humans.one(USER), 'failed', 500)
+  await rejectsWith(t, engine.humans.one(USER), 'failed', 500)
+  t.equal((await engine.humans.one(USER)).id, USER, 'an engine that answers with errors is not down')
+})
+
 t.test('client: a wrong secret is an internal error, logged without the secret', async (t) => {
   for (const mode of ['ng', 'js'] as const) {
     const { fake, engine, logs } = await setup(t, { mode, secret: 'not-the-secret' })
@@ -305,8 +345,9 @@ t.test('plugin: decorates fastify.engine from the configuration', async (t) => {
   t.teardown(() => fake.close())
   const app = Fastify()
   t.teardown(() => app.close())
-  const config = loadConfig({ NODE_ENV: 'development', JWT_SECRET: 'j'.repeat(32), PORACLE_API_ADDRESS: `${fake.url}/`, PORACLE_API_SECRET: SECRET, ENGINE_TIMEOUT_MS: '2000' })
+  const config = loadConfig({ NODE_ENV: 'development', JWT_SECRET, PORACLE_API_ADDRESS: `${fake.url}/`, PORACLE_API_SECRET: SECRET, ENGINE_TIMEOUT_MS: '2000' })
   await app.register(configPlugin, { config })
+  await app.register(clockPlugin)
   await app.register(enginePlugin)
   await app.ready()
   await insertHuman(root, { id: USER })

@@ -3,12 +3,16 @@ import { baseEnv, bearer, build, testDatabases } from './helper.js'
 import { ConfigError, loadConfig, tileImageSource } from '../plugins/config.js'
 
 t.test('GET /api/map: the configured tile URL and attribution, for signed-in users only', async (t) => {
-  const { app } = await build(t, { env: { MAP_TILE_URL: 'http://tiles.internal:8080/{z}/{x}/{y}.png', MAP_TILE_ATTRIBUTION: '© Example maps' } })
+  const { app } = await build(t, {
+    env: { MAP_TILE_URL: 'http://tiles.internal:8080/{z}/{x}/{y}.png', MAP_TILE_ATTRIBUTION: '© Example maps' },
+    routes: (app) => app.get('/_page', async (_request, reply) => reply.type('text/html; charset=utf-8').send('<!doctype html>'))
+  })
   t.equal((await app.inject({ method: 'GET', url: '/api/map' })).statusCode, 401)
   const res = await app.inject({ method: 'GET', url: '/api/map', headers: bearer(app, { userId: '1001' }) })
   t.equal(res.statusCode, 200)
   t.same(res.json(), { tileUrl: 'http://tiles.internal:8080/{z}/{x}/{y}.png', attribution: '© Example maps' })
-  const csp = String(res.headers['content-security-policy'])
+  // The document policy (where images matter) is the one HTML pages carry; JSON gets the short one.
+  const csp = String((await app.inject({ method: 'GET', url: '/_page' })).headers['content-security-policy'])
   t.match(csp, /img-src 'self' data: https: http:\/\/tiles\.internal:8080(;|$)/, 'the plain-http tile origin, and nothing else of http, may serve images')
 })
 

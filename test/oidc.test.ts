@@ -621,8 +621,16 @@ t.test('refresh sessions on, break-glass on: login, providers, oidc-config, sing
     const back = await s.get('/api/auth/oidc/logout', { referer: `${PUBLIC}/settings` })
     t.equal(new URL(back.headers.location as string).searchParams.get('post_logout_redirect_uri'), `${PUBLIC}/login?loggedout=1`, 'to the allowed origin')
 
+    const foreign = await s.get('/api/auth/oidc/logout', { host: 'evil.example' })
+    t.equal(new URL(foreign.headers.location as string).searchParams.get('post_logout_redirect_uri'), `${PUBLIC}/login?loggedout=1`,
+      'a host outside the configured origins never decides a redirect')
+    t.equal(s.logs.filter((l) => /neither PUBLIC_URL nor in CORS_ORIGIN/.test(String(l.msg))).length, 1, 'said once')
+    const login = await s.get('/api/auth/oidc/login', { host: 'evil.example' })
+    t.equal(new URL(login.headers.location as string).searchParams.get('redirect_uri'), `${PUBLIC}/api/auth/oidc/callback`, 'nor the login redirect_uri')
+
     await s.setting('enable_oidc_slo', 'false')
     t.equal((await s.get('/api/auth/oidc/logout')).headers.location, `${SELF}/login?loggedout=1`, 'enable_oidc_slo=false: local only')
+    t.equal((await s.get('/api/auth/oidc/logout', { host: 'evil.example' })).headers.location, `${PUBLIC}/login?loggedout=1`, 'the local logout too')
     t.equal((await s.get('/api/auth/providers')).json().oidc.endSession, false)
   })
 })

@@ -142,7 +142,7 @@ t.test('blocked accounts get 403 everywhere outside /api/auth, read through a on
   s.clock.advance(2_000)
   const blocked = await get('/api/_probe')
   t.equal(blocked.statusCode, 403, 'after the minute')
-  t.same(blocked.json(), { error: 'This account has been blocked by an administrator.' })
+  t.same(blocked.json(), { error: 'This account has been blocked by an administrator.', code: 'account_blocked' })
   t.equal((await get('/api/settings')).statusCode, 403, 'a real feature route too')
   t.equal((await s.app.inject({ method: 'POST', url: '/api/auth/logout', headers })).statusCode, 200, '/api/auth stays open')
   t.equal((await get('/api/health')).statusCode, 200, 'anonymous routes are not concerned')

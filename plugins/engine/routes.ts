@@ -124,15 +124,15 @@ export function createEngineClient (options: EngineClientOptions) {
 
   const humans = {
     /** The full human row; a user the engine does not know is a `not_found` EngineError (a 404 for the caller). */
-    async one (userId: string): Promise<EngineHuman> {
+    async one (userId: string, opts: { timeoutMs?: number } = {}): Promise<EngineHuman> {
       const segments = ['api', 'humans', 'one', userId]
-      return toHuman((await object(segments)).human, 'GET', segments)
+      return toHuman((await object(segments, opts)).human, 'GET', segments)
     },
 
     /** The full human row, or null for a user the engine does not know; other failures still throw. */
-    async find (userId: string): Promise<EngineHuman | null> {
+    async find (userId: string, opts: { timeoutMs?: number } = {}): Promise<EngineHuman | null> {
       try {
-        return await humans.one(userId)
+        return await humans.one(userId, opts)
       } catch (error) {
         if (error instanceof EngineError && error.kind === 'not_found') return null
         throw error

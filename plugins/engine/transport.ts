@@ -2,6 +2,8 @@ import { Agent, request } from 'undici'
 import type { FastifyBaseLogger } from 'fastify'
 import type { EngineGeneration } from '../../schemas/alarm-types.js'
 import { EngineError, type EngineErrorDetails, type EngineHealth } from './types.js'
+import { CircuitBreaker } from '../../lib/circuit-breaker.js'
+import { systemClock, type Clock } from '../clock.js'
 
 /**
  * The HTTP side of the engine client: every call carries the shared secret and a timeout, percent-encodes
@@ -16,6 +18,9 @@ export interface EngineClientOptions {
   secret: string
   /** ENGINE_TIMEOUT_MS, applied to every call. */
   timeoutMs: number
+  /** ENGINE_BREAKER_SECONDS in ms: how long calls fail fast after the engine did not answer; 0 never. */
+  breakerOpenMs?: number
+  clock?: Clock
   log: Pick<FastifyBaseLogger, 'warn' | 'error'>
 }
 
@@ -32,6 +37,8 @@ export interface CallOptions {
    * carrying the reason: on routes that validate input that 500 is a rejected request, not a crash.
    */
   jsRejectsWith500?: boolean
+  /** A budget shorter than ENGINE_TIMEOUT_MS for calls that may give up early (checks, health). */
+  timeoutMs?: number
 }
 
 export const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value)
@@ -52,6 +59,7 @@ export function createTransport (options: EngineClientOptions) {
   // undici's request API over a keep-alive pool: the engine is called on nearly every user request, and
   // fetch's WHATWG layers cost about twice the CPU per call for nothing this client uses.
   const agent = new Agent({ keepAliveTimeout: 10_000, connections: 64 })
+  const breaker = new CircuitBreaker(options.clock ?? systemClock, options.breakerOpenMs ?? 0)
   let detected: Promise<EngineGeneration> | null = null
   let known: EngineGeneration | null = null
 
@@ -106,9 +114,11 @@ export function createTransport (options: EngineClientOptions) {
     const headers: Record<string, string> = { accept: 'application/json' }
     if (secret !== '') headers['x-poracle-secret'] = secret
     if (opts.body !== undefined) headers['content-type'] = 'application/json'
+    if (!breaker.allow()) throw new EngineError('down', 'The alarm engine is not answering; try again in a few seconds.', details)
     let status: number
     let rawText: string
-    const signal = AbortSignal.timeout(timeoutMs)
+    const budget = Math.min(opts.timeoutMs ?? timeoutMs, timeoutMs)
+    const signal = AbortSignal.timeout(budget)
     try {
       const response = await request(baseUrl + pathWithQuery, {
         method,
@@ -119,11 +129,15 @@ export function createTransport (options: EngineClientOptions) {
       })
       status = response.statusCode
       rawText = await response.body.text()
+      breaker.succeeded()
     } catch (err) {
       if (signal.aborted) {
-        log.warn({ method, path, timeoutMs }, 'alarm engine call timed out')
-        throw new EngineError('timeout', `The alarm engine timed out after ${timeoutMs} ms.`, details)
+        if (budget < timeoutMs) breaker.gaveUp()
+        else breaker.failed()
+        log.warn({ method, path, timeoutMs: budget }, 'alarm engine call timed out')
+        throw new EngineError('timeout', `The alarm engine timed out after ${budget} ms.`, details)
       }
+      breaker.failed()
       log.warn({ method, path, err: (err as Error).cause ?? err }, 'alarm engine unreachable')
       throw new EngineError('unreachable', 'The alarm engine is unreachable.', details)
     }
@@ -167,8 +181,8 @@ export function createTransport (options: EngineClientOptions) {
     return { generation: 'webserver' in answer ? 'js' : 'ng', version: text(answer.version), capabilities }
   }
 
-  async function health (): Promise<EngineHealth> {
-    const result = toHealth(await object(['health']))
+  async function health (opts: { timeoutMs?: number } = {}): Promise<EngineHealth> {
+    const result = toHealth(await object(['health'], opts))
     known ??= result.generation
     return result
   }

@@ -6,7 +6,7 @@ import type { AlarmType, EngineGeneration } from '../../schemas/alarm-types.js'
 
 export type EngineErrorKind =
   | 'unreachable' | 'timeout' | 'not_found' | 'bad_request' | 'forbidden' | 'conflict'
-  | 'unavailable' | 'unsupported' | 'auth' | 'invalid_response' | 'failed'
+  | 'unavailable' | 'unsupported' | 'auth' | 'invalid_response' | 'failed' | 'down'
 
 const STATUS_OF: Record<EngineErrorKind, number> = {
   unreachable: 500,
@@ -19,11 +19,13 @@ const STATUS_OF: Record<EngineErrorKind, number> = {
   unsupported: 501,
   auth: 500,
   invalid_response: 500,
-  failed: 500
+  failed: 500,
+  /** Known down (the circuit breaker is open): failing fast rather than waiting for another timeout. */
+  down: 503
 }
 
 /** 5xx kinds whose message helps the user and reveals nothing; the others get the generic 5xx text. */
-const EXPOSED_5XX = new Set<EngineErrorKind>(['unreachable', 'timeout', 'unavailable', 'unsupported'])
+const EXPOSED_5XX = new Set<EngineErrorKind>(['unreachable', 'timeout', 'unavailable', 'unsupported', 'down'])
 
 export interface EngineErrorDetails {
   method: string

@@ -6,15 +6,28 @@ const HealthSchema = Type.Object({
   checks: Type.Object({ serviceDb: CheckSchema, engineDb: CheckSchema, engineApi: CheckSchema })
 })
 
+/**
+ * Each check's budget: the health answer comes within 2 s whatever a dependency does (a hanging engine
+ * or database is reported as failing, not waited for).
+ */
+const CHECK_BUDGET_MS = 1500
+
+class CheckTimeout extends Error {}
+
 async function timed (probe: () => Promise<unknown>): Promise<{ ok: boolean, latencyMs: number, error?: string }> {
   const started = performance.now()
+  let timer: NodeJS.Timeout | undefined
   try {
-    await probe()
+    const late = new Promise<never>((_resolve, reject) => { timer = setTimeout(() => reject(new CheckTimeout()), CHECK_BUDGET_MS) })
+    await Promise.race([probe(), late])
     return { ok: true, latencyMs: Math.round((performance.now() - started) * 10) / 10 }
   } catch (error) {
     const latencyMs = Math.round((performance.now() - started) * 10) / 10
     // The error's class is enough for an operator; its message may carry hosts or credentials.
+    if (error instanceof CheckTimeout) return { ok: false, latencyMs, error: `no answer within ${CHECK_BUDGET_MS} ms` }
     return { ok: false, latencyMs, error: (error as Error).name === 'EngineError' ? (error as Error).message : 'unavailable' }
+  } finally {
+    clearTimeout(timer)
   }
 }
 
@@ -28,7 +41,7 @@ const healthRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     const [serviceDb, engineDbCheck, engineApi] = await Promise.all([
       timed(() => db.ping()),
       timed(() => engineDb.ping()),
-      timed(() => engine.health())
+      timed(() => engine.health({ timeoutMs: CHECK_BUDGET_MS }))
     ])
     const ok = serviceDb.ok && engineDbCheck.ok && engineApi.ok
     return reply.code(ok ? 200 : 503).send({ status: ok ? 'ok' : 'degraded', checks: { serviceDb, engineDb: engineDbCheck, engineApi } })

@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify'
 import { Type } from '@sinclair/typebox'
 import { ERRORS, badRequest } from '../../plugins/errors.js'
 import { EngineError } from '../../plugins/engine.js'
+import { TtlCache } from '../../lib/ttl-cache.js'
 import { errors } from '../../schemas/common.js'
 import { parseActiveHours, type ActiveHoursInput } from '../../schemas/profiles.js'
 import {
@@ -32,10 +33,9 @@ const activeHoursText = (value: unknown) => (typeof value === 'string' ? value :
  */
 const summaryScheduleRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   const { auth, engine, clock, featureGates, rateLimits } = fastify
-  let capability: { enabled: boolean, until: number } | null = null
+  const capability = new TtlCache<'quest_summary', boolean>(clock, 1)
 
-  async function questSummaryEnabled (log: FastifyBaseLogger): Promise<boolean> {
-    if (capability !== null && capability.until > clock.now()) return capability.enabled
+  const questSummaryEnabled = (log: FastifyBaseLogger): Promise<boolean> => capability.getOrLoad('quest_summary', async () => {
     let enabled: boolean
     try {
       const value = (await engine.config.values('tracking')).tracking?.quest_summary_enabled
@@ -46,13 +46,12 @@ const summaryScheduleRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       if (err.kind !== 'unsupported') {
         // A fault is no answer: report "off" now and ask again on the next request.
         log.warn({ kind: err.kind, path: err.details.path }, 'could not read the quest summary capability')
-        return false
+        return { value: false, ttlMs: 0 }
       }
       enabled = false
     }
-    capability = { enabled, until: clock.now() + CAPABILITY_TTL_MS }
-    return enabled
-  }
+    return { value: enabled, ttlMs: CAPABILITY_TTL_MS }
+  })
 
   fastify.addHook('onRequest', auth.authenticate)
   // Before body validation and the gate, so a wrong type never costs an engine call.
