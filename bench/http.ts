@@ -20,7 +20,7 @@ import { join } from 'node:path'
 import autocannon from 'autocannon'
 import mariadb from 'mariadb'
 import { BENCH_DB, benchDatabases, benchEnv, createEngineDatabase, dropDatabases } from './setup.js'
-import { ask, cpuMicros, startRole, stop } from './processes.js'
+import { ask, serveQuestions, startRole, stop } from './processes.js'
 
 const ROOT = join(import.meta.dirname, '..')
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 100_000)
@@ -37,18 +37,6 @@ const IDLE_MS = 15_000
 interface Memory { rss: number, rssAfterGc: number, heapUsed: number }
 interface LoadJob { url: string, headers: Record<string, string>, amount: number }
 interface LoadResult { requests: number, rps: number, p99: number, non2xx: number, errors: number }
-
-/** Answers the coordinator's questions about this process. */
-function serveQuestions (extra: (question: unknown) => unknown = () => undefined): void {
-  process.on('message', (question) => {
-    if (question === 'cpu') process.send?.({ micros: cpuMicros() })
-    else if (question === 'memory') {
-      const rss = process.memoryUsage.rss()
-      globalThis.gc?.()
-      process.send?.({ rss, rssAfterGc: process.memoryUsage.rss(), heapUsed: process.memoryUsage().heapUsed })
-    } else process.send?.(extra(question) as object)
-  })
-}
 
 async function engineRole (): Promise<void> {
   const { startAlarmEngineFake } = await import('../test/fakes/alarm-engine.js')

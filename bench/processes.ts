@@ -44,3 +44,20 @@ export function cpuMicros (): number {
   const { user, system } = process.cpuUsage()
   return user + system
 }
+
+/** Answers the coordinator's questions about this process: its CPU time, its memory, and `extra`'s own. */
+export function serveQuestions (extra: (question: unknown) => unknown = () => undefined): void {
+  process.on('message', (question) => {
+    if (question === 'cpu') process.send?.({ micros: cpuMicros() })
+    else if (question === 'memory') {
+      const rss = process.memoryUsage.rss()
+      globalThis.gc?.()
+      process.send?.({ rss, rssAfterGc: process.memoryUsage.rss(), heapUsed: process.memoryUsage().heapUsed })
+    } else {
+      Promise.resolve(extra(question)).then((answer) => process.send?.(answer as object), (error: unknown) => {
+        console.error(error)
+        process.exit(1)
+      })
+    }
+  })
+}
