@@ -61,3 +61,23 @@ export function serveQuestions (extra: (question: unknown) => unknown = () => un
     }
   })
 }
+
+/** The alarm-engine fake (PoracleNG) on the database named by BENCH_ENGINE_DB, answering its port. */
+export async function engineFakeRole (secret: string): Promise<void> {
+  const { startAlarmEngineFake } = await import('../test/fakes/alarm-engine.js')
+  const fake = await startAlarmEngineFake({ database: process.env.BENCH_ENGINE_DB ?? '', secret, mode: 'ng' })
+  // The fake keeps every request for test assertions; a load run only needs the answers.
+  const forget = setInterval(() => { fake.requests.length = 0 }, 1000)
+  serveQuestions()
+  process.on('SIGTERM', () => { clearInterval(forget); fake.close().then(() => process.exit(0), () => process.exit(1)) })
+  process.send?.({ port: Number(new URL(fake.url).port) })
+}
+
+/** Runs the role named by the first argument, or `main` (the coordinator) without one. */
+export function runRole (roles: Record<string, () => Promise<void>>, main: () => Promise<void>): void {
+  const run = roles[process.argv[2] ?? ''] ?? main
+  run().catch((error: unknown) => {
+    console.error(error)
+    process.exitCode = 1
+  })
+}

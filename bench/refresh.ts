@@ -15,12 +15,11 @@ import { createServer, type IncomingMessage } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { ChildProcess } from 'node:child_process'
 import autocannon from 'autocannon'
-import mariadb from 'mariadb'
 import type { FastifyInstance } from 'fastify'
 import { toSqlTime } from '../db/client.js'
 import { insertHuman } from '../test/fakes/engine-db.js'
-import { BENCH_DB, benchDatabases, benchEnv, createEngineDatabase, dropDatabases } from './setup.js'
-import { ask, serveQuestions, startRole, stop } from './processes.js'
+import { benchDatabases, benchEnv, createEngineDatabase, dropDatabases, fillEngineDatabase } from './setup.js'
+import { ask, engineFakeRole, runRole, serveQuestions, startRole, stop } from './processes.js'
 
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 10)
 const CHAINS = 16
@@ -75,16 +74,6 @@ async function providerRole (): Promise<void> {
   }))
   process.on('SIGTERM', () => { server.close(() => process.exit(0)) })
   process.send?.({ port: (server.address() as AddressInfo).port })
-}
-
-async function engineRole (): Promise<void> {
-  const { startAlarmEngineFake } = await import('../test/fakes/alarm-engine.js')
-  const fake = await startAlarmEngineFake({ database: process.env.BENCH_ENGINE_DB ?? '', secret: SECRET })
-  // The fake keeps every request for test assertions; a load run only needs the answers.
-  const forget = setInterval(() => { fake.requests.length = 0 }, 1000)
-  serveQuestions()
-  process.on('SIGTERM', () => { clearInterval(forget); fake.close().then(() => process.exit(0), () => process.exit(1)) })
-  process.send?.({ port: Number(new URL(fake.url).port) })
 }
 
 interface Result { refreshes: number, rps: number, p50: number, p99: number }
@@ -202,9 +191,9 @@ interface Measured extends Result { cpu: { service: number, provider: number, en
 async function main (): Promise<void> {
   await createEngineDatabase(DATABASES.engine)
   const users = Array.from({ length: CHAINS }, (_, i) => String(300000000000000000n + BigInt(i)))
-  const setup = await mariadb.createConnection({ ...BENCH_DB, database: DATABASES.engine, bigIntAsNumber: true, insertIdAsNumber: true })
-  for (const id of users) await insertHuman(setup, { id, name: `user ${id}` })
-  await setup.end()
+  await fillEngineDatabase(DATABASES.engine, async (connection) => {
+    for (const id of users) await insertHuman(connection, { id, name: `user ${id}` })
+  })
 
   const file = import.meta.filename
   const children: ChildProcess[] = []
@@ -284,9 +273,5 @@ async function main (): Promise<void> {
   }
 }
 
-const roles: Record<string, () => Promise<void>> = { '--engine': engineRole, '--provider': providerRole, '--service': serviceRole, '--load': loadRole }
-const run = roles[process.argv[2] ?? ''] ?? main
-run().catch((error: unknown) => {
-  console.error(error)
-  process.exitCode = 1
-})
+const roles: Record<string, () => Promise<void>> = { '--engine': () => engineFakeRole(SECRET), '--provider': providerRole, '--service': serviceRole, '--load': loadRole }
+runRole(roles, main)
