@@ -18,9 +18,8 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { request as httpRequest } from 'node:http'
 import { join } from 'node:path'
 import autocannon from 'autocannon'
-import mariadb from 'mariadb'
-import { BENCH_DB, benchDatabases, benchEnv, createEngineDatabase, dropDatabases } from './setup.js'
-import { ask, cpuMicros, startRole, stop } from './processes.js'
+import { benchDatabases, benchEnv, createEngineDatabase, dropDatabases, fillEngineDatabase } from './setup.js'
+import { ask, engineFakeRole, runRole, serveQuestions, startRole, stop } from './processes.js'
 
 const ROOT = join(import.meta.dirname, '..')
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 100_000)
@@ -37,28 +36,6 @@ const IDLE_MS = 15_000
 interface Memory { rss: number, rssAfterGc: number, heapUsed: number }
 interface LoadJob { url: string, headers: Record<string, string>, amount: number }
 interface LoadResult { requests: number, rps: number, p99: number, non2xx: number, errors: number }
-
-/** Answers the coordinator's questions about this process. */
-function serveQuestions (extra: (question: unknown) => unknown = () => undefined): void {
-  process.on('message', (question) => {
-    if (question === 'cpu') process.send?.({ micros: cpuMicros() })
-    else if (question === 'memory') {
-      const rss = process.memoryUsage.rss()
-      globalThis.gc?.()
-      process.send?.({ rss, rssAfterGc: process.memoryUsage.rss(), heapUsed: process.memoryUsage().heapUsed })
-    } else process.send?.(extra(question) as object)
-  })
-}
-
-async function engineRole (): Promise<void> {
-  const { startAlarmEngineFake } = await import('../test/fakes/alarm-engine.js')
-  const fake = await startAlarmEngineFake({ database: process.env.BENCH_ENGINE_DB ?? '', secret: SECRET, mode: 'ng' })
-  // The fake keeps every request for test assertions; a load run only needs the answers.
-  const forget = setInterval(() => { fake.requests.length = 0 }, 1000)
-  serveQuestions()
-  process.on('SIGTERM', () => { clearInterval(forget); fake.close().then(() => process.exit(0), () => process.exit(1)) })
-  process.send?.({ port: Number(new URL(fake.url).port) })
-}
 
 async function bareRole (): Promise<void> {
   const { default: Fastify } = await import('fastify')
@@ -146,10 +123,10 @@ interface Measured { name: string, cpuPerRequest: number, engineCpuPerRequest: n
 async function main (): Promise<void> {
   const { insertAlarm, insertHuman } = await import('../test/fakes/engine-db.js')
   await createEngineDatabase(DATABASES.engine)
-  const setup = await mariadb.createConnection({ ...BENCH_DB, database: DATABASES.engine, bigIntAsNumber: true, insertIdAsNumber: true })
-  await insertHuman(setup, { id: USER })
-  for (let i = 0; i < ALARMS; i++) await insertAlarm(setup, 'pokemon', { id: USER, pokemon_id: i + 1, min_iv: i % 100, distance: i * 10 })
-  await setup.end()
+  await fillEngineDatabase(DATABASES.engine, async (connection) => {
+    await insertHuman(connection, { id: USER })
+    for (let i = 0; i < ALARMS; i++) await insertAlarm(connection, 'pokemon', { id: USER, pokemon_id: i + 1, min_iv: i % 100, distance: i * 10 })
+  })
 
   const file = import.meta.filename
   const children: ChildProcess[] = []
@@ -229,9 +206,5 @@ async function main (): Promise<void> {
   }
 }
 
-const roles: Record<string, () => Promise<void>> = { '--engine': engineRole, '--bare': bareRole, '--service': serviceRole, '--load': loadRole }
-const run = roles[process.argv[2] ?? ''] ?? main
-run().catch((error: unknown) => {
-  console.error(error)
-  process.exitCode = 1
-})
+const roles: Record<string, () => Promise<void>> = { '--engine': () => engineFakeRole(SECRET), '--bare': bareRole, '--service': serviceRole, '--load': loadRole }
+runRole(roles, main)

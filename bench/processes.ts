@@ -44,3 +44,40 @@ export function cpuMicros (): number {
   const { user, system } = process.cpuUsage()
   return user + system
 }
+
+/** Answers the coordinator's questions about this process: its CPU time, its memory, and `extra`'s own. */
+export function serveQuestions (extra: (question: unknown) => unknown = () => undefined): void {
+  process.on('message', (question) => {
+    if (question === 'cpu') process.send?.({ micros: cpuMicros() })
+    else if (question === 'memory') {
+      const rss = process.memoryUsage.rss()
+      globalThis.gc?.()
+      process.send?.({ rss, rssAfterGc: process.memoryUsage.rss(), heapUsed: process.memoryUsage().heapUsed })
+    } else {
+      Promise.resolve(extra(question)).then((answer) => process.send?.(answer as object), (error: unknown) => {
+        console.error(error)
+        process.exit(1)
+      })
+    }
+  })
+}
+
+/** The alarm-engine fake (PoracleNG) on the database named by BENCH_ENGINE_DB, answering its port. */
+export async function engineFakeRole (secret: string): Promise<void> {
+  const { startAlarmEngineFake } = await import('../test/fakes/alarm-engine.js')
+  const fake = await startAlarmEngineFake({ database: process.env.BENCH_ENGINE_DB ?? '', secret, mode: 'ng' })
+  // The fake keeps every request for test assertions; a load run only needs the answers.
+  const forget = setInterval(() => { fake.requests.length = 0 }, 1000)
+  serveQuestions()
+  process.on('SIGTERM', () => { clearInterval(forget); fake.close().then(() => process.exit(0), () => process.exit(1)) })
+  process.send?.({ port: Number(new URL(fake.url).port) })
+}
+
+/** Runs the role named by the first argument, or `main` (the coordinator) without one. */
+export function runRole (roles: Record<string, () => Promise<void>>, main: () => Promise<void>): void {
+  const run = roles[process.argv[2] ?? ''] ?? main
+  run().catch((error: unknown) => {
+    console.error(error)
+    process.exitCode = 1
+  })
+}

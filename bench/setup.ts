@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import mariadb from 'mariadb'
+import mariadb, { type Connection } from 'mariadb'
 import { createEngineSchema } from '../test/fakes/engine-db.js'
 
 /** Every benchmark talks to the local MariaDB as root, like the tests. */
@@ -42,5 +42,15 @@ export function benchEnv (databases: { service: string, engine: string }, engine
     DB_NAME: databases.engine,
     PORACLE_API_ADDRESS: engineUrl,
     PORACLE_API_SECRET: engineSecret
+  }
+}
+
+/** Writes a benchmark's starting rows into the engine database over one connection. */
+export async function fillEngineDatabase (database: string, fill: (connection: Connection) => Promise<void>): Promise<void> {
+  const connection = await mariadb.createConnection({ ...BENCH_DB, database, bigIntAsNumber: true, insertIdAsNumber: true })
+  try {
+    await fill(connection)
+  } finally {
+    await connection.end()
   }
 }
