@@ -8,15 +8,11 @@
  */
 import type { ChildProcess } from 'node:child_process'
 import autocannon from 'autocannon'
-import mariadb from 'mariadb'
-import { BENCH_DB, benchDatabases, benchEnv, createEngineDatabase, dropDatabases } from './setup.js'
+import { BENCH_ALARMS, BENCH_ENGINE_SECRET, BENCH_USER, benchDatabases, benchEnv, dropDatabases, engineRole, seedEngineDatabase } from './setup.js'
 import { ask, cpuMicros, startRole, stop } from './processes.js'
 
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 10)
 const MANY = 32
-const ALARMS = 50
-const SECRET = 'bench-engine-secret'
-const USER = '123456789012345678'
 // Named after the parent's pid; the children are told the names in their environment.
 const DATABASES = benchDatabases('alarms')
 
@@ -33,16 +29,6 @@ async function load (url: string, connections: number, headers: Record<string, s
   return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, cpuPerRequest }
 }
 
-async function engineRole (): Promise<void> {
-  const { startAlarmEngineFake } = await import('../test/fakes/alarm-engine.js')
-  const fake = await startAlarmEngineFake({ database: process.env.BENCH_ENGINE_DB ?? '', secret: SECRET, mode: 'ng' })
-  // The fake keeps every request for test assertions; a load run only needs the answers.
-  const forget = setInterval(() => { fake.requests.length = 0 }, 1000)
-  process.on('message', (question) => { if (question === 'cpu') process.send?.(cpuNow()) })
-  process.on('SIGTERM', () => { clearInterval(forget); fake.close().then(() => process.exit(0), () => process.exit(1)) })
-  process.send?.({ port: Number(new URL(fake.url).port) })
-}
-
 async function serviceRole (): Promise<void> {
   const { buildApp } = await import('../app.js')
   const { loadConfig } = await import('../plugins/config.js')
@@ -53,7 +39,7 @@ async function serviceRole (): Promise<void> {
     if (question === 'rss') process.send?.({ maxRss: process.resourceUsage().maxRSS * 1024 })
     if (question === 'cpu') process.send?.(cpuNow())
     if (question === 'token') {
-      process.send?.({ token: app.auth.mint({ userId: USER, username: 'bench', type: 'discord:user', isAdmin: false, enabled: true, profileNo: 1 }, 60).token })
+      process.send?.({ token: app.auth.mint({ userId: BENCH_USER, username: 'bench', type: 'discord:user', isAdmin: false, enabled: true, profileNo: 1 }, 60).token })
     }
   })
   process.on('SIGTERM', () => { app.close().then(() => process.exit(0), () => process.exit(1)) })
@@ -61,22 +47,17 @@ async function serviceRole (): Promise<void> {
 }
 
 async function main (): Promise<void> {
-  const { insertAlarm, insertHuman } = await import('../test/fakes/engine-db.js')
-  await createEngineDatabase(DATABASES.engine)
-  const setup = await mariadb.createConnection({ ...BENCH_DB, database: DATABASES.engine, bigIntAsNumber: true, insertIdAsNumber: true })
-  await insertHuman(setup, { id: USER })
-  for (let i = 0; i < ALARMS; i++) await insertAlarm(setup, 'pokemon', { id: USER, pokemon_id: i + 1, min_iv: i % 100, distance: i * 10 })
-  await setup.end()
+  await seedEngineDatabase(DATABASES.engine)
 
   const children: ChildProcess[] = []
   try {
     const engine = await startRole(import.meta.filename, '--engine', { BENCH_ENGINE_DB: DATABASES.engine })
     children.push(engine.process)
-    const service = await startRole(import.meta.filename, '--service', benchEnv(DATABASES, `http://127.0.0.1:${engine.ready.port}`, SECRET))
+    const service = await startRole(import.meta.filename, '--service', benchEnv(DATABASES, `http://127.0.0.1:${engine.ready.port}`, BENCH_ENGINE_SECRET))
     children.push(service.process)
     const { token } = await ask<{ token: string }>(service.process, 'token')
 
-    const direct = { url: `http://127.0.0.1:${engine.ready.port}/api/tracking/pokemon/${USER}`, headers: { 'x-poracle-secret': SECRET } }
+    const direct = { url: `http://127.0.0.1:${engine.ready.port}/api/tracking/pokemon/${BENCH_USER}`, headers: { 'x-poracle-secret': BENCH_ENGINE_SECRET } }
     const through = { url: `http://127.0.0.1:${service.ready.port}/api/monsters`, headers: { authorization: `Bearer ${token}` } }
 
     // The same answer both ways, then a warm-up of both so JIT, pools and caches are in the same state.
@@ -84,7 +65,7 @@ async function main (): Promise<void> {
       fetch(direct.url, { headers: direct.headers }).then(async (r) => (await r.json() as { pokemon: unknown[] }).pokemon.length),
       fetch(through.url, { headers: through.headers }).then(async (r) => (await r.json() as unknown[]).length)
     ])
-    if (viaEngine !== ALARMS || viaService !== ALARMS) throw new Error(`expected ${ALARMS} alarms, got ${viaEngine} and ${viaService}`)
+    if (viaEngine !== BENCH_ALARMS || viaService !== BENCH_ALARMS) throw new Error(`expected ${BENCH_ALARMS} alarms, got ${viaEngine} and ${viaService}`)
     for (const target of [direct, through]) await autocannon({ ...target, connections: 8, duration: 2 })
 
     const engineOne = await load(direct.url, 1, direct.headers, [])
@@ -94,7 +75,7 @@ async function main (): Promise<void> {
     const { maxRss } = await ask<{ maxRss: number }>(service.process, 'rss')
 
     const ms = (n: number) => `${n.toFixed(2)} ms`
-    console.log(`\nGET /api/monsters, ${ALARMS} alarms, ${DURATION_S} s per run`)
+    console.log(`\nGET /api/monsters, ${BENCH_ALARMS} alarms, ${DURATION_S} s per run`)
     console.log('1 connection            p50        p99')
     console.log(`engine fake directly    ${ms(engineOne.p50).padEnd(10)} ${ms(engineOne.p99)}`)
     console.log(`through the service     ${ms(serviceOne.p50).padEnd(10)} ${ms(serviceOne.p99)}`)
@@ -112,7 +93,7 @@ async function main (): Promise<void> {
 }
 
 const role = process.argv[2]
-const run = role === '--engine' ? engineRole : role === '--service' ? serviceRole : main
+const run = role === '--engine' ? async () => engineRole(() => process.on('message', (question) => { if (question === 'cpu') process.send?.(cpuNow()) })) : role === '--service' ? serviceRole : main
 run().catch((error: unknown) => {
   console.error(error)
   process.exitCode = 1

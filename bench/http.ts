@@ -18,19 +18,15 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { request as httpRequest } from 'node:http'
 import { join } from 'node:path'
 import autocannon from 'autocannon'
-import mariadb from 'mariadb'
-import { BENCH_DB, benchDatabases, benchEnv, createEngineDatabase, dropDatabases } from './setup.js'
+import { BENCH_ALARMS, BENCH_ENGINE_SECRET, BENCH_USER, benchDatabases, benchEnv, dropDatabases, engineRole, seedEngineDatabase } from './setup.js'
 import { ask, cpuMicros, startRole, stop } from './processes.js'
 
 const ROOT = join(import.meta.dirname, '..')
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 100_000)
 const CONNECTIONS = 16
-const ALARMS = 50
-const SECRET = 'bench-engine-secret'
-const USER = '123456789012345678'
 const DATABASES = benchDatabases('http')
 const SILENT_LOG = { level: 'info', stream: { write: () => {} } }
-const ANSWER = { userId: USER, profileNo: 1 }
+const ANSWER = { userId: BENCH_USER, profileNo: 1 }
 
 const IDLE_MS = 15_000
 
@@ -48,16 +44,6 @@ function serveQuestions (extra: (question: unknown) => unknown = () => undefined
       process.send?.({ rss, rssAfterGc: process.memoryUsage.rss(), heapUsed: process.memoryUsage().heapUsed })
     } else process.send?.(extra(question) as object)
   })
-}
-
-async function engineRole (): Promise<void> {
-  const { startAlarmEngineFake } = await import('../test/fakes/alarm-engine.js')
-  const fake = await startAlarmEngineFake({ database: process.env.BENCH_ENGINE_DB ?? '', secret: SECRET, mode: 'ng' })
-  // The fake keeps every request for test assertions; a load run only needs the answers.
-  const forget = setInterval(() => { fake.requests.length = 0 }, 1000)
-  serveQuestions()
-  process.on('SIGTERM', () => { clearInterval(forget); fake.close().then(() => process.exit(0), () => process.exit(1)) })
-  process.send?.({ port: Number(new URL(fake.url).port) })
 }
 
 async function bareRole (): Promise<void> {
@@ -78,11 +64,11 @@ async function serviceRole (): Promise<void> {
   app.get('/api/_bench/auth', { onRequest: app.auth.authenticate }, async (request) => ({ userId: request.user.userId, profileNo: request.user.profileNo }))
   app.get('/api/_bench/engine', { onRequest: app.auth.authenticate }, async (request) => {
     const rows = await app.engine.tracking.get('pokemon', request.user.userId)
-    return { userId: request.user.userId, profileNo: rows.length === ALARMS ? 1 : 0 }
+    return { userId: request.user.userId, profileNo: rows.length === BENCH_ALARMS ? 1 : 0 }
   })
   await app.listen({ port: 0, host: '127.0.0.1' })
   serveQuestions((question) => question === 'token'
-    ? { token: app.auth.mint({ userId: USER, username: 'bench', type: 'discord:user', isAdmin: false, enabled: true, profileNo: 1 }, 60).token }
+    ? { token: app.auth.mint({ userId: BENCH_USER, username: 'bench', type: 'discord:user', isAdmin: false, enabled: true, profileNo: 1 }, 60).token }
     : undefined)
   process.on('SIGTERM', () => { app.close().then(() => process.exit(0), () => process.exit(1)) })
   process.send?.({ port: (app.server.address() as { port: number }).port })
@@ -144,19 +130,14 @@ interface Target { name: string, url: string, headers: Record<string, string>, s
 interface Measured { name: string, cpuPerRequest: number, engineCpuPerRequest: number, rps: number, p99: number }
 
 async function main (): Promise<void> {
-  const { insertAlarm, insertHuman } = await import('../test/fakes/engine-db.js')
-  await createEngineDatabase(DATABASES.engine)
-  const setup = await mariadb.createConnection({ ...BENCH_DB, database: DATABASES.engine, bigIntAsNumber: true, insertIdAsNumber: true })
-  await insertHuman(setup, { id: USER })
-  for (let i = 0; i < ALARMS; i++) await insertAlarm(setup, 'pokemon', { id: USER, pokemon_id: i + 1, min_iv: i % 100, distance: i * 10 })
-  await setup.end()
+  await seedEngineDatabase(DATABASES.engine)
 
   const file = import.meta.filename
   const children: ChildProcess[] = []
   try {
     const engine = await startRole(file, '--engine', { BENCH_ENGINE_DB: DATABASES.engine })
     children.push(engine.process)
-    const env = benchEnv(DATABASES, `http://127.0.0.1:${engine.ready.port}`, SECRET)
+    const env = benchEnv(DATABASES, `http://127.0.0.1:${engine.ready.port}`, BENCH_ENGINE_SECRET)
     const bare = await startRole(file, '--bare')
     children.push(bare.process)
     const profile = process.env.BENCH_PROFILE !== undefined ? ['--cpu-prof', `--cpu-prof-dir=${join(ROOT, 'profiles')}`] : []
@@ -229,7 +210,7 @@ async function main (): Promise<void> {
   }
 }
 
-const roles: Record<string, () => Promise<void>> = { '--engine': engineRole, '--bare': bareRole, '--service': serviceRole, '--load': loadRole }
+const roles: Record<string, () => Promise<void>> = { '--engine': async () => engineRole(serveQuestions), '--bare': bareRole, '--service': serviceRole, '--load': loadRole }
 const run = roles[process.argv[2] ?? ''] ?? main
 run().catch((error: unknown) => {
   console.error(error)
