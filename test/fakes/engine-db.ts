@@ -15,6 +15,18 @@ const TABLE_OPTIONS = 'ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_uni
 /** NG migration 4 adds these to every alarm table. */
 const OVERRIDES = '`override_location_label` varchar(64) DEFAULT NULL,\n  `override_areas` text DEFAULT NULL'
 
+/**
+ * The leading columns of the alarm tables added after the first migrations (lures, nests, gym), in the
+ * order those migrations create them; `template` is nullable in some of them and not in others.
+ */
+const laterAlarmColumns = (template: 'DEFAULT NULL' | 'NOT NULL') => `\`uid\` int(10) unsigned NOT NULL AUTO_INCREMENT,
+  \`id\` varchar(255) NOT NULL,
+  \`profile_no\` int(11) NOT NULL DEFAULT 1,
+  \`ping\` varchar(255) NOT NULL,
+  \`clean\` tinyint(1) NOT NULL DEFAULT 0,
+  \`distance\` int(11) NOT NULL,
+  \`template\` text ${template}`
+
 const DDL: string[] = [
   `CREATE TABLE \`humans\` (
   \`id\` varchar(255) NOT NULL,
@@ -156,26 +168,14 @@ const DDL: string[] = [
   UNIQUE KEY \`invasion_tracking\` (\`id\`,\`profile_no\`,\`gender\`,\`grunt_type\`)
 ) ${TABLE_OPTIONS}`,
   `CREATE TABLE \`lures\` (
-  \`uid\` int(10) unsigned NOT NULL AUTO_INCREMENT,
-  \`id\` varchar(255) NOT NULL,
-  \`profile_no\` int(11) NOT NULL DEFAULT 1,
-  \`ping\` varchar(255) NOT NULL,
-  \`clean\` tinyint(1) NOT NULL DEFAULT 0,
-  \`distance\` int(11) NOT NULL,
-  \`template\` text DEFAULT NULL,
+  ${laterAlarmColumns('DEFAULT NULL')},
   \`lure_id\` int(11) NOT NULL,
   ${OVERRIDES},
   PRIMARY KEY (\`uid\`),
   UNIQUE KEY \`lure_tracking\` (\`id\`,\`profile_no\`,\`lure_id\`)
 ) ${TABLE_OPTIONS}`,
   `CREATE TABLE \`nests\` (
-  \`uid\` int(10) unsigned NOT NULL AUTO_INCREMENT,
-  \`id\` varchar(255) NOT NULL,
-  \`profile_no\` int(11) NOT NULL DEFAULT 1,
-  \`ping\` varchar(255) NOT NULL,
-  \`clean\` tinyint(1) NOT NULL DEFAULT 0,
-  \`distance\` int(11) NOT NULL,
-  \`template\` text DEFAULT NULL,
+  ${laterAlarmColumns('DEFAULT NULL')},
   \`pokemon_id\` int(11) NOT NULL,
   \`min_spawn_avg\` int(11) NOT NULL,
   \`form\` int(11) NOT NULL,
@@ -183,13 +183,7 @@ const DDL: string[] = [
   PRIMARY KEY (\`uid\`)
 ) ${TABLE_OPTIONS}`,
   `CREATE TABLE \`gym\` (
-  \`uid\` int(10) unsigned NOT NULL AUTO_INCREMENT,
-  \`id\` varchar(255) NOT NULL,
-  \`profile_no\` int(11) NOT NULL DEFAULT 1,
-  \`ping\` varchar(255) NOT NULL,
-  \`clean\` tinyint(1) NOT NULL DEFAULT 0,
-  \`distance\` int(11) NOT NULL,
-  \`template\` text NOT NULL,
+  ${laterAlarmColumns('NOT NULL')},
   \`team\` int(11) NOT NULL,
   \`slot_changes\` tinyint(1) NOT NULL,
   \`gym_id\` varchar(255) DEFAULT NULL,
