@@ -5,7 +5,7 @@ import { humans, profiles } from '../db/schema/engine.js'
 import type { AlarmType } from '../schemas/alarm-types.js'
 
 /** Each alarm type's table in the engine's schema; a fixed map, so no table name ever comes from input. */
-const ALARM_TABLES: Record<AlarmType, string> = {
+export const ALARM_TABLES: Record<AlarmType, string> = {
   pokemon: 'monsters',
   raid: 'raid',
   egg: 'egg',
