@@ -1,4 +1,5 @@
 import type { QueryOptions } from 'mariadb'
+import { ALARM_TABLES } from '../../plugins/engine-db.js'
 
 /**
  * The alarm engine's database for tests: the DDL PoracleNG 5.1 leaves behind (golang-migrate version 5,
@@ -282,20 +283,8 @@ export async function createEngineSchema (runner: SqlRunner, options: EngineSche
   for (const statement of [...DDL, ...bookkeeping]) await runner.query(statement)
 }
 
-/** The engine's tracking table of each API alarm type. */
-export const ALARM_TABLES = {
-  pokemon: 'monsters',
-  raid: 'raid',
-  egg: 'egg',
-  quest: 'quest',
-  invasion: 'invasion',
-  lure: 'lures',
-  nest: 'nests',
-  gym: 'gym',
-  fort: 'forts',
-  maxbattle: 'maxbattle'
-} as const
-
+/** The engine's tracking table of each API alarm type: the service's own map. */
+export { ALARM_TABLES }
 export type EngineAlarmType = keyof typeof ALARM_TABLES
 
 /** Every table a profile copy or delete touches (weather has no API but belongs to profiles too). */
