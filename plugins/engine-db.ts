@@ -2,6 +2,21 @@ import fp from 'fastify-plugin'
 import { and, eq } from 'drizzle-orm'
 import { createDb, type Db } from '../db/client.js'
 import { humans, profiles } from '../db/schema/engine.js'
+import type { AlarmType } from '../schemas/alarm-types.js'
+
+/** Each alarm type's table in the engine's schema; a fixed map, so no table name ever comes from input. */
+export const ALARM_TABLES: Record<AlarmType, string> = {
+  pokemon: 'monsters',
+  raid: 'raid',
+  egg: 'egg',
+  quest: 'quest',
+  invasion: 'invasion',
+  lure: 'lures',
+  nest: 'nests',
+  gym: 'gym',
+  fort: 'forts',
+  maxbattle: 'maxbattle'
+}
 
 /**
  * The alarm engine's database. Owned and migrated by the engine: only the direct operations the spec
@@ -20,6 +35,15 @@ function createEngineDb (db: Db) {
     /** Neither engine has an API to change a user's notification language: one column of `humans`. */
     async setLanguage (userId: string, language: string | null): Promise<void> {
       await db.db.update(humans).set({ language }).where(eq(humans.id, userId))
+    },
+
+    /**
+     * One alarm's `override_areas`, written as the engine stores it (JSON text, null for none): the engine
+     * drops names of user-drawn fences, which it serves as not selectable, so those are written here.
+     */
+    async setOverrideAreas (type: AlarmType, userId: string, uid: number, names: string[]): Promise<void> {
+      await db.pool.query(`UPDATE \`${ALARM_TABLES[type]}\` SET override_areas = ? WHERE id = ? AND uid = ?`,
+        [names.length > 0 ? JSON.stringify(names) : null, userId, uid])
     }
   }
 }

@@ -1,6 +1,6 @@
 import fp from 'fastify-plugin'
 import * as oauth from 'oauth4webapi'
-import type { FastifyInstance } from 'fastify'
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify'
 import { SignInError } from './identity.js'
 
 /** How long one call to the provider may take before it counts as failed. */
@@ -9,7 +9,7 @@ const PROVIDER_TIMEOUT_MS = 10_000
 export type OidcCallFailure = 'oidc_token_exchange_failed' | 'oidc_userinfo_failed'
 
 /**
- * A failed call to the provider. Every field is safe to log: `reason` names what went wrong
+ * A failed call to the provider. Every field is safe to log: `failure` names what went wrong
  * (`timeout`, `unreachable`, `status`, an oauth4webapi error code, ...), `providerError` is the OAuth
  * error the provider answered (`invalid_grant`, `invalid_client`, ...). Tokens, codes and response
  * bodies are never kept on it.
@@ -17,14 +17,19 @@ export type OidcCallFailure = 'oidc_token_exchange_failed' | 'oidc_userinfo_fail
 export class OidcClientError extends SignInError {
   constructor (
     code: OidcCallFailure,
-    readonly reason: string,
+    readonly failure: string,
     readonly status?: number,
     readonly providerError?: string,
     /** A timeout, network error, 5xx or 429: worth retrying later, unlike a refusal. */
     readonly transient = false
   ) {
-    super(code, `${code}: ${reason}${status !== undefined ? ` (HTTP ${status})` : ''}${providerError !== undefined ? ` ${providerError}` : ''}`)
+    super(code, `${code}: ${failure}${status !== undefined ? ` (HTTP ${status})` : ''}${providerError !== undefined ? ` ${providerError}` : ''}`)
     this.name = 'OidcClientError'
+  }
+
+  /** A failure at the provider is worth a warning: the provider or its configuration may be at fault. */
+  override logTo (log: FastifyBaseLogger, method: string): void {
+    log.warn({ code: this.reason, failure: this.failure, status: this.status, providerError: this.providerError }, `${method} sign-in failed at the provider`)
   }
 }
 

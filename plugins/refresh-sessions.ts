@@ -101,7 +101,7 @@ const errorKind = (error: unknown): string =>
 /** The loggable parts of a provider failure (never a token or a response body). */
 function providerFailure (error: unknown): Record<string, unknown> {
   if (error instanceof OidcClientError) {
-    return { kind: error.reason, ...(error.status !== undefined && { status: error.status }), ...(error.providerError !== undefined && { providerError: error.providerError }) }
+    return { kind: error.failure, ...(error.status !== undefined && { status: error.status }), ...(error.providerError !== undefined && { providerError: error.providerError }) }
   }
   return { kind: errorKind(error) }
 }
@@ -331,7 +331,7 @@ function createRefreshSessions (fastify: FastifyInstance, ring: KeyRing | null) 
         // The token is spent from here on, so whatever went wrong ends the family.
         if (error instanceof RefreshRefused && error.reason === REVOKED_MEANWHILE) throw error
         if (error instanceof RefreshRefused) return refuse(row, error.reason)
-        if (error instanceof SignInError) return refuse(row, error.code)
+        if (error instanceof SignInError) return refuse(row, error.reason)
         log.error({ kind: errorKind(error), familyId: row.familyId }, 'refresh failed unexpectedly')
         return refuse(row, 'internal_error')
       }

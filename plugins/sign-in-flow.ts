@@ -2,6 +2,7 @@ import { randomBytes, timingSafeEqual } from 'node:crypto'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { Config } from './config.js'
 import { TtlCache } from '../lib/ttl-cache.js'
+import { SignInError } from './identity.js'
 
 /*
  * The state handling shared by the redirect sign-in flows (OIDC and the chat platform): a signed,
@@ -147,6 +148,20 @@ export function signInFlow (fastify: FastifyInstance, cookiePath: string) {
 
     fail (reply: FastifyReply, origin: string, code: string): FastifyReply {
       return reply.redirect(`${origin}/login#error=${encodeURIComponent(code)}`, 302)
+    },
+
+    /**
+     * A sign-in that threw: a refusal logs itself and sends its reason to the login page; anything else is
+     * `server_error`, logged by kind only (messages of database or library errors may quote tokens or codes).
+     */
+    failWith (request: FastifyRequest, reply: FastifyReply, origin: string, method: string, error: unknown): FastifyReply {
+      if (error instanceof SignInError) {
+        error.logTo(request.log, method)
+        return this.fail(reply, origin, error.reason)
+      }
+      const { name, code } = error as { name?: unknown, code?: unknown }
+      request.log.error({ kind: name, code }, `${method} sign-in failed unexpectedly`)
+      return this.fail(reply, origin, 'server_error')
     }
   }
 }

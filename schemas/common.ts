@@ -1,4 +1,4 @@
-import { Type, type Static, type StringOptions } from '@sinclair/typebox'
+import { Type, type Static, type StringOptions, type TBoolean } from '@sinclair/typebox'
 
 /**
  * The keyword plugins/validation.ts enforces on text people type: no unpaired surrogates, no control
@@ -25,3 +25,8 @@ export type ErrorBody = Static<typeof ErrorSchema>
 /** Shorthand for the error statuses a route declares. */
 export const errors = (...statuses: number[]) =>
   Object.fromEntries(statuses.map((status) => [status, ErrorSchema])) as Record<number, typeof ErrorSchema>
+
+/** On/off properties, each described: `Type.Object({ ...flags({ name: 'what it means' }) })`. */
+export function flags<K extends string> (descriptions: Record<K, string>): Record<K, TBoolean> {
+  return Object.fromEntries(Object.entries<string>(descriptions).map(([name, description]) => [name, Type.Boolean({ description })])) as Record<K, TBoolean>
+}

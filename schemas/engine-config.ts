@@ -1,15 +1,16 @@
 import { Type, type Static } from '@sinclair/typebox'
+import { flags } from './common.js'
 
 /** What the connected engine generation can do; the client hides what it cannot. */
-export const EngineCapabilitiesSchema = Type.Object({
-  fortChanges: Type.Boolean({ description: 'Fort change alarms' }),
-  maxBattles: Type.Boolean({ description: 'Max battle alarms' }),
-  summaries: Type.Boolean({ description: 'Quest summary schedules' }),
-  testAlerts: Type.Boolean({ description: 'Test alerts' }),
-  reload: Type.Boolean({ description: 'A full tracking-state reload route' }),
-  userCreation: Type.Boolean({ description: 'Creating users (webhooks) through the engine' }),
-  savedPlaces: Type.Boolean({ description: 'Saved places (no supported engine offers them to this service)' })
-})
+export const EngineCapabilitiesSchema = Type.Object(flags({
+  fortChanges: 'Fort change alarms',
+  maxBattles: 'Max battle alarms',
+  summaries: 'Quest summary schedules',
+  testAlerts: 'Test alerts',
+  reload: 'A full tracking-state reload route',
+  userCreation: 'Creating users (webhooks) through the engine',
+  savedPlaces: 'Saved places (no supported engine offers them to this service)'
+}))
 export type EngineCapabilities = Static<typeof EngineCapabilitiesSchema>
 
 /**

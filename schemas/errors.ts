@@ -38,6 +38,8 @@ export const ERRORS = {
   Unauthorized: entry('AW_UNAUTHORIZED', '%s', 401),
   RefreshRefused: entry('AW_REFRESH_REFUSED', 'invalid_grant', 401),
   Forbidden: entry('AW_FORBIDDEN', '%s', 403),
+  /** Base of SignInError: its reason decides the status and the redirect code (plugins/identity.ts). */
+  SignInRefused: entry('AW_SIGN_IN_REFUSED', '%s', 403),
   FeatureDisabled: entry('AW_FEATURE_DISABLED', FEATURE_DISABLED_MESSAGE, 403),
   NotFound: entry('AW_NOT_FOUND', '%s', 404),
   Conflict: entry('AW_CONFLICT', '%s', 409),

@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox'
+import { flags } from './common.js'
 
 /** What the login page needs to know to offer (or skip to) each sign-in method. */
 export const ProvidersSchema = Type.Object({
@@ -9,13 +10,15 @@ export const ProvidersSchema = Type.Object({
     endSession: Type.Boolean({ description: 'Single logout available' }),
     refresh: Type.Boolean({ description: 'Configured and OIDC_USE_REFRESH_TOKENS on' })
   }),
-  discord: Type.Object({
-    configured: Type.Boolean({ description: 'Client id and secret are set' }),
-    enabledByAdmin: Type.Boolean({ description: 'enable_discord is not "false"' })
-  }),
+  discord: Type.Object(flags({
+    configured: 'Client id and secret are set',
+    enabledByAdmin: 'enable_discord is not "false"'
+  })),
   telegram: Type.Object({
-    configured: Type.Boolean({ description: 'TELEGRAM_ENABLED and a bot token' }),
-    enabledByAdmin: Type.Boolean({ description: 'enable_telegram is not "false"' }),
+    ...flags({
+      configured: 'TELEGRAM_ENABLED and a bot token',
+      enabledByAdmin: 'enable_telegram is not "false"'
+    }),
     botUsername: Type.String({ description: 'TELEGRAM_BOT_USERNAME, else the telegram_bot setting, without @' })
   })
 })

@@ -327,24 +327,26 @@ function standInService (op: OidcProviderHandle, chat: ChatPlatformFake): Fastif
   const { as, client, auth } = relyingParty(op)
   const app = Fastify()
   const origin = (host: string) => `http://${host}`
+  /** An authorization-code request to an authorization endpoint, as a client sends it. */
+  const authorizeUrl = (endpoint: string, clientId: string, redirectUri: string, extra: Record<string, string>) => {
+    const url = new URL(endpoint)
+    url.search = new URLSearchParams({ client_id: clientId, redirect_uri: redirectUri, response_type: 'code', ...extra }).toString()
+    return url.href
+  }
   const cookiesOf = (header: string | undefined) =>
     new Map((header ?? '').split('; ').filter(Boolean).map((c) => c.split('=', 2) as [string, string]))
 
   app.get('/api/auth/oidc/login', async (req, reply) => {
     const state = oauth.generateRandomState()
     const verifier = oauth.generateRandomCodeVerifier()
-    const url = new URL(op.authorizationUrl)
-    url.search = new URLSearchParams({
-      client_id: op.clientId,
-      redirect_uri: `${origin(req.host)}/api/auth/oidc/callback`,
-      response_type: 'code',
+    const url = authorizeUrl(op.authorizationUrl, op.clientId, `${origin(req.host)}/api/auth/oidc/callback`, {
       scope: 'openid profile',
       state,
       code_challenge: await oauth.calculatePKCECodeChallenge(verifier),
       code_challenge_method: 'S256',
-    }).toString()
+    })
     return reply.header('set-cookie', [`st=${state}; Path=/api/auth/oidc; HttpOnly`, `pv=${verifier}; Path=/api/auth/oidc; HttpOnly`])
-      .redirect(url.href)
+      .redirect(url)
   })
   app.get('/api/auth/oidc/callback', async (req, reply) => {
     const cookies = cookiesOf(req.headers.cookie)
@@ -364,16 +366,11 @@ function standInService (op: OidcProviderHandle, chat: ChatPlatformFake): Fastif
     }
   })
   app.get('/api/auth/discord/login', async (req, reply) => {
-    const url = new URL(chat.authorizeUrl)
-    url.search = new URLSearchParams({
-      client_id: chat.clientId,
-      redirect_uri: `${origin(req.host)}/api/auth/discord/callback`,
-      response_type: 'code',
+    return reply.redirect(authorizeUrl(chat.authorizeUrl, chat.clientId, `${origin(req.host)}/api/auth/discord/callback`, {
       scope: 'identify',
       prompt: 'none',
       state: 'discord-state',
-    }).toString()
-    return reply.redirect(url.href)
+    }))
   })
   app.get<{ Querystring: { code?: string } }>('/api/auth/discord/callback', async (req, reply) => {
     const token = await fetch(`${chat.url}/oauth2/token`, {

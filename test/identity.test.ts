@@ -68,7 +68,7 @@ t.test('signIn: the method switches, opt-in for SSO and opt-out for the others',
   const s = await site()
   await seedHuman(s, { id: USER })
   const attempt = (method: 'oidc' | 'discord' | 'telegram') =>
-    s.app.identity.signIn({ userId: USER, method }).then(() => 'ok', (e: SignInError) => e.code)
+    s.app.identity.signIn({ userId: USER, method }).then(() => 'ok', (e: SignInError) => e.reason)
   t.equal(await attempt('oidc'), 'oidc_disabled', 'SSO absent: off')
   t.equal(await attempt('discord'), 'ok', 'chat platform absent: on')
   t.equal(await attempt('telegram'), 'ok')
@@ -82,7 +82,7 @@ t.test('signIn: the method switches, opt-in for SSO and opt-out for the others',
 
 t.test('signIn: refusals before any switch', async (t) => {
   const s = await site()
-  const code = (userId: string) => s.app.identity.signIn({ userId, method: 'discord' }).then(() => 'ok', (e: SignInError) => e.code)
+  const code = (userId: string) => s.app.identity.signIn({ userId, method: 'discord' }).then(() => 'ok', (e: SignInError) => e.reason)
   t.equal(await code(USER), 'user_not_registered', 'never provisions')
   await seedHuman(s, { id: ADMIN, adminDisable: true })
   t.equal(await code(ADMIN), 'account_blocked', 'blocked even when admin')

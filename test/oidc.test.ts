@@ -505,14 +505,14 @@ t.test('the client calls used for renewal: refresh, userinfo, mapIdentity, revok
   t.match(op.tokenRequests.map((r) => [r.grantType, r.authMethod, r.status]), [['authorization_code', 'basic', 200], ['refresh_token', 'basic', 200]])
   const info = await client.userinfo(renewed.accessToken, 'alice')
   t.same(client.mapIdentity(info), { userId: ALICE_ID, subject: 'alice', username: 'alice', avatarUrl: ALICE.picture })
-  await t.rejects(client.userinfo(renewed.accessToken, 'bob'), { code: 'oidc_userinfo_failed', reason: 'subject_mismatch' })
-  t.throws(() => client.mapIdentity({ name: 'nobody' }), { code: 'oidc_no_identity' })
+  await t.rejects(client.userinfo(renewed.accessToken, 'bob'), { name: 'OidcClientError', reason: 'oidc_userinfo_failed', failure: 'subject_mismatch' })
+  t.throws(() => client.mapIdentity({ name: 'nobody' }), { name: 'SignInError', reason: 'oidc_no_identity' })
 
   await t.rejects(client.refresh(renewed.refreshToken ?? '', 'https://other.example'),
-    { code: 'oidc_token_exchange_failed', reason: 'OAUTH_JWT_CLAIM_COMPARISON_FAILED' }, 'an id_token from another issuer')
+    { name: 'OidcClientError', reason: 'oidc_token_exchange_failed', failure: 'OAUTH_JWT_CLAIM_COMPARISON_FAILED' }, 'an id_token from another issuer')
   await client.revoke(renewed.refreshToken ?? '')
   await t.rejects(client.refresh(login.refreshToken ?? '', login.issuer),
-    { code: 'oidc_token_exchange_failed', providerError: 'invalid_grant', transient: false }, 'a replayed provider token')
+    { name: 'OidcClientError', reason: 'oidc_token_exchange_failed', providerError: 'invalid_grant', transient: false }, 'a replayed provider token')
   t.match(op.revocations, [{ token: renewed.refreshToken, tokenTypeHint: 'refresh_token', authMethod: 'basic', status: 200 }])
 })
 

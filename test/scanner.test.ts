@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import t from 'tap'
 import type { Connection } from 'mariadb'
-import { build, bearer, rootConnection, seedHuman, type Test, type TestApp } from './helper.js'
+import { build, bearer, JWT_SECRET, rootConnection, seedHuman, type Test, type TestApp } from './helper.js'
 import { createScannerSchema } from './fakes/scanner-db.js'
 import { startKojiFake } from './fakes/koji.js'
 import { s2CellIdSigned } from '../lib/s2.js'
@@ -165,7 +165,7 @@ t.test('no scanner database: fallbacks and the gym picker off', async (t) => {
 t.test('SCANNER_DB_CONNECTION: URL or key=value form, password never echoed', async (t) => {
   const { scannerConnection } = await import('../plugins/scanner-db.js')
   const { loadConfig } = await import('../plugins/config.js')
-  const base = { JWT_SECRET: 'x'.repeat(32), NODE_ENV: 'development' }
+  const base = { JWT_SECRET, NODE_ENV: 'development' }
   t.same(scannerConnection(loadConfig({ ...base, SCANNER_DB_CONNECTION: 'mysql://golbat:p%40ss@db.local:3307/scan' })), { host: 'db.local', port: 3307, user: 'golbat', password: 'p@ss', database: 'scan' })
   t.same(scannerConnection(loadConfig({ ...base, ConnectionStrings__ScannerDb: 'Server=db;Port=3308;Database=golbat;User=me;Password=a=b' })), { host: 'db', port: 3308, user: 'me', password: 'a=b', database: 'golbat' })
   t.same(scannerConnection(loadConfig({ ...base, SCANNER_DB_HOST: 'h', SCANNER_DB_PASSWORD: 'pw' })), { host: 'h', port: 3306, user: 'root', password: 'pw', database: 'golbat' })

@@ -148,6 +148,56 @@ t.test('area seams: own private fences survive setAreas; others\' are hidden and
   t.same(js.json(), ['town'], 'PoracleJS would accept it: the service does not send it')
 })
 
+t.test('per-alarm override_areas: own fence names written directly, other users\' refused', async (t) => {
+  const s = await setup(t)
+  await create(s, { displayName: 'Mine', polygon: TRIANGLE })
+  await create(s, { displayName: 'Theirs', polygon: shifted(1) }, s.other)
+  // Neither fence is known to the engine as selectable: sent to it, both names would be lost.
+  s.engine.set({ fences: [{ name: 'Town', path: [[51, 7], [51, 7.2], [51.2, 7.2]] }] })
+  const stored = async () => (await s.app.engineDb.pool.query('SELECT uid, lure_id, override_areas FROM lures WHERE id = ? ORDER BY uid', [OWNER])) as Array<{ uid: number, lure_id: number, override_areas: string | null }>
+  const lure = (payload: object, method = 'POST', url = '/api/lures') => s.app.inject({ method: method as 'POST', url, headers: s.owner, payload })
+
+  const scoped = await lure({ lure_id: 501, override_areas: ['Town', 'MINE'] })
+  t.equal(scoped.statusCode, 201)
+  t.same(scoped.json().override_areas, ['town', 'mine'], 'the answer shows the full list')
+  t.same((await stored()).map((r) => JSON.parse(r.override_areas ?? 'null')), [['town', 'mine']], 'the row keeps the own fence, lower-cased')
+  t.notOk(s.engine.requests.some((r) => /tracking/.test(r.path) && (JSON.stringify(r.body) ?? '').includes('mine')), 'the engine was sent only names it knows')
+  const listed = await s.app.inject({ method: 'GET', url: '/api/lures', headers: s.owner })
+  t.same(listed.json()[0].override_areas, ['town', 'mine'])
+
+  const onlyMine = await lure({ lure_id: 502, override_areas: ['mine'] })
+  t.equal(onlyMine.statusCode, 201)
+  t.same(onlyMine.json().override_areas, ['mine'])
+  const edited = await lure({ clean: 1 }, 'PUT', `/api/lures/${onlyMine.json().uid as number}`)
+  t.equal(edited.statusCode, 200)
+  t.same(edited.json().override_areas, ['mine'], 'an update of another field keeps the own fence')
+
+  const before = await stored()
+  const foreign = await lure({ lure_id: 503, override_areas: ['town', 'theirs'] })
+  t.equal(foreign.statusCode, 400, 'another user\'s private fence')
+  t.match(foreign.json(), { error: 'Invalid request', details: [{ field: '/override_areas', message: 'unknown area: theirs' }] })
+  const foreignEdit = await lure({ override_areas: ['theirs'] }, 'PUT', `/api/lures/${scoped.json().uid as number}`)
+  t.equal(foreignEdit.statusCode, 400)
+  for (const bad of [{ lure_id: 504, override_areas: 'mine' }, { lure_id: 504, override_areas: [{ a: 1 }] }, { lure_id: 504, override_areas: Array.from({ length: 33 }, (_, i) => `a${i}`) }, { lure_id: 504, override_areas: ['mine'], distance: 5 }]) {
+    const res = await lure(bad)
+    t.equal(res.statusCode, 400, JSON.stringify(bad).slice(0, 60))
+  }
+  t.same(await stored(), before, 'nothing written by the refused requests')
+})
+
+t.test('per-alarm override_areas on PoracleJS: no such column; other users\' fences still refused', async (t) => {
+  const s = await setup(t)
+  s.engine.setMode('js')
+  await create(s, { displayName: 'Mine', polygon: TRIANGLE })
+  await create(s, { displayName: 'Theirs', polygon: shifted(1) }, s.other)
+  const lure = (areas: string[]) => s.app.inject({ method: 'POST', url: '/api/lures', headers: s.owner, payload: { lure_id: 501, override_areas: areas } })
+  t.equal((await lure(['theirs'])).statusCode, 400)
+  const mine = await lure(['mine'])
+  t.equal(mine.statusCode, 201, 'own fence: the alarm is created as PoracleJS stores it')
+  const rows = await s.app.engineDb.pool.query('SELECT override_areas FROM lures WHERE id = ?', [OWNER]) as Array<{ override_areas: string | null }>
+  t.same(rows, [{ override_areas: null }], 'no direct write: PoracleJS does not read the column')
+})
+
 t.test('submit, approve to Koji, reject, delete', async (t) => {
   const s = await setup(t)
   const a = (await create(s, { displayName: 'Park', polygon: TRIANGLE })).json()

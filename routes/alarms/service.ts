@@ -97,7 +97,32 @@ const unstored = (kind: AlarmKind) =>
 const sameKey = (fields: string[], a: Row, b: Row) => fields.every((f) => canon(a[f]) === canon(b[f]))
 
 export function createAlarmService (fastify: FastifyInstance) {
-  const { engine, alarmEvents, log, userWriteLock } = fastify
+  const { engine, alarmEvents, log, userWriteLock, userGeofences, engineDb } = fastify
+
+  /**
+   * The engine drops user-drawn fence names from `override_areas` (it serves them as not selectable), so
+   * each step goes to the engine without them and keeps its full list to write directly afterwards.
+   * Another user's private fence is refused as unknown: the caller cannot see it. A stored row holding
+   * such names no longer equals anything the engine is sent, so the engine would insert beside it: where
+   * the type has a unique key, the old row is deleted first (as for any insert under the same key).
+   */
+  async function withoutOwnFences (kind: AlarmKind, userId: string, steps: Step[]): Promise<Array<string[] | null>> {
+    const lists = (row: Row | undefined) => (Array.isArray(row?.override_areas) ? row.override_areas.map(String) : [])
+    if (!steps.some((s) => lists(s.candidate).length > 0 || lists(s.replaces).length > 0)) return steps.map(() => null)
+    const owners = await userGeofences.privateNames()
+    const own = (n: string) => owners.get(n) === userId
+    return steps.map((step) => {
+      const list = lists(step.candidate)
+      const foreign = list.find((n) => owners.has(n) && !own(n))
+      if (foreign !== undefined) throw invalid([{ field: '/override_areas', message: `unknown area: ${foreign}` }])
+      if (kind.uniqueKey !== undefined && step.replaces !== undefined && lists(step.replaces).some(own) &&
+        sameKey(kind.uniqueKey, step.candidate, step.replaces)) step.deleteFirst = true
+      if (!list.some(own)) return null
+      const selectable = list.filter((n) => !owners.has(n))
+      step.candidate = { ...step.candidate, override_areas: selectable.length > 0 ? selectable : null }
+      return list
+    })
+  }
 
   /**
    * A write runs under the user's write lock (plugins/user-write-lock.ts): its read-plan-write-check
@@ -189,6 +214,7 @@ export function createAlarmService (fastify: FastifyInstance) {
    */
   async function apply (kind: AlarmKind, userId: string, before: Alarm[], steps: Step[]): Promise<Array<Alarm | null>> {
     const explicit = kind.type === 'pokemon'
+    const fullAreas = await withoutOwnFences(kind, userId, steps)
     // An update is the create call with the uid present (the spec); only pokemon rows are matched by it.
     const bodies = steps.map((s) => (s.replaces && s.deleteFirst !== true ? { ...outgoing(s.candidate), uid: s.replaces.uid } : outgoing(s.candidate)))
     const early = steps.filter((s) => s.deleteFirst === true).map((s) => (s.replaces as Alarm).uid)
@@ -218,6 +244,17 @@ export function createAlarmService (fastify: FastifyInstance) {
           (steps.length === 1 && fresh.length === 1 ? fresh[0] : undefined))
       })
       if (results.some((r, i) => r === null && steps[i]?.replaces !== undefined)) throw unstored(kind)
+      // PoracleJS has no per-alarm override areas: it stores none of the names, so there is nothing to add.
+      if (fullAreas.some((a) => a !== null) && await engine.generation() === 'ng') {
+        for (const [i, row] of results.entries()) {
+          const areas = fullAreas[i]
+          // Only the step's own row (new, or the one it replaces), never an older alarm the engine matched.
+          if (areas === null || areas === undefined || row === null || (known.has(row.uid) && row.uid !== steps[i]?.replaces?.uid)) continue
+          await engineDb.setOverrideAreas(kind.type, userId, row.uid, areas)
+          row.override_areas = areas
+        }
+        await engine.reload()
+      }
 
       const superseded = steps.flatMap((s, i) => {
         const old = s.replaces?.uid

@@ -1,4 +1,5 @@
 import type { QueryOptions } from 'mariadb'
+import { ALARM_TABLES } from '../../plugins/engine-db.js'
 
 /**
  * The alarm engine's database for tests: the DDL PoracleNG 5.1 leaves behind (golang-migrate version 5,
@@ -14,6 +15,18 @@ export interface SqlRunner {
 const TABLE_OPTIONS = 'ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_unicode_ci'
 /** NG migration 4 adds these to every alarm table. */
 const OVERRIDES = '`override_location_label` varchar(64) DEFAULT NULL,\n  `override_areas` text DEFAULT NULL'
+
+/**
+ * The leading columns of the alarm tables added after the first migrations (lures, nests, gym), in the
+ * order those migrations create them; `template` is nullable in some of them and not in others.
+ */
+const laterAlarmColumns = (template: 'DEFAULT NULL' | 'NOT NULL') => `\`uid\` int(10) unsigned NOT NULL AUTO_INCREMENT,
+  \`id\` varchar(255) NOT NULL,
+  \`profile_no\` int(11) NOT NULL DEFAULT 1,
+  \`ping\` varchar(255) NOT NULL,
+  \`clean\` tinyint(1) NOT NULL DEFAULT 0,
+  \`distance\` int(11) NOT NULL,
+  \`template\` text ${template}`
 
 const DDL: string[] = [
   `CREATE TABLE \`humans\` (
@@ -156,26 +169,14 @@ const DDL: string[] = [
   UNIQUE KEY \`invasion_tracking\` (\`id\`,\`profile_no\`,\`gender\`,\`grunt_type\`)
 ) ${TABLE_OPTIONS}`,
   `CREATE TABLE \`lures\` (
-  \`uid\` int(10) unsigned NOT NULL AUTO_INCREMENT,
-  \`id\` varchar(255) NOT NULL,
-  \`profile_no\` int(11) NOT NULL DEFAULT 1,
-  \`ping\` varchar(255) NOT NULL,
-  \`clean\` tinyint(1) NOT NULL DEFAULT 0,
-  \`distance\` int(11) NOT NULL,
-  \`template\` text DEFAULT NULL,
+  ${laterAlarmColumns('DEFAULT NULL')},
   \`lure_id\` int(11) NOT NULL,
   ${OVERRIDES},
   PRIMARY KEY (\`uid\`),
   UNIQUE KEY \`lure_tracking\` (\`id\`,\`profile_no\`,\`lure_id\`)
 ) ${TABLE_OPTIONS}`,
   `CREATE TABLE \`nests\` (
-  \`uid\` int(10) unsigned NOT NULL AUTO_INCREMENT,
-  \`id\` varchar(255) NOT NULL,
-  \`profile_no\` int(11) NOT NULL DEFAULT 1,
-  \`ping\` varchar(255) NOT NULL,
-  \`clean\` tinyint(1) NOT NULL DEFAULT 0,
-  \`distance\` int(11) NOT NULL,
-  \`template\` text DEFAULT NULL,
+  ${laterAlarmColumns('DEFAULT NULL')},
   \`pokemon_id\` int(11) NOT NULL,
   \`min_spawn_avg\` int(11) NOT NULL,
   \`form\` int(11) NOT NULL,
@@ -183,13 +184,7 @@ const DDL: string[] = [
   PRIMARY KEY (\`uid\`)
 ) ${TABLE_OPTIONS}`,
   `CREATE TABLE \`gym\` (
-  \`uid\` int(10) unsigned NOT NULL AUTO_INCREMENT,
-  \`id\` varchar(255) NOT NULL,
-  \`profile_no\` int(11) NOT NULL DEFAULT 1,
-  \`ping\` varchar(255) NOT NULL,
-  \`clean\` tinyint(1) NOT NULL DEFAULT 0,
-  \`distance\` int(11) NOT NULL,
-  \`template\` text NOT NULL,
+  ${laterAlarmColumns('NOT NULL')},
   \`team\` int(11) NOT NULL,
   \`slot_changes\` tinyint(1) NOT NULL,
   \`gym_id\` varchar(255) DEFAULT NULL,
@@ -288,20 +283,8 @@ export async function createEngineSchema (runner: SqlRunner, options: EngineSche
   for (const statement of [...DDL, ...bookkeeping]) await runner.query(statement)
 }
 
-/** The engine's tracking table of each API alarm type. */
-export const ALARM_TABLES = {
-  pokemon: 'monsters',
-  raid: 'raid',
-  egg: 'egg',
-  quest: 'quest',
-  invasion: 'invasion',
-  lure: 'lures',
-  nest: 'nests',
-  gym: 'gym',
-  fort: 'forts',
-  maxbattle: 'maxbattle'
-} as const
-
+/** The engine's tracking table of each API alarm type: the service's own map. */
+export { ALARM_TABLES }
 export type EngineAlarmType = keyof typeof ALARM_TABLES
 
 /** Every table a profile copy or delete touches (weather has no API but belongs to profiles too). */

@@ -115,8 +115,8 @@ const discordRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       return flow.succeed(reply, `${origin}/auth/discord/callback#token=${encodeURIComponent(token)}`)
     } catch (err) {
       if (!(err instanceof SignInError)) throw err
-      request.log.info({ userId: user.id, code: err.code }, 'chat-platform sign-in refused')
-      return fail(err.code)
+      request.log.info({ userId: user.id, code: err.reason }, 'chat-platform sign-in refused')
+      return fail(err.reason)
     }
   })
 }

@@ -2,7 +2,7 @@ import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typ
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
 import { notFound } from '../../../plugins/errors.js'
 import { SignInError } from '../../../plugins/identity.js'
-import { OidcClientError, singleLogoutAvailable } from '../../../plugins/oidc-client.js'
+import { singleLogoutAvailable } from '../../../plugins/oidc-client.js'
 import { errors } from '../../../schemas/common.js'
 import { returnOrigin, signInFlow, type LoginTransaction } from '../../../plugins/sign-in-flow.js'
 
@@ -118,16 +118,7 @@ const oidcRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       const fragment = await finishSignIn(request, transaction, verifier)
       return await flow.succeed(reply, `${origin}/auth/oidc/callback#${fragment.toString()}`)
     } catch (error) {
-      if (error instanceof OidcClientError) {
-        request.log.warn({ code: error.code, reason: error.reason, status: error.status, providerError: error.providerError }, 'OIDC sign-in failed at the provider')
-      } else if (error instanceof SignInError) {
-        request.log.info({ code: error.code, detail: error.message }, 'OIDC sign-in refused')
-      } else {
-        // Only the kind: messages of database or library errors may quote values (tokens, codes).
-        const { name, code } = error as { name?: unknown, code?: unknown }
-        request.log.error({ kind: name, code }, 'OIDC sign-in failed unexpectedly')
-      }
-      return flow.fail(reply, origin, error instanceof SignInError ? error.code : 'server_error')
+      return flow.failWith(request, reply, origin, 'OIDC', error)
     }
   })
 

@@ -1,8 +1,7 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { badRequest, engineUnavailable, forbidden, unauthorized, type CataloguedError } from '../../../plugins/errors.js'
-import { BLOCKED_MESSAGE } from '../../../plugins/blocked-accounts.js'
+import { badRequest, unauthorized } from '../../../plugins/errors.js'
 import { telegramBotUsername, telegramConfigured } from '../../../plugins/chat-platform.js'
-import { SignInError, activeProfileName, userInfo, type SignInErrorCode } from '../../../plugins/identity.js'
+import { SignInError, activeProfileName, userInfo } from '../../../plugins/identity.js'
 import { errors } from '../../../schemas/common.js'
 import { TelegramConfigSchema, TelegramSignInSchema } from '../../../schemas/session-user.js'
 import { FUTURE_SKEW_SECONDS, MAX_AGE_SECONDS, hashMatches } from './widget.js'
@@ -20,17 +19,6 @@ const WidgetBodySchema = Type.Object({
   auth_date: Type.Union([Type.Integer({ minimum: 0, maximum: 99_999_999_999 }), Digits(11)]),
   hash: Type.String({ pattern: '^[0-9a-fA-F]{64}$' })
 }, { additionalProperties: false })
-
-/** Refused sign-ins as JSON: the widget posts with fetch, so there is no redirect to send. */
-function refusal (code: SignInErrorCode): CataloguedError {
-  switch (code) {
-    case 'user_not_registered': return forbidden('User not registered in Poracle.')
-    case 'account_blocked': return forbidden(BLOCKED_MESSAGE)
-    case 'engine_unavailable': return engineUnavailable()
-    case 'telegram_disabled': return badRequest('Telegram login is disabled by the administrator.', { code })
-    default: return forbidden('Telegram sign-in was refused.', { code })
-  }
-}
 
 /** Telegram login widget: `POST /verify` checks the signed widget data; `GET /config` feeds the login page. */
 const telegramRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
@@ -55,21 +43,16 @@ const telegramRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     if (!hashMatches(fields, fields.hash, config.TELEGRAM_BOT_TOKEN)) throw unauthorized('Telegram login data could not be verified.')
 
     const userId = String(fields.id)
-    let result
-    try {
-      result = await identity.signIn({
-        userId,
-        method: 'telegram',
-        username: fields.username || fields.first_name || 'Unknown',
-        ...(fields.photo_url !== undefined && fields.photo_url !== '' && { avatarUrl: fields.photo_url })
-      })
-    } catch (error) {
-      if (error instanceof SignInError) {
-        request.log.info({ userId, code: error.code }, 'Telegram sign-in refused')
-        throw refusal(error.code)
-      }
+    // A refusal is a catalogue entry (SignInError): the error handler answers it as JSON, after it is logged here.
+    const result = await identity.signIn({
+      userId,
+      method: 'telegram',
+      username: fields.username || fields.first_name || 'Unknown',
+      ...(fields.photo_url !== undefined && fields.photo_url !== '' && { avatarUrl: fields.photo_url })
+    }).catch((error: unknown) => {
+      if (error instanceof SignInError) error.logTo(request.log, 'Telegram')
       throw error
-    }
+    })
     const { claims, human, roles } = result
     const { token } = auth.mint(claims, config.JWT_EXPIRATION_MINUTES)
     return { token, user: userInfo(claims, human, roles.managedWebhooks, await activeProfileName(engine, human, request.log)) }
