@@ -93,6 +93,9 @@ export default fp(async (fastify) => {
   })
   fastify.addHook('onSend', (_request, reply, payload, done) => {
     if (isHtml(reply.getHeader('content-type'))) reply.headers(documentHeaders)
+    // A 304 has no content type, and browsers merge its headers into the cached page: the resource CSP
+    // would replace the document's and block the page's own scripts on every revalidated visit.
+    else if (reply.statusCode === 304) reply.removeHeader('content-security-policy')
     done(null, payload)
   })
 }, { name: 'security-headers', fastify: '5.x', dependencies: ['config'] })

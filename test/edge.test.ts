@@ -56,6 +56,21 @@ t.test('HTML answers carry the whole document policy', async (t) => {
   t.match(res.headers['content-security-policy'], /object-src 'none'/)
 })
 
+t.test('a revalidated page (304) carries no policy that would replace the cached document policy', async (t) => {
+  const { app } = await build(t, {
+    routes: (app) => app.get('/_page', async (request, reply) => {
+      if (request.headers['if-none-match'] === '"v1"') return reply.code(304).header('etag', '"v1"').send()
+      return reply.type('text/html; charset=utf-8').header('etag', '"v1"').send('<!doctype html>')
+    })
+  })
+  const first = await app.inject({ method: 'GET', url: '/_page' })
+  t.match(first.headers['content-security-policy'], /default-src 'self'/)
+  const again = await app.inject({ method: 'GET', url: '/_page', headers: { 'if-none-match': '"v1"' } })
+  t.equal(again.statusCode, 304)
+  t.equal(again.headers['content-security-policy'], undefined, 'browsers merge 304 headers into the cached page')
+  t.equal(again.headers['x-content-type-options'], 'nosniff')
+})
+
 t.test('JSON answers: no sniffing, no framing, a policy that allows nothing, headers under 400 bytes', async (t) => {
   const { app } = await build(t)
   for (const url of ['/api/version', '/api/does-not-exist']) {
