@@ -1,4 +1,4 @@
-import { useAction } from '../shell/useAction'
+import { useSubmit } from '../forms/useSubmit'
 
 interface SettingSwitchProps {
   label: string
@@ -11,12 +11,12 @@ interface SettingSwitchProps {
 
 /** A labelled checkbox that saves on change and says whether it worked. */
 export function SettingSwitch ({ label, help, checked, disabled = false, onChange }: SettingSwitchProps) {
-  const { busy, error, run } = useAction(onChange)
+  const { busy, error, run } = useSubmit()
 
   return (
     <div className='stack-tight'>
       <label className='switch'>
-        <input type='checkbox' checked={checked} disabled={disabled || busy} onChange={(e) => { void run(e.target.checked) }} />
+        <input type='checkbox' checked={checked} disabled={disabled || busy} onChange={(e) => { const next = e.target.checked; void run(() => onChange(next)) }} />
         <span>{label}</span>
       </label>
       {help !== undefined && <span className='help'>{help}</span>}

@@ -1,13 +1,14 @@
 import { useTranslation } from 'react-i18next'
 import { api } from '../api'
 import { useSession } from './session-context'
-import { useAction } from './useAction'
+import { useSubmit } from '../forms/useSubmit'
 
 /** Pauses or resumes the user's alert delivery (POST /api/auth/alerts/toggle). */
 export function AlertsToggle () {
   const { t } = useTranslation()
   const { user, update } = useSession()
-  const { busy, error, run: toggle } = useAction(async () => {
+  const { busy, error, run } = useSubmit()
+  const toggle = () => run(async () => {
     const { enabled } = await api<{ enabled: boolean }>('/api/auth/alerts/toggle', { method: 'POST' })
     update({ enabled })
   })

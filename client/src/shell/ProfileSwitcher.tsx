@@ -4,7 +4,7 @@ import { api } from '../api'
 import { getRefreshToken, storeTokens } from '../session'
 import type { Profile } from '../types'
 import { useSession } from './session-context'
-import { useAction } from './useAction'
+import { useSubmit } from '../forms/useSubmit'
 import { useLoad } from './useLoad'
 
 /**
@@ -16,7 +16,8 @@ export function ProfileSwitcher () {
   const id = useId()
   const { user, reload } = useSession()
   const [profiles] = useLoad((signal) => api<Profile[]>('/api/profiles', { signal }), [user.profileNo])
-  const { busy, error, run: switchTo } = useAction(async (profileNo: number) => {
+  const { busy, error, run } = useSubmit()
+  const switchTo = (profileNo: number) => run(async () => {
     const { token } = await api<{ token: string }>(`/api/profiles/switch/${profileNo}`, { method: 'PUT' })
     storeTokens(token, getRefreshToken())
     reload()

@@ -1,12 +1,12 @@
 import { Fragment, useId, useState, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import { api, publicApi } from '../../api'
+import { useSubmit } from '../../forms/useSubmit'
 import { ALARM_TYPE_SWITCHES } from '../../alarm-types'
 import { ConfirmDialog } from '../../components/ConfirmDialog'
 import { SettingSwitch } from '../../components/SettingSwitch'
 import { useFormat } from '../../i18n/format'
 import { Status } from '../../shell/Status'
-import { useAction } from '../../shell/useAction'
 import { useLoad } from '../../shell/useLoad'
 import { usePageTitle } from '../../shell/usePageTitle'
 import type { Providers } from '../../types'
@@ -94,16 +94,14 @@ function SignInMode ({ data, set }: { data: PageData, set: Save }) {
   const sso = isTrue(data.settings, 'enable_oidc')
   const [target, setTarget] = useState<'sso' | 'local' | null>(null)
   // A refusal (for example SSO without a complete provider configuration) stays in the dialog: the API says why.
-  const { busy, error, run, clearError } = useAction(async (to: 'sso' | 'local') => {
-    await set('enable_oidc', to === 'sso' ? 'true' : 'false', to === 'sso')
-  })
+  const { busy, error, setError, run } = useSubmit()
 
   const close = (): void => {
     setTarget(null)
-    clearError()
+    setError(null)
   }
   const confirm = async (): Promise<void> => {
-    if (target !== null && await run(target)) close()
+    if (target !== null && await run(() => set('enable_oidc', target === 'sso' ? 'true' : 'false', target === 'sso'))) close()
   }
 
   return (
@@ -143,7 +141,8 @@ function RoleGating ({ settings, set }: { settings: SettingValues, set: Save }) 
   const id = useId()
   const [roles, setRoles] = useState(settings.get('allowed_role_ids') ?? '')
   const [saved, setSaved] = useState(false)
-  const { busy, error, run } = useAction(async () => {
+  const { busy, error, run } = useSubmit()
+  const save = () => run(async () => {
     setSaved(false)
     await set('allowed_role_ids', roles.split(/[\s,]+/).filter((r) => r !== '').join(','))
     setSaved(true)
@@ -158,7 +157,7 @@ function RoleGating ({ settings, set }: { settings: SettingValues, set: Save }) 
         checked={isTrue(settings, 'enable_roles')}
         onChange={(on) => set('enable_roles', on ? 'true' : 'false')}
       />
-      <form className='stack' onSubmit={(e) => { e.preventDefault(); void run() }}>
+      <form className='stack' onSubmit={(e) => { e.preventDefault(); void save() }}>
         <div className='field'>
           <label htmlFor={id}>{t('signIn.roles.allowed')}</label>
           <input id={id} className='input' inputMode='numeric' value={roles} onChange={(e) => { setRoles(e.target.value) }} aria-describedby={`${id}-help`} />
@@ -289,7 +288,8 @@ function SessionsPanel () {
   const id = useId()
   const [userId, setUserId] = useState('')
   const [done, setDone] = useState<string | null>(null)
-  const { busy, error, run } = useAction(async () => {
+  const { busy, error, run } = useSubmit()
+  const revoke = () => run(async () => {
     setDone(null)
     const { revoked } = await api<{ revoked: number }>(`/api/admin/users/sessions?id=${encodeURIComponent(userId.trim())}`, { method: 'DELETE' })
     setDone(t('signIn.sessions.revoked', { count: revoked, formatted: format.number(revoked) }))
@@ -299,7 +299,7 @@ function SessionsPanel () {
     <section className='card' aria-labelledby='sessions-title'>
       <h2 id='sessions-title'>{t('signIn.sessions.title')}</h2>
       <p className='help'>{t('signIn.sessions.help')}</p>
-      <form className='stack' onSubmit={(e) => { e.preventDefault(); void run() }}>
+      <form className='stack' onSubmit={(e) => { e.preventDefault(); void revoke() }}>
         <div className='field'>
           <label htmlFor={id}>{t('signIn.sessions.userId')}</label>
           <input id={id} className='input' required maxLength={255} value={userId} onChange={(e) => { setUserId(e.target.value) }} />
