@@ -27,6 +27,7 @@ import blockedAccounts from './plugins/blocked-accounts.js'
 import featureGates from './plugins/feature-gates.js'
 import alarmEvents from './plugins/alarm-events.js'
 import koji from './plugins/koji.js'
+import geocoder from './plugins/geocoder.js'
 import areaWriter from './plugins/area-writer.js'
 import userGeofences from './plugins/user-geofences.js'
 import areaSelection from './plugins/area-selection.js'
@@ -161,6 +162,7 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   await fastify.register(featureGates)
   await fastify.register(alarmEvents)
   await fastify.register(koji)
+  await fastify.register(geocoder)
   await fastify.register(areaWriter)
   await fastify.register(userGeofences)
   await fastify.register(areaSelection)

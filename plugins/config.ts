@@ -140,7 +140,8 @@ export const ConfigSchema = Type.Object({
 
   // Maps
   MAP_TILE_URL: str({ default: 'https://tile.openstreetmap.org/{z}/{x}/{y}.png', description: 'Map tile URL template ({z}/{x}/{y}, optional {s}); its origin is added to the CSP img-src' }),
-  MAP_TILE_ATTRIBUTION: str({ default: '© OpenStreetMap contributors', description: 'Attribution shown on the map, as the tile provider requires' })
+  MAP_TILE_ATTRIBUTION: str({ default: '© OpenStreetMap contributors', description: 'Attribution shown on the map, as the tile provider requires' }),
+  GEOCODER_TIMEOUT_MS: int({ default: 10000, minimum: 100, description: 'Timeout of an address search or lookup at the geocoder the alarm engine names (its providerURL)' })
 })
 
 export type Config = Static<typeof ConfigSchema>

@@ -51,6 +51,8 @@ export const ERRORS = {
   WebhookRejected: entry('AW_WEBHOOK_REJECTED', 'The alarm engine rejected the webhook. Nothing was created.', 502, true),
   GeofenceServerRejected: entry('AW_GEOFENCE_SERVER_REJECTED', 'The geofence server rejected the request; nothing was changed.', 502, true),
   GeofenceServerMissing: entry('AW_GEOFENCE_SERVER_MISSING', 'No geofence server is configured (KOJI_API_ADDRESS and KOJI_PROJECT_NAME).', 503, true),
+  GeocoderMissing: entry('AW_GEOCODER_MISSING', 'Address search is not offered: the alarm engine names no geocoder (providerURL).', 501, true),
+  GeocoderUnavailable: entry('AW_GEOCODER_UNAVAILABLE', 'Address search is unavailable right now. Please try again in a moment.', 503, true),
   GameDataUnavailable: entry('AW_GAME_DATA_UNAVAILABLE', 'Game data is unavailable right now.', 503, true),
   /** A passing condition on our side; the client is told when to try again. */
   Unavailable: entry('AW_UNAVAILABLE', '%s', 503, true),

@@ -1,4 +1,4 @@
-import { Type } from '@sinclair/typebox'
+import { Type, type Static } from '@sinclair/typebox'
 import { FreeText } from './common.js'
 
 export const LatitudeSchema = Type.Number({ minimum: -90, maximum: 90 })
@@ -21,3 +21,28 @@ export const LanguageCodeSchema = Type.String({ pattern: '^[a-zA-Z]{2,3}([-_][a-
 
 export const LanguageSchema = Type.Object({ language: Type.Union([LanguageCodeSchema, Type.Null()]) })
 export const LanguageWriteSchema = Type.Object({ language: LanguageCodeSchema }, { additionalProperties: false })
+
+/** `GET /api/location`: the pin, and whether address search is offered (so the client shows it or not). */
+export const LocationAnswerSchema = Type.Object({
+  latitude: LatitudeSchema,
+  longitude: LongitudeSchema,
+  geocoder: Type.Boolean({ description: 'Address search and reverse lookup are available (`/api/location/geocode`, `/reverse`)' })
+})
+
+/** Optional interface language for the geocoder's names; without it the engine's locale is used. */
+const GeocoderLanguage = Type.Optional(LanguageCodeSchema)
+
+export const GeocodeQuerySchema = Type.Object({
+  q: FreeText({ minLength: 1, maxLength: 200, pattern: '\\S', description: 'What the user typed: an address, a place name' }),
+  lang: GeocoderLanguage
+})
+
+export const ReverseQuerySchema = Type.Object({ lat: LatitudeSchema, lon: LongitudeSchema, lang: GeocoderLanguage })
+
+/** One place found for an address: the geocoder's name for it and its point. */
+export const AddressMatchSchema = Type.Object({ label: Type.String(), lat: LatitudeSchema, lon: LongitudeSchema })
+export type AddressMatch = Static<typeof AddressMatchSchema>
+
+/** The address at a point; null where the geocoder knows nothing (the open sea). */
+export const AddressNameSchema = Type.Object({ label: Type.Union([Type.String(), Type.Null()]) })
+export type AddressName = Static<typeof AddressNameSchema>

@@ -2,31 +2,36 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import { notSupported } from '../../plugins/errors.js'
 import { errors } from '../../schemas/common.js'
-import { LanguageSchema, LanguageWriteSchema, LocationSchema, PlaceLabelParamsSchema, PlaceSchema } from '../../schemas/location.js'
+import {
+  AddressMatchSchema, AddressNameSchema, GeocodeQuerySchema, LanguageSchema, LanguageWriteSchema, LocationAnswerSchema, LocationSchema,
+  PlaceLabelParamsSchema, PlaceSchema, ReverseQuerySchema
+} from '../../schemas/location.js'
 
 /** Saved places live in the engine, and neither engine generation the service supports has an API for them. */
 const placesUnsupported = () => notSupported('Saved places are not supported: the alarm engine offers no saved-places API.')
 
 /**
- * The active profile's pin (`/api/location`, gated by `disable_location`), saved places (not supported
+ * The active profile's pin (`/api/location`, gated by `disable_location`), address search and reverse
+ * lookup at the engine's geocoder (also gated by `disable_nominatim`), saved places (not supported
  * by the engine), and the language the engine writes the user's alerts in (`/api/location/language`,
  * not gated: it is a delivery setting, not a location).
  */
 const locationRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
-  const { auth, engine, engineDb, featureGates, userWriteLock } = fastify
+  const { auth, engine, engineDb, featureGates, geocoder, rateLimits, userWriteLock } = fastify
   const locationGate = featureGates.gate('disable_location')
+  const geocoderGates = [locationGate, featureGates.gate('disable_nominatim')]
 
   fastify.addHook('onRequest', auth.authenticate)
 
   fastify.get('/', {
     preHandler: locationGate,
-    schema: { tags: ['location'], response: { 200: LocationSchema, ...errors(401, 403, 404, 500) } }
+    schema: { tags: ['location'], response: { 200: LocationAnswerSchema, ...errors(401, 403, 404, 500) } }
   }, async (request) => {
     const { userId } = request.user
-    const [human, rows] = await Promise.all([engine.humans.one(userId), engine.profiles.list(userId)])
+    const [human, rows, search] = await Promise.all([engine.humans.one(userId), engine.profiles.list(userId), geocoder.available()])
     // The profile row is the source; a PoracleJS user without one has the pin only on the human.
     const active = rows.find((r) => Number(r.profile_no) === Number(human.current_profile_no)) ?? human
-    return { latitude: Number(active.latitude), longitude: Number(active.longitude) }
+    return { latitude: Number(active.latitude), longitude: Number(active.longitude), geocoder: search }
   })
 
   fastify.put('/', {
@@ -37,6 +42,18 @@ const locationRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     await engine.humans.setLocation(request.user.userId, latitude, longitude)
     return { latitude, longitude }
   }))
+
+  fastify.get('/geocode', {
+    preHandler: geocoderGates,
+    config: { rateLimit: rateLimits.authRead },
+    schema: { tags: ['location'], querystring: GeocodeQuerySchema, response: { 200: Type.Array(AddressMatchSchema), ...errors(400, 401, 403, 429, 501, 503) } }
+  }, async (request) => geocoder.search(request.query.q.trim(), request.query.lang))
+
+  fastify.get('/reverse', {
+    preHandler: geocoderGates,
+    config: { rateLimit: rateLimits.authRead },
+    schema: { tags: ['location'], querystring: ReverseQuerySchema, response: { 200: AddressNameSchema, ...errors(400, 401, 403, 429, 501, 503) } }
+  }, async (request) => geocoder.reverse(request.query.lat, request.query.lon, request.query.lang))
 
   fastify.get('/places', {
     preHandler: locationGate,

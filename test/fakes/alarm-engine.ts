@@ -61,6 +61,8 @@ export interface FakeEngineSettings {
   areaSecurity: boolean
   /** Whether a static-map provider is configured (the geofence map routes). */
   staticMaps: boolean
+  /** The geocoder (Nominatim) base URL the engine's config names; '' as the engines ship it. */
+  providerURL: string
   fences: FakeFence[]
   /** A Koji-style feed (`{ data: fences }`) downloaded on geofence reload, as the engines do with URL paths. */
   geofenceUrl: string | null
@@ -289,6 +291,7 @@ export async function startAlarmEngineFake (options: AlarmEngineFakeOptions): Pr
     summaryFeature: true,
     areaSecurity: false,
     staticMaps: false,
+    providerURL: '',
     fences: [],
     geofenceUrl: null,
     geofenceBearerToken: '',
@@ -861,7 +864,7 @@ export async function startAlarmEngineFake (options: AlarmEngineFakeOptions): Pr
       version: settings.version ?? (mode === 'ng' ? '5.1.0' : '4.8.3'),
       locale: settings.locale,
       prefix: '!',
-      providerURL: '',
+      providerURL: settings.providerURL,
       addressFormat: '{{{streetName}}} {{streetNumber}}',
       staticKey: [],
       pvpFilterMaxRank: 100,
