@@ -1,5 +1,5 @@
 import t from 'tap'
-import type { FastifyInstance } from 'fastify'
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
 import { bearer, build, seedHuman, type BuildOptions, type Test, type TestApp } from './helper.js'
 import { startNominatimFake, type NominatimFake } from './fakes/nominatim.js'
 import { siteSettings } from '../db/schema/service.js'
@@ -11,13 +11,7 @@ const PLACES = [
   { name: 'Tower Bridge, Southwark, London, SE1 2UP, United Kingdom', lat: 51.5055, lon: -0.0754 }
 ]
 
-interface Setup extends TestApp {
-  nominatim: NominatimFake
-  headers: { authorization: string }
-  get: (url: string) => ReturnType<FastifyInstance['inject']>
-}
-
-async function setup (t: Test, options: BuildOptions & { provider?: string | null } = {}): Promise<Setup> {
+async function setup (t: Test, options: BuildOptions & { provider?: string | null } = {}): Promise<TestApp & { nominatim: NominatimFake, headers: { authorization: string }, get: (url: string) => Promise<LightMyRequestResponse> }> {
   const nominatim = await startNominatimFake({ places: PLACES })
   t.teardown(() => nominatim.close())
   const testApp = await build(t, { ...options, env: { BUILD_VERSION: '1.2.3', PUBLIC_URL: 'https://alarms.example.org', ...options.env } })
@@ -25,7 +19,7 @@ async function setup (t: Test, options: BuildOptions & { provider?: string | nul
   testApp.engine.set({ providerURL: options.provider === undefined ? `${nominatim.url}/` : options.provider ?? '' })
   await seedHuman(testApp, { id: USER, latitude: 51.5237, longitude: -0.1585 })
   const headers = bearer(testApp.app, { userId: USER })
-  return Object.assign(testApp, { nominatim, headers, get: (url: string) => testApp.app.inject({ method: 'GET', url, headers }) })
+  return Object.assign(testApp, { nominatim, headers, get: async (url: string) => await testApp.app.inject({ method: 'GET', url, headers }) })
 }
 
 async function setSetting (app: FastifyInstance, key: string, value: string): Promise<void> {

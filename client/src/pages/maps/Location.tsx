@@ -9,11 +9,15 @@ import { useSession } from '../../shell/session-context'
 import { Status } from '../../shell/Status'
 import { useLoad } from '../../shell/useLoad'
 import { usePageTitle } from '../../shell/usePageTitle'
+import { AddressSearch, PinAddress } from './AddressSearch'
 
 interface Location { latitude: number, longitude: number }
+/** `geocoder`: the site offers address search (the engine names a geocoder and it is not switched off). */
+interface LocationAnswer extends Location { geocoder: boolean }
 
 /**
- * The active profile's location: tap the map or use the device's position; the distances the user's
+ * The active profile's location: tap the map, search an address (where the site has a geocoder) or use
+ * the device's position; the distances the user's
  * alarms use are drawn around the pin, so "within 2 km" can be seen before it is relied on.
  */
 export default function LocationPage () {
@@ -23,8 +27,8 @@ export default function LocationPage () {
   const [state, retry] = useLoad(async (signal) => {
     const withDistance = alarmTypes.filter((type) => type.fields.some((f) => f.name === 'distance'))
     const [location, lists] = await Promise.all([
-      api<Location>('/api/location', { signal }),
-      Promise.all(withDistance.map((type) => api<Array<{ distance?: number }>>(`/api/${type.path}`, { signal })))
+      api<LocationAnswer>('/api/location', { signal }),
+      Promise.all(withDistance.map((type) => api<Array<{ distance?: number }>>(type.path, { signal })))
     ])
     const distances = [...new Set(lists.flat().map((a) => a.distance ?? 0).filter((d) => d > 0))].sort((a, b) => a - b)
     return { location, distances }
@@ -38,10 +42,10 @@ export default function LocationPage () {
   )
 }
 
-function Pin ({ location, distances }: { location: Location, distances: number[] }) {
+function Pin ({ location, distances }: { location: LocationAnswer, distances: number[] }) {
   const { t } = useTranslation()
   const format = useFormat()
-  const [pin, setPin] = useState<Location | null>(location.latitude === 0 && location.longitude === 0 ? null : location)
+  const [pin, setPin] = useState<Location | null>(location.latitude === 0 && location.longitude === 0 ? null : { latitude: location.latitude, longitude: location.longitude })
   const [saved, setSaved] = useState(false)
   const { busy, error, setError, run } = useSubmit()
   const centred = useRef(false)
@@ -75,6 +79,12 @@ function Pin ({ location, distances }: { location: Location, distances: number[]
     }
   }
 
+  /** A searched address may be far off screen: the map follows the pin there once it is saved. */
+  const moveTo = (next: Location): void => {
+    centred.current = false
+    save(next)
+  }
+
   const here = (): void => {
     navigator.geolocation.getCurrentPosition(
       (p) => { save({ latitude: p.coords.latitude, longitude: p.coords.longitude }) },
@@ -84,6 +94,7 @@ function Pin ({ location, distances }: { location: Location, distances: number[]
 
   return (
     <>
+      {location.geocoder && <AddressSearch onPick={moveTo} disabled={busy} />}
       <MapView label={t('maps.locationMap')} onReady={draw} version={pin === null ? '' : `${pin.latitude},${pin.longitude}`} />
       <div className='row'>
         {'geolocation' in navigator && <button type='button' className='button' disabled={busy} onClick={here}>{t('dashboard.useMyPosition')}</button>}
@@ -91,6 +102,7 @@ function Pin ({ location, distances }: { location: Location, distances: number[]
       <dl className='facts'>
         <dt>{t('dashboard.location')}</dt>
         <dd>{pin === null ? t('dashboard.noLocation') : `${format.number(pin.latitude, { maximumFractionDigits: 6 })}, ${format.number(pin.longitude, { maximumFractionDigits: 6 })}`}</dd>
+        {location.geocoder && pin !== null && <PinAddress pin={pin} />}
         <dt>{t('maps.distances')}</dt>
         <dd>{distances.length === 0 ? t('maps.noDistances') : distances.map((m) => format.number(m / 1000, { maximumFractionDigits: 2 }) + ' km').join(', ')}</dd>
       </dl>
