@@ -188,3 +188,14 @@ t.test('the engine cannot be asked for the geocoder: 503, and the location page 
   s.engine.reset()
   t.equal((await s.get('/api/location/geocode?q=baker')).statusCode, 200, 'an engine fault is not remembered')
 })
+
+t.test('the Nominatim fake answers as Nominatim documents format=json', async (t) => {
+  const nominatim = await startNominatimFake({ places: PLACES })
+  t.teardown(() => nominatim.close())
+  const search = await (await fetch(`${nominatim.url}/search?q=tower&format=json&addressdetails=1&limit=5`)).json() as Array<Record<string, unknown>>
+  t.ok(Array.isArray(search) && search.length === 1)
+  t.match(search[0], { lat: '51.5055', lon: '-0.0754', display_name: PLACES[2]?.name, address: { country_code: 'gb' }, boundingbox: Array })
+  const sea = await fetch(`${nominatim.url}/reverse?lat=50&lon=-30&format=json`)
+  t.equal(sea.status, 200, 'nothing there is still a 200')
+  t.same(await sea.json(), { error: 'Unable to geocode' })
+})
