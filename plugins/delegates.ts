@@ -1,9 +1,10 @@
 import fp from 'fastify-plugin'
-import { and, asc, eq } from 'drizzle-orm'
+import { and, asc, eq, inArray } from 'drizzle-orm'
 import type { FastifyInstance } from 'fastify'
 import { webhookDelegates } from '../db/schema/service.js'
 import { humans } from '../db/schema/engine.js'
 import { badRequest, conflict, notFound } from './errors.js'
+import type { NamedDelegate } from '../schemas/delegates.js'
 
 function createDelegates (fastify: FastifyInstance) {
   const { db, engineDb, cacheEviction } = fastify
@@ -31,13 +32,31 @@ function createDelegates (fastify: FastifyInstance) {
     },
 
     /**
+     * Every grant with the delegate's engine name, webhook id → delegates ordered by id. Two reads: the
+     * grants live in the service's database, the names in the engine's (possibly another server).
+     */
+    async allNamed (): Promise<Record<string, NamedDelegate[]>> {
+      const rows = await db.db.select().from(webhookDelegates).orderBy(asc(webhookDelegates.webhookId), asc(webhookDelegates.userId))
+      const ids = [...new Set(rows.map((r) => r.userId))]
+      const names = new Map<string, string>()
+      if (ids.length > 0) {
+        for (const human of await engineDb.db.select({ id: humans.id, name: humans.name }).from(humans).where(inArray(humans.id, ids))) names.set(human.id, human.name)
+      }
+      const map: Record<string, NamedDelegate[]> = {}
+      for (const row of rows) (map[row.webhookId] ??= []).push({ id: row.userId, name: names.get(row.userId) ?? null })
+      return map
+    },
+
+    /**
      * Lets `userId` manage `webhookId`. The webhook must be an engine user of type `webhook` and the
-     * delegate an existing engine user; the user's cached delegation is dropped on every instance.
+     * delegate an existing engine user who is not a webhook itself (a webhook never signs in, so the grant
+     * could never be used); the user's cached delegation is dropped on every instance.
      */
     async grant (webhookId: string, userId: string): Promise<string[]> {
       const [webhookType, userType] = await Promise.all([typeOf(webhookId), typeOf(userId)])
       if (webhookType !== 'webhook') throw badRequest('The webhook does not exist or is not a webhook.')
       if (userType === null) throw badRequest('The user does not exist.')
+      if (userType === 'webhook') throw badRequest('A webhook cannot manage another webhook.')
       const [result] = await db.db.insert(webhookDelegates).ignore().values({ webhookId, userId })
       if (result.affectedRows === 0) throw conflict('This user already manages this webhook.')
       await cacheEviction.evict('roles', userId)

@@ -3,6 +3,7 @@ import { errors } from '../../../schemas/common.js'
 import {
   AdminUserDetailSchema, DeletedAlarmsSchema, UserIdQuerySchema, UserListQuerySchema, UserPageSchema, UserUpdateSchema, WebhookCreateSchema
 } from '../../../schemas/admin-users.js'
+import { WebhookWithDelegatesSchema } from '../../../schemas/delegates.js'
 
 /**
  * User administration under /api/admin: the list and edits read and write the engine's database
@@ -10,7 +11,7 @@ import {
  * create actions go through the engine where it has a route for them.
  */
 const adminUserRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
-  const { auth, adminUsers, userWriteLock } = fastify
+  const { auth, adminUsers, delegates, userWriteLock } = fastify
   const admin = { onRequest: [auth.authenticate, auth.requireAdmin] }
   const tags = ['admin']
 
@@ -66,6 +67,18 @@ const adminUserRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     await userWriteLock.run(request.query.id, () => adminUsers.purge(request.query.id, request.user.userId))
     request.log.info({ event: 'AdminUserPurged', admin: request.user.userId }, 'admin purged a user')
     return reply.code(204).send(null)
+  })
+
+  fastify.get('/webhooks', {
+    ...admin,
+    schema: {
+      tags,
+      summary: 'Every webhook target with the people granted to manage it (names from the engine, null for a vanished account)',
+      response: { 200: Type.Array(WebhookWithDelegatesSchema), ...errors(401, 403) }
+    }
+  }, async () => {
+    const [webhooks, grants] = await Promise.all([adminUsers.webhooks(), delegates.allNamed()])
+    return webhooks.map((webhook) => ({ ...webhook, delegates: grants[webhook.id] ?? [] }))
   })
 
   fastify.post('/webhooks', {
