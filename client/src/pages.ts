@@ -12,6 +12,8 @@ export interface PageEntry {
   /** Navigation section. */
   section: 'main' | 'admin'
   adminOnly?: boolean
+  /** Listed only for people an administrator lets manage at least one webhook (admins have the admin page). */
+  delegatesOnly?: boolean
   Component: LazyExoticComponent<ComponentType>
 }
 
@@ -23,7 +25,9 @@ export const PAGES: PageEntry[] = [
   { path: '/areas', label: 'nav.areas', section: 'main', Component: lazy(() => import('./pages/maps/Areas')) },
   { path: '/geofences', label: 'nav.geofences', section: 'main', Component: lazy(() => import('./pages/maps/Geofences')) },
   { path: '/quick-picks', label: 'nav.quickPicks', section: 'main', Component: lazy(() => import('./pages/quick-picks/QuickPicks')) },
+  { path: '/my-webhooks', label: 'nav.myWebhooks', section: 'main', delegatesOnly: true, Component: lazy(() => import('./pages/webhooks/MyWebhooks')) },
   { path: '/admin/users', label: 'nav.adminUsers', section: 'admin', adminOnly: true, Component: lazy(() => import('./pages/admin/Users')) },
+  { path: '/admin/webhooks', label: 'nav.adminWebhooks', section: 'admin', adminOnly: true, Component: lazy(() => import('./pages/admin/Webhooks')) },
   { path: '/admin/geofences', label: 'nav.geofenceReview', section: 'admin', adminOnly: true, Component: lazy(() => import('./pages/admin/GeofenceReview')) },
   { path: '/admin/sign-in', label: 'nav.signInSettings', section: 'admin', adminOnly: true, Component: lazy(() => import('./pages/admin/SignInSettings')) }
 ]

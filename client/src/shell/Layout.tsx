@@ -64,7 +64,8 @@ function Frame () {
 function Navigation ({ open }: { open: boolean }) {
   const { t } = useTranslation()
   const { user, alarmTypes } = useSession()
-  const pages = PAGES.filter((page) => page.adminOnly !== true || user.isAdmin)
+  const delegate = (user.managedWebhooks ?? []).length > 0
+  const pages = PAGES.filter((page) => (page.adminOnly !== true || user.isAdmin) && (page.delegatesOnly !== true || delegate))
   const main = pages.filter((page) => page.section === 'main')
   const admin = pages.filter((page) => page.section === 'admin')
   return (

@@ -23,8 +23,8 @@ const PAGE_SIZE = 25
 
 /**
  * Engine users for administrators: search by id or name, filter by state, page through; block (which
- * ends their sessions), pause, view the site as them, delete their alarms or the whole account; and
- * create webhook targets.
+ * ends their sessions), pause, view the site as them, delete their alarms or the whole account. Webhook
+ * targets are created on the Webhooks page, beside their delegates.
  */
 export default function Users () {
   const { t } = useTranslation()
@@ -71,7 +71,6 @@ export default function Users () {
           />
         )}
       </Status>
-      <WebhookForm created={retry} />
     </div>
   )
 }
@@ -153,39 +152,5 @@ function UserList ({ page, announce: setMessage, changed, removed, goTo }: UserL
         <button type='button' className='button' disabled={page.page >= pages} onClick={() => { goTo(page.page + 1) }}>{t('adminUsers.next')}</button>
       </nav>
     </section>
-  )
-}
-
-function WebhookForm ({ created }: { created: () => void }) {
-  const { t } = useTranslation()
-  const [name, setName] = useState('')
-  const [url, setUrl] = useState('')
-  const [done, setDone] = useState<string | null>(null)
-  const { busy, error, run } = useSubmit()
-  return (
-    <form className='card stack' aria-labelledby='webhook-title' onSubmit={(e) => {
-      e.preventDefault()
-      setDone(null)
-      void run(async () => {
-        await api('/api/admin/webhooks', { method: 'POST', json: { name: name.trim(), url: url.trim() } })
-        setDone(t('adminUsers.webhookCreated', { name: name.trim() }))
-        setName('')
-        setUrl('')
-        created()
-      })
-    }}>
-      <h2 id='webhook-title'>{t('adminUsers.webhookTitle')}</h2>
-      <div className='field'>
-        <label htmlFor='webhook-name'>{t('adminUsers.webhookName')}</label>
-        <input id='webhook-name' className='input' required maxLength={255} value={name} onChange={(e) => { setName(e.target.value) }} />
-      </div>
-      <div className='field'>
-        <label htmlFor='webhook-url'>{t('adminUsers.webhookUrl')}</label>
-        <input id='webhook-url' className='input' type='url' required maxLength={255} value={url} onChange={(e) => { setUrl(e.target.value) }} />
-      </div>
-      <div><button type='submit' className='button button-primary' disabled={busy}>{t('adminUsers.webhookCreate')}</button></div>
-      <div role='status' aria-live='polite'>{done !== null && <p className='notice'>{done}</p>}</div>
-      <div role='alert'>{error !== null && <p className='notice notice-error'>{error}</p>}</div>
-    </form>
   )
 }

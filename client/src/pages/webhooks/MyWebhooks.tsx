@@ -1,0 +1,50 @@
+import { useTranslation } from 'react-i18next'
+import type { AdminUser } from '../../../../schemas/admin-users'
+import { api } from '../../api'
+import { useSubmit } from '../../forms/useSubmit'
+import { viewAs } from '../../shell/impersonation'
+import { Status } from '../../shell/Status'
+import { useLoad } from '../../shell/useLoad'
+import { usePageTitle } from '../../shell/usePageTitle'
+import { stateKey } from './webhook-state'
+import './webhooks.css'
+
+/**
+ * The webhooks an administrator lets this person manage. "Manage alarms" views the site as the webhook;
+ * the banner's way back returns here. Access is checked live on the server, so a list that was loaded
+ * before a grant was revoked shows the refusal instead of switching.
+ */
+export default function MyWebhooks () {
+  const { t } = useTranslation()
+  usePageTitle(t('nav.myWebhooks'))
+  const [state, retry] = useLoad((signal) => api<AdminUser[]>('/api/admin/my-webhooks', { signal }))
+  const { busy, error, run } = useSubmit()
+  return (
+    <div className='page'>
+      <h1>{t('myWebhooks.title')}</h1>
+      <p className='muted'>{t('myWebhooks.intro')}</p>
+      <div role='alert'>{error !== null && <p className='notice notice-error'>{error}</p>}</div>
+      <Status state={state} retry={retry}>
+        {(webhooks) => webhooks.length === 0
+          ? <p className='muted empty'>{t('myWebhooks.none')}</p>
+          : (
+            <ul className='list webhook-list'>
+              {webhooks.map((webhook) => (
+                <li key={webhook.id} className='list-item webhook'>
+                  <div className='stack-tight'>
+                    <h2 className='webhook-name'>{webhook.name === '' ? t('adminWebhooks.unnamed') : webhook.name}</h2>
+                    <span className='small muted'>{t(stateKey(webhook))}</span>
+                  </div>
+                  <div>
+                    <button type='button' className='button button-primary' disabled={busy} onClick={() => { void run(() => viewAs(webhook.id)) }}>
+                      {t('adminWebhooks.manage')}
+                    </button>
+                  </div>
+                </li>
+              ))}
+            </ul>
+            )}
+      </Status>
+    </div>
+  )
+}
