@@ -331,7 +331,11 @@ function CreateWebhook ({ created }: { created: (name: string) => void }) {
           value={value}
           aria-invalid={problem !== undefined}
           aria-describedby={described === '' ? undefined : described}
-          onChange={(e) => { set(e.target.value) }}
+          onChange={(e) => {
+            set(e.target.value)
+            // An error that no longer describes what is typed goes; the next submit checks again.
+            if (problem !== undefined) setErrors({ ...errors, [key]: undefined })
+          }}
         />
         {problem !== undefined && <p id={`webhook-${key}-error`} className='field-error'>{problem}</p>}
       </div>
