@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next'
 import { api } from '../api'
-import { VIEW_AS_KEY as ADMIN_TOKENS_KEY, getRefreshToken, getToken, storeTokens } from '../session'
+import { VIEW_AS_KEY, getRefreshToken, getToken, storeTokens } from '../session'
 import { useSession } from './session-context'
 
 /** What is put aside while viewing as someone: one's own tokens and the page to come back to. */
@@ -11,11 +11,11 @@ interface SavedSession { token: string, refreshToken: string | null, returnTo?: 
  * and the page this started from, so an admin returns to the users or webhooks list and a delegate to
  * "My webhooks".
  */
-export function startViewingAs (token: string): void {
+function startViewingAs (token: string): void {
   const own = getToken()
   if (own !== null) {
     const saved: SavedSession = { token: own, refreshToken: getRefreshToken(), returnTo: window.location.pathname }
-    localStorage.setItem(ADMIN_TOKENS_KEY, JSON.stringify(saved))
+    localStorage.setItem(VIEW_AS_KEY, JSON.stringify(saved))
   }
   storeTokens(token, null)
   window.location.assign('/')
@@ -31,8 +31,8 @@ export async function viewAs (userId: string): Promise<void> {
 }
 
 function stopViewingAs (): void {
-  const stored = localStorage.getItem(ADMIN_TOKENS_KEY)
-  localStorage.removeItem(ADMIN_TOKENS_KEY)
+  const stored = localStorage.getItem(VIEW_AS_KEY)
+  localStorage.removeItem(VIEW_AS_KEY)
   const saved = stored === null ? null : JSON.parse(stored) as SavedSession
   if (saved !== null) storeTokens(saved.token, saved.refreshToken)
   // Only a path of this site: the stored value is never taken as an address elsewhere.
@@ -44,7 +44,7 @@ function stopViewingAs (): void {
 export function ImpersonationBanner () {
   const { t } = useTranslation()
   const { user } = useSession()
-  if (localStorage.getItem(ADMIN_TOKENS_KEY) === null) return null
+  if (localStorage.getItem(VIEW_AS_KEY) === null) return null
   return (
     <div className='notice notice-warning view-as-banner' role='status'>
       <p>{t('viewAs.banner', { name: user.username })}</p>

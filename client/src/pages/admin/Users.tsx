@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next'
 import { api } from '../../api'
 import { useSubmit } from '../../forms/useSubmit'
 import { useFormat } from '../../i18n/format'
-import { startViewingAs } from '../../shell/impersonation'
+import { viewAs } from '../../shell/impersonation'
 import { Status } from '../../shell/Status'
 import { useLoad } from '../../shell/useLoad'
 import { usePageTitle } from '../../shell/usePageTitle'
@@ -111,12 +111,6 @@ function UserList ({ page, announce: setMessage, changed, removed, goTo }: UserL
       removed()
     })
   }
-  const viewAs = (user: AdminUser): void => {
-    void run(async () => {
-      const { token } = await api<{ token: string }>(`/api/admin/users/impersonate?id=${id(user)}`, { method: 'POST' })
-      startViewingAs(token)
-    })
-  }
 
   return (
     <section className='card stack' aria-labelledby='user-list'>
@@ -139,7 +133,7 @@ function UserList ({ page, announce: setMessage, changed, removed, goTo }: UserL
               {user.enabled
                 ? <button type='button' className='button' disabled={busy} onClick={() => { action(user, 'pause', t('adminUsers.paused', { name: user.name })) }}>{t('adminUsers.pause')}</button>
                 : <button type='button' className='button' disabled={busy} onClick={() => { action(user, 'resume', t('adminUsers.resumed', { name: user.name })) }}>{t('adminUsers.resume')}</button>}
-              <button type='button' className='button' disabled={busy} onClick={() => { viewAs(user) }}>{t('adminUsers.viewAs')}</button>
+              <button type='button' className='button' disabled={busy} onClick={() => { void run(() => viewAs(user.id)) }}>{t('adminUsers.viewAs')}</button>
               <button type='button' className='button' disabled={busy} onClick={() => { deleteAlarms(user) }}>{t('adminUsers.deleteAlarms')}</button>
               <button type='button' className='button button-danger' disabled={busy} onClick={() => { deleteUser(user) }}>{t('adminUsers.delete')}</button>
             </div>
