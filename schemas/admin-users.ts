@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox'
+import { FreeText } from './common.js'
 
 /** An engine user id: chat-platform ids are numbers, webhook ids are their URL (up to the column's 255). */
 export const UserIdSchema = Type.String({ minLength: 1, maxLength: 255 })
@@ -65,7 +66,8 @@ export type UserUpdate = Static<typeof UserUpdateSchema>
 
 export const DeletedAlarmsSchema = Type.Object({ deleted: Type.Integer() })
 
+/** Both are typed by an admin: control and bidi characters are refused like in every other name. */
 export const WebhookCreateSchema = Type.Object({
-  name: Type.String({ minLength: 1, maxLength: 255, pattern: '\\S' }),
-  url: Type.String({ minLength: 1, maxLength: 255, pattern: '^https?://[^\\s/?#]+[^\\s]*$' })
+  name: FreeText({ minLength: 1, maxLength: 255, pattern: '\\S' }),
+  url: FreeText({ minLength: 1, maxLength: 255, pattern: '^https?://[^\\s/?#]+[^\\s]*$' })
 }, { additionalProperties: false })

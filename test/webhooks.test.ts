@@ -95,3 +95,19 @@ t.test('deleting a webhook through the user purge removes it from the list and i
   const mine = await s.app.inject({ method: 'GET', url: '/api/admin/my-webhooks', headers: bearer(s.app, { userId: DELEGATE }) })
   t.same(mine.json(), [], 'the delegate no longer manages it')
 })
+
+t.test('creating a webhook refuses control and bidi characters at their field, and creates nothing', async (t) => {
+  const s = await setup(t)
+  const create = (payload: unknown) => s.app.inject({ method: 'POST', url: '/api/admin/webhooks', headers: asAdmin(s.app), payload: payload as object })
+  const hidden = await create({ name: 'Raid\u202Echannel', url: 'https://discord.com/api/webhooks/44/token-d' })
+  t.equal(hidden.statusCode, 400)
+  t.match(hidden.json().details, [{ field: '/name', message: /bidirectional/ }])
+  const control = await create({ name: 'Raids', url: 'https://discord.com/api/webhooks/44/token\u0000-d' })
+  t.equal(control.statusCode, 400)
+  t.match(control.json().details, [{ field: '/url', message: /control characters/ }])
+  t.equal((await create({ name: 'Raids', url: 'discord.com/api/webhooks/44/token-d' })).statusCode, 400, 'no scheme')
+  t.equal((await create({ name: ' ', url: 'https://discord.com/api/webhooks/44/token-d' })).statusCode, 400, 'a blank name')
+  t.equal((await create({ name: 'Raids', url: 'https://discord.com/api/webhooks/44/token-d' })).statusCode, 201, 'the same, written properly')
+  const rows = await s.app.engineDb.pool.query("SELECT name FROM humans WHERE type = 'webhook' ORDER BY name") as Array<{ name: string }>
+  t.same(rows.map((r) => r.name), ['Quest feed', 'Raid channel', 'Raids'], 'only the proper one was created')
+})
