@@ -155,7 +155,11 @@ async function browserTests (): Promise<void> {
     await member.goto('/')
     await member.getByRole('heading', { level: 1 }).waitFor()
     t.equal(await member.locator('#site-nav a[href="/my-webhooks"]').count(), 1, 'a delegate has "My webhooks" in the navigation')
+    // The list cannot be had once: the page says why and offers another try.
+    await member.route('**/api/admin/my-webhooks', (route) => route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ error: 'The alarm engine is not reachable right now.' }) }), { times: 1 })
     await member.goto('/my-webhooks')
+    await member.getByRole('alert').getByText('The alarm engine is not reachable right now.').waitFor()
+    await member.getByRole('button', { name: 'Try again' }).click()
     const mine = item(member, 'Raid channel')
     await mine.waitFor()
     await axeBothSizes(t, member, 'My webhooks')
