@@ -213,6 +213,7 @@ async function browserTests (): Promise<void> {
     await admin.getByRole('dialog', { name: 'Delete this webhook?' }).getByRole('button', { name: 'Delete webhook' }).click()
     await admin.getByText('Quest feed and its alarms are deleted.').waitFor()
     t.equal(await quests.count(), 0, 'gone from the list')
+    t.equal(await admin.evaluate(() => document.activeElement?.tagName), 'H1', 'focus starts again at the heading, not lost with the button')
     t.same(await human(s, QUESTS), [], 'and from the engine')
   })
 

@@ -1,4 +1,4 @@
-import { useId, useRef, useState } from 'react'
+import { useEffect, useId, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { Static } from '@sinclair/typebox'
 import type { AdminUser } from '../../../../schemas/admin-users'
@@ -39,13 +39,23 @@ export default function Webhooks () {
   const [message, setMessage] = useState<string | null>(null)
   const [pending, setPending] = useState<Pending | null>(null)
   const dialog = useSubmit()
+  const heading = useRef<HTMLHeadingElement>(null)
+  const [refocus, setRefocus] = useState(false)
+  // After a deletion the button that opened the dialog is gone with its webhook: keyboard focus starts
+  // again at the heading. Run here, after the dialog (a child) has closed and the page is no longer inert.
+  useEffect(() => {
+    if (!refocus || pending !== null) return
+    heading.current?.focus()
+    setRefocus(false)
+  }, [refocus, pending])
 
   const update = (list: Webhook[], changed: Webhook): void => { replace(list.map((w) => w.id === changed.id ? changed : w)) }
 
   const confirm = (list: Webhook[]): void => {
     if (pending === null) return
     void dialog.run(async () => {
-      const { webhook } = pending
+      // The list as it is now: the webhook may have been paused since the dialog opened.
+      const webhook = list.find((w) => w.id === pending.webhook.id) ?? pending.webhook
       if (pending.kind === 'revoke') {
         const ids = await api<string[]>('/api/admin/webhook-delegates', { method: 'DELETE', json: { webhookId: webhook.id, userId: pending.delegate.id } })
         update(list, { ...webhook, delegates: webhook.delegates.filter((d) => ids.includes(d.id)) })
@@ -54,6 +64,7 @@ export default function Webhooks () {
         await api(`/api/admin/users?id=${encodeURIComponent(webhook.id)}`, { method: 'DELETE' })
         replace(list.filter((w) => w.id !== webhook.id))
         setMessage(t('adminWebhooks.deleted', { name: webhook.name }))
+        setRefocus(true)
       }
       setPending(null)
     })
@@ -61,7 +72,7 @@ export default function Webhooks () {
 
   return (
     <div className='page'>
-      <h1>{t('adminWebhooks.title')}</h1>
+      <h1 ref={heading} tabIndex={-1}>{t('adminWebhooks.title')}</h1>
       <p className='muted'>{t('adminWebhooks.intro')}</p>
       <div role='status' aria-live='polite'>{message !== null && <p className='notice'>{message}</p>}</div>
       <Status state={state} retry={retry}>
