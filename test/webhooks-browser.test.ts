@@ -40,7 +40,7 @@ async function browserTests (): Promise<void> {
 
   /** A fresh browser profile signed in as `userId`, as a chat-platform sign-in leaves it. */
   async function signedIn (test: Test, s: Site, userId: string, viewport = DESKTOP): Promise<Page> {
-    const context = await browser.newContext({ baseURL: s.base, viewport })
+    const context = await browser.newContext({ baseURL: s.base, viewport, permissions: ['clipboard-read', 'clipboard-write'] })
     test.teardown(async () => { await context.close() })
     const page = await context.newPage()
     const token = bearer(s.app, { userId, username: NAMES[userId] ?? userId, isAdmin: userId === ADMIN }).authorization.replace('Bearer ', '')
@@ -125,6 +125,9 @@ async function browserTests (): Promise<void> {
     await hook.getByText(WEBHOOK, { exact: true }).waitFor()
     await hook.getByRole('button', { name: 'Show full address' }).click()
     t.notOk((await hook.textContent())?.includes('token-a'), 'and hidden again')
+    await hook.getByRole('button', { name: 'Copy address' }).click()
+    await hook.getByText('Address copied.').waitFor()
+    t.equal(await admin.evaluate(async () => await navigator.clipboard.readText()), WEBHOOK, 'copy puts the whole address on the clipboard')
 
     // Grant: search the users, pick Bob.
     await hook.getByText('Nobody but administrators manages this webhook.').waitFor()
