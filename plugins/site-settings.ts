@@ -2,6 +2,8 @@ import fp from 'fastify-plugin'
 import { asc, eq } from 'drizzle-orm'
 import type { FastifyRequest } from 'fastify'
 import { siteSettings } from '../db/schema/service.js'
+import { ACCENT_COLOR_PATTERN, BRANDING_TEXT_MAX } from '../schemas/settings.js'
+import { badRequest } from './errors.js'
 import { TtlCache } from '../lib/ttl-cache.js'
 
 const CACHE_TTL_MS = 5 * 60_000
@@ -38,17 +40,66 @@ export const HIDDEN_KEYS = new Set(['migration_completed'])
 
 /** What non-admins may read: branding plus every feature switch. */
 const PUBLIC_KEYS = new Set(['allowed_languages', 'custom_title', 'favicon_url', 'header_logo_url', 'hide_header_logo',
-  'signup_url', 'site_name', 'custom_page_name', 'custom_page_url', 'custom_page_icon', 'poracle_locale'])
+  'signup_url', 'site_name', 'custom_page_name', 'custom_page_url', 'custom_page_icon', 'poracle_locale', 'accent_color'])
 const PUBLIC_PREFIXES = ['disable_', 'enable_', 'uicons_']
 export const isVisibleToUsers = (key: string) => PUBLIC_KEYS.has(key) || PUBLIC_PREFIXES.some((p) => key.startsWith(p))
 
-/** What the anonymous login page may read. */
-export const ANONYMOUS_KEYS = ['allowed_languages', 'custom_title', 'enable_discord', 'enable_telegram', 'favicon_url', 'signup_url']
+/**
+ * What the anonymous login page may read: the reference's list plus the rest of the branding (site name,
+ * logo, accent colour), so that the login page looks like the site it signs in to (docs/decisions.md).
+ */
+export const ANONYMOUS_KEYS = ['accent_color', 'allowed_languages', 'custom_title', 'enable_discord', 'enable_telegram', 'favicon_url',
+  'header_logo_url', 'hide_header_logo', 'signup_url', 'site_name']
+
+/**
+ * Why an image address is refused, or null when it is fine: an https URL without credentials, or a path
+ * on this site. Anything else (javascript:, data:, plain http, protocol-relative `//host`, backslashes
+ * that browsers read as slashes) would load from somewhere the admin did not mean or not at all.
+ */
+function imageUrlProblem (value: string): string | null {
+  if (value.length > 2048) return 'is longer than 2048 characters'
+  if (/[\\\s]/.test(value)) return 'must not contain spaces or backslashes'
+  if (value.startsWith('/')) return value.startsWith('//') ? 'must be an https:// address or a path on this site such as /logo.png' : null
+  let url: URL
+  try {
+    url = new URL(value)
+  } catch {
+    return 'must be an https:// address or a path on this site such as /logo.png'
+  }
+  if (url.protocol !== 'https:') return 'must be an https:// address or a path on this site such as /logo.png'
+  if (url.username !== '' || url.password !== '') return 'must not contain a user name or password'
+  return null
+}
+
+/** Why a name shown in the top bar or the browser tab is refused, or null. */
+function brandingTextProblem (value: string): string | null {
+  if (/[\r\n\t]/.test(value)) return 'must be one line'
+  if ([...value].length > BRANDING_TEXT_MAX) return `is longer than ${BRANDING_TEXT_MAX} characters`
+  return null
+}
+
+/**
+ * The branding values the client puts into the page (text, image addresses, a CSS colour): checked on
+ * write, so a stored value is always safe to use. Null or empty clears a key.
+ */
+const BRANDING_RULES: Record<string, (value: string) => string | null> = {
+  site_name: brandingTextProblem,
+  custom_title: brandingTextProblem,
+  header_logo_url: imageUrlProblem,
+  favicon_url: imageUrlProblem,
+  accent_color: (value) => ACCENT_COLOR_PATTERN.test(value) ? null : 'must be a colour written #rrggbb, for example #1d4ed8'
+}
 
 function createSiteSettings (fastify: import('fastify').FastifyInstance) {
   const { db, clock } = fastify
   const cache = new TtlCache<string, string | null>(clock, CACHE_MAX_KEYS)
   const guards = new Map<string, SettingGuard>()
+  for (const [key, problem] of Object.entries(BRANDING_RULES)) {
+    guards.set(key, (write) => {
+      const found = write.value === null || write.value === '' ? null : problem(write.value)
+      if (found !== null) throw badRequest(`The setting ${key} ${found}.`, { details: [{ field: '/value', message: found }] })
+    })
+  }
 
   async function get (key: string): Promise<string | undefined> {
     const value = await cache.getOrLoad(key, async () => {

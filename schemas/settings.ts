@@ -1,6 +1,11 @@
 import { Type, type Static } from '@sinclair/typebox'
 import { FreeText } from './common.js'
 
+/** The admin's accent colour: exactly `#rrggbb`, the one form both a colour input and CSS read alike. */
+export const ACCENT_COLOR_PATTERN = /^#[0-9a-fA-F]{6}$/
+/** Site name and page title: one line of at most this many characters. */
+export const BRANDING_TEXT_MAX = 80
+
 export const SettingKeySchema = Type.String({ pattern: '^[a-z][a-z0-9_]{0,99}$', description: 'snake_case setting key' })
 
 export const SiteSettingSchema = Type.Object({

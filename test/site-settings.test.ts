@@ -70,7 +70,7 @@ t.test('non-admins see only the public allow-list; the login page sees less', as
   const asUser = (await app.inject({ method: 'GET', url: '/api/settings', headers: bearer(app, { userId: 'u1' }) })).json().map((r: { key: string }) => r.key)
   t.same(asUser, ['custom_title', 'disable_mons', 'enable_discord', 'signup_url', 'site_name', 'uicons_pkmn'])
   const anonymous = (await app.inject({ method: 'GET', url: '/api/settings/public' })).json().map((r: { key: string }) => r.key)
-  t.same(anonymous, ['custom_title', 'enable_discord', 'signup_url'])
+  t.same(anonymous, ['custom_title', 'enable_discord', 'signup_url', 'site_name'])
   t.equal((await app.inject({ method: 'GET', url: '/api/settings' })).statusCode, 401)
 })
 
@@ -90,4 +90,98 @@ t.test('guards registered by other concerns refuse a write and nothing changes',
   const accepted = await app.inject({ method: 'PUT', url: '/api/settings/enable_feature', headers, payload: { value: 'true', confirm: true } })
   t.equal(accepted.statusCode, 200)
   t.throws(() => app.siteSettings.guard('enable_feature', () => {}), /already registered/)
+})
+
+t.test('the accent colour is #rrggbb only; anything else is a 400 that changes nothing', async (t) => {
+  const { app } = await build(t)
+  const headers = bearer(app, admin)
+  const put = (value: unknown) => app.inject({ method: 'PUT', url: '/api/settings/accent_color', headers, payload: { value } })
+  t.equal((await put('#1a7f37')).statusCode, 200)
+  t.equal((await put('#ABCDEF')).statusCode, 200, 'upper-case digits too')
+  for (const value of ['red', '#abc', '#12345g', '#1234567', ' #123456', '#123456 ', 'rgb(0,0,0)', '#123456;background:url(x)', 'var(--x)']) {
+    const res = await put(value)
+    t.equal(res.statusCode, 400, JSON.stringify(value))
+    t.match(res.json(), { error: /accent_color must be a colour written #rrggbb/, details: [{ field: '/value' }] })
+  }
+  t.equal(await app.siteSettings.get('accent_color'), '#ABCDEF', 'the refused writes left the last good value')
+  t.equal((await put(null)).statusCode, 200, 'null clears it')
+  t.equal((await put('')).statusCode, 200, 'so does an empty string')
+})
+
+t.test('logo and favicon addresses are https or a path on this site', async (t) => {
+  const { app } = await build(t)
+  const headers = bearer(app, admin)
+  for (const key of ['header_logo_url', 'favicon_url']) {
+    const put = (value: string) => app.inject({ method: 'PUT', url: `/api/settings/${key}`, headers, payload: { value } })
+    for (const value of ['https://cdn.example.org/logo.png', '/logo.png', '/assets/brand/icon.svg?v=2']) {
+      t.equal((await put(value)).statusCode, 200, `${key} ${value}`)
+    }
+    const refused = [
+      'javascript:alert(1)', 'JavaScript:alert(1)', 'data:image/png;base64,iVBORw0KGgo=', 'data:image/svg+xml,<svg onload=alert(1)>',
+      'http://cdn.example.org/logo.png', '//evil.example/logo.png', '/\\evil.example/logo.png', 'https://user:secret@cdn.example.org/logo.png',
+      'ftp://cdn.example.org/logo.png', 'logo.png', 'https://cdn.example.org/my logo.png', `https://cdn.example.org/${'a'.repeat(2048)}`
+    ]
+    for (const value of refused) {
+      const res = await put(value)
+      t.equal(res.statusCode, 400, `${key} ${value.slice(0, 40)}`)
+      t.match(res.json(), { error: new RegExp(`^The setting ${key} `), details: [{ field: '/value' }] })
+    }
+    t.equal(await app.siteSettings.get(key), '/assets/brand/icon.svg?v=2', `${key}: nothing refused was stored`)
+  }
+})
+
+t.test('site name and page title are one short line', async (t) => {
+  const { app } = await build(t)
+  const headers = bearer(app, admin)
+  for (const key of ['site_name', 'custom_title']) {
+    const put = (value: string) => app.inject({ method: 'PUT', url: `/api/settings/${key}`, headers, payload: { value } })
+    t.equal((await put('Pokéstop Alarms Köln')).statusCode, 200)
+    t.equal((await put('x'.repeat(80))).statusCode, 200, '80 characters')
+    t.match((await put('x'.repeat(81))).json(), { error: /longer than 80 characters/ })
+    t.match((await put('Two\nlines')).json(), { error: /must be one line/ })
+    t.equal(await app.siteSettings.get(key), 'x'.repeat(80))
+  }
+})
+
+t.test('anonymous callers read the branding and the sign-in switches, nothing more', async (t) => {
+  const { app } = await build(t)
+  const headers = bearer(app, admin)
+  const values: Record<string, string> = {
+    site_name: 'Harbour Alarms',
+    custom_title: 'Harbour',
+    header_logo_url: 'https://cdn.example.org/logo.png',
+    hide_header_logo: 'false',
+    favicon_url: '/favicon.svg',
+    accent_color: '#1a7f37',
+    allowed_languages: 'en,de',
+    enable_discord: 'true',
+    enable_telegram: 'false',
+    signup_url: 'https://join.example.org',
+    // Readable by members or admins only.
+    disable_mons: 'true',
+    enable_roles: 'true',
+    allowed_role_ids: '42',
+    telegram_bot: 'harbour_bot',
+    uicons_pkmn: 'https://icons.example.org',
+    custom_page_url: 'https://wiki.example.org'
+  }
+  for (const [key, value] of Object.entries(values)) {
+    t.equal((await app.inject({ method: 'PUT', url: `/api/settings/${key}`, headers, payload: { value } })).statusCode, 200, key)
+  }
+  const anonymous = (await app.inject({ method: 'GET', url: '/api/settings/public' })).json() as Array<{ key: string, value: string }>
+  t.same(Object.fromEntries(anonymous.map((row) => [row.key, row.value])), {
+    accent_color: '#1a7f37',
+    allowed_languages: 'en,de',
+    custom_title: 'Harbour',
+    enable_discord: 'true',
+    enable_telegram: 'false',
+    favicon_url: '/favicon.svg',
+    header_logo_url: 'https://cdn.example.org/logo.png',
+    hide_header_logo: 'false',
+    signup_url: 'https://join.example.org',
+    site_name: 'Harbour Alarms'
+  })
+  const member = (await app.inject({ method: 'GET', url: '/api/settings', headers: bearer(app, { userId: 'u1' }) })).json() as Array<{ key: string }>
+  t.ok(member.some((row) => row.key === 'accent_color'), 'members read the accent colour too')
+  t.notOk(member.some((row) => row.key === 'allowed_role_ids' || row.key === 'telegram_bot'), 'but not the admin-only keys')
 })
