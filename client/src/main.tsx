@@ -1,6 +1,7 @@
 import { StrictMode, Suspense, lazy } from 'react'
 import { createRoot } from 'react-dom/client'
 import { BrowserRouter, Navigate, Route, Routes } from 'react-router'
+import { startBranding } from './branding'
 import { setUpI18n } from './i18n'
 import { AlarmTypePage, PAGES } from './pages'
 import { getToken } from './session'
@@ -11,6 +12,7 @@ import { applyStoredTheme } from './theme'
 import './styles.css'
 
 applyStoredTheme()
+startBranding()
 
 const Login = lazy(() => import('./pages/Login'))
 const Callback = lazy(() => import('./pages/Callback'))

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Navigate, useLocation, useSearchParams } from 'react-router'
 import { publicApi } from '../api'
+import { Brand } from '../branding'
 import { clearSession, getToken } from '../session'
 import { usePageTitle } from '../shell/usePageTitle'
 import type { Providers } from '../types'
@@ -62,6 +63,7 @@ export default function Login () {
 
   return (
     <main id='main' className='page page-narrow'>
+      <div className='login-brand'><Brand /></div>
       <section className='card'>
         <h1>{t('login.title')}</h1>
         {error !== null && (

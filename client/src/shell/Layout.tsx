@@ -1,7 +1,8 @@
 import { Suspense, useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { Link, NavLink, Outlet, useLocation } from 'react-router'
+import { NavLink, Outlet, useLocation } from 'react-router'
 import { pagePath } from '../alarm-types'
+import { Brand } from '../branding'
 import { PAGES } from '../pages'
 import { AlertsToggle } from './AlertsToggle'
 import { ImpersonationBanner } from './impersonation'
@@ -41,7 +42,7 @@ function Frame () {
           <span aria-hidden='true'>☰</span>
           <span className='visually-hidden'>{t('shell.menu')}</span>
         </button>
-        <Link to='/' className='brand'>{t('app.name')}</Link>
+        <Brand home='/' />
         <div className='topbar-tools'>
           <ProfileSwitcher />
           <AlertsToggle />

@@ -1,10 +1,12 @@
 import { useEffect } from 'react'
-import { useTranslation } from 'react-i18next'
+import { useTabTitle } from '../branding'
 
-/** Sets the document title to "<page> · <site>", so tabs, history and screen readers name the page. */
+/**
+ * Sets the document title to "<page> · <site>", so tabs, history and screen readers name the page; the
+ * site part is the admin's page title or site name (branding.tsx).
+ */
 export function usePageTitle (title: string): void {
-  const { t } = useTranslation()
-  const site = t('app.name')
+  const site = useTabTitle()
   useEffect(() => {
     document.title = title === '' ? site : `${title} · ${site}`
   }, [title, site])

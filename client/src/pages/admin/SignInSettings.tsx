@@ -2,7 +2,6 @@ import { Fragment, useId, useState, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import { api, publicApi } from '../../api'
 import { useSubmit } from '../../forms/useSubmit'
-import { ALARM_TYPE_SWITCHES } from '../../alarm-types'
 import { ConfirmDialog } from '../../components/ConfirmDialog'
 import { SettingSwitch } from '../../components/SettingSwitch'
 import { useFormat } from '../../i18n/format'
@@ -38,23 +37,18 @@ interface PageData {
   settings: SettingValues
   oidc: OidcConfig
   providers: Providers
-  upstreamDisabled: string[]
 }
 
 async function loadPage (signal: AbortSignal): Promise<PageData> {
-  const [settings, oidc, providers, upstreamDisabled] = await Promise.all([
+  const [settings, oidc, providers] = await Promise.all([
     loadSettings(signal),
     api<OidcConfig>('/api/settings/oidc-config', { signal }),
-    publicApi<Providers>('/api/auth/providers', { signal }),
-    api<string[]>('/api/settings/upstream-disabled', { signal })
+    publicApi<Providers>('/api/auth/providers', { signal })
   ])
-  return { settings, oidc, providers, upstreamDisabled }
+  return { settings, oidc, providers }
 }
 
-/** The switches of every alarm type; eggs share the raid switch, so each switch is listed once. */
-const TYPE_SWITCHES = ALARM_TYPE_SWITCHES.filter((type, index) => ALARM_TYPE_SWITCHES.findIndex((t) => t.disableKey === type.disableKey) === index)
-
-/** Admin: how people sign in, which alarm types are offered, and ending a user's sessions. */
+/** Admin: how people sign in and ending a user's sessions (the alarm types are on SiteSettings). */
 export default function SignInSettings () {
   const { t } = useTranslation()
   usePageTitle(t('nav.signInSettings'))
@@ -75,7 +69,6 @@ export default function SignInSettings () {
             <>
               <SignInMode data={data} set={set} />
               <RoleGating settings={data.settings} set={set} />
-              <AlarmTypeSwitches settings={data.settings} upstreamDisabled={data.upstreamDisabled} set={set} />
               <OidcCard oidc={data.oidc} />
               <ChatPlatformCards data={data} set={set} />
               <SessionsPanel />
@@ -167,30 +160,6 @@ function RoleGating ({ settings, set }: { settings: SettingValues, set: Save }) 
         {error !== null && <p className='notice notice-error' role='alert'>{error}</p>}
         {saved && <p className='muted' role='status'>{t('status.saved')}</p>}
       </form>
-    </section>
-  )
-}
-
-function AlarmTypeSwitches ({ settings, upstreamDisabled, set }: { settings: SettingValues, upstreamDisabled: string[], set: Save }) {
-  const { t } = useTranslation()
-  return (
-    <section className='card' aria-labelledby='types-title'>
-      <h2 id='types-title'>{t('signIn.types.title')}</h2>
-      <p className='help'>{t('signIn.types.help')}</p>
-      {TYPE_SWITCHES.map((type) => {
-        const byEngine = upstreamDisabled.includes(type.disableKey)
-        const label = type.disableKey === 'disable_raids' ? `${t('alarms.types.raid')} / ${t('alarms.types.egg')}` : t(`alarms.types.${type.type}`)
-        return (
-          <SettingSwitch
-            key={type.disableKey}
-            label={label}
-            {...(byEngine && { help: t('signIn.types.byEngine') })}
-            checked={!byEngine && !isTrue(settings, type.disableKey)}
-            disabled={byEngine}
-            onChange={(on) => set(type.disableKey, on ? 'false' : 'true')}
-          />
-        )
-      })}
     </section>
   )
 }

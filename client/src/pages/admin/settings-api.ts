@@ -9,10 +9,11 @@ export async function loadSettings (signal: AbortSignal): Promise<SettingValues>
   return new Map(rows.map((row) => [row.key, row.value]))
 }
 
-export async function saveSetting (key: string, value: string | null, confirm = false): Promise<SiteSetting> {
+/** `category` files a new key under it (the server keeps an existing key's category when omitted). */
+export async function saveSetting (key: string, value: string | null, confirm = false, category?: string): Promise<SiteSetting> {
   return await api<SiteSetting>(`/api/settings/${encodeURIComponent(key)}`, {
     method: 'PUT',
-    json: confirm ? { value, confirm: true } : { value }
+    json: { value, ...(confirm && { confirm: true }), ...(category !== undefined && { category }) }
   })
 }
 
