@@ -330,7 +330,7 @@ function EngineCard () {
                 [t('siteSettings.engine.schemaVersion'), shown(profile.schemaVersion)],
                 [t('siteSettings.engine.reachable'), yes(profile.reachable)],
                 [t('siteSettings.engine.checkedAt'), format.dateTime(new Date(profile.checkedAt), { dateStyle: 'medium', timeStyle: 'medium' })],
-                [t('siteSettings.engine.service'), `${profile.web.version} (${profile.web.revision})`]
+                [t('siteSettings.engine.service'), profile.web.revision === profile.web.version ? profile.web.version : `${profile.web.version} (${profile.web.revision})`]
               ] as Array<[string, string]>).map(([label, value]) => <Fragment key={label}><dt>{label}</dt><dd>{value}</dd></Fragment>)}
             </dl>
             <h3 className='label' id='capabilities-title'>{t('siteSettings.engine.capabilities')}</h3>
