@@ -1,8 +1,9 @@
-import { Fragment, useId, useState, type ReactNode } from 'react'
+import { useId, useState, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import { api, publicApi } from '../../api'
 import { useSubmit } from '../../forms/useSubmit'
 import { ConfirmDialog } from '../../components/ConfirmDialog'
+import { Facts } from '../../components/Facts'
 import { SettingSwitch } from '../../components/SettingSwitch'
 import { useFormat } from '../../i18n/format'
 import { Status } from '../../shell/Status'
@@ -161,15 +162,6 @@ function RoleGating ({ settings, set }: { settings: SettingValues, set: Save }) 
         {saved && <p className='muted' role='status'>{t('status.saved')}</p>}
       </form>
     </section>
-  )
-}
-
-function Facts ({ rows }: { rows: Array<[string, string]> }) {
-  const { t } = useTranslation()
-  return (
-    <dl className='facts'>
-      {rows.map(([label, value]) => <Fragment key={label}><dt>{label}</dt><dd>{value === '' ? t('signIn.notSet') : value}</dd></Fragment>)}
-    </dl>
   )
 }
 

@@ -1,8 +1,9 @@
-import { Fragment, useEffect, useId, useRef, useState } from 'react'
+import { useEffect, useId, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { api, ApiError } from '../../api'
 import { ALARM_TYPE_SWITCHES } from '../../alarm-types'
 import { brandingFrom, setBranding } from '../../branding'
+import { Facts } from '../../components/Facts'
 import { SettingSwitch } from '../../components/SettingSwitch'
 import { AA_TEXT, HEX_COLOUR, accentPalette } from '../../contrast'
 import { useSubmit } from '../../forms/useSubmit'
@@ -323,16 +324,15 @@ function EngineCard () {
             {profile.belowMinimum && (
               <p className='notice notice-warning'>{t('siteSettings.engine.belowMinimum', { version: shown(profile.version), minimum: profile.minimumSupported })}</p>
             )}
-            <dl className='facts'>
-              {([
-                [t('siteSettings.engine.engine'), shown(profile.engine)],
-                [t('siteSettings.engine.version'), shown(profile.version)],
-                [t('siteSettings.engine.schemaVersion'), shown(profile.schemaVersion)],
-                [t('siteSettings.engine.reachable'), yes(profile.reachable)],
-                [t('siteSettings.engine.checkedAt'), format.dateTime(new Date(profile.checkedAt), { dateStyle: 'medium', timeStyle: 'medium' })],
-                [t('siteSettings.engine.service'), profile.web.revision === profile.web.version ? profile.web.version : `${profile.web.version} (${profile.web.revision})`]
-              ] as Array<[string, string]>).map(([label, value]) => <Fragment key={label}><dt>{label}</dt><dd>{value}</dd></Fragment>)}
-            </dl>
+            <Facts rows={[
+              [t('siteSettings.engine.engine'), shown(profile.engine)],
+              [t('siteSettings.engine.version'), shown(profile.version)],
+              [t('siteSettings.engine.schemaVersion'), shown(profile.schemaVersion)],
+              [t('siteSettings.engine.reachable'), yes(profile.reachable)],
+              [t('siteSettings.engine.checkedAt'), format.dateTime(new Date(profile.checkedAt), { dateStyle: 'medium', timeStyle: 'medium' })],
+              [t('siteSettings.engine.service'), profile.web.revision === profile.web.version ? profile.web.version : `${profile.web.version} (${profile.web.revision})`]
+            ]}
+            />
             <h3 className='label' id='capabilities-title'>{t('siteSettings.engine.capabilities')}</h3>
             <ul className='capabilities' aria-labelledby='capabilities-title'>
               {Object.entries(profile.capabilities).sort(([a], [b]) => a.localeCompare(b)).map(([key, on]) => (
