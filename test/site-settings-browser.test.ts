@@ -144,6 +144,19 @@ async function browserTests (): Promise<void> {
     t.same(await axeViolations(dark.page), [], 'dark theme passes axe')
   })
 
+  t.test('"Hide the logo" leaves the name alone; a cleared name falls back to the page title', async (t) => {
+    await put('hide_header_logo', 'true')
+    await put('site_name', null)
+    t.teardown(async () => {
+      await put('hide_header_logo', 'false')
+      await put('site_name', 'Harbour Alarms')
+    })
+    const { page } = await open(t)
+    await page.goto('/login?loggedout=1')
+    await page.locator('.login-brand').getByText('Harbour', { exact: true }).waitFor()
+    t.equal(await page.locator('.login-brand img').count(), 0, 'no logo')
+  })
+
   t.test('a refused colour or address is shown at its field and nothing changes', async (t) => {
     const { page } = await open(t, { userId: ADMIN, isAdmin: true })
     await page.goto('/admin/settings')
