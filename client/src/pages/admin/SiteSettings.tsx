@@ -61,7 +61,7 @@ export default function SiteSettings () {
   )
 }
 
-/** The branding keys in form order, and whether each is a line of text or a switch. */
+/** The branding keys, in the order the form shows and saves them. */
 const BRANDING_FIELDS = ['site_name', 'custom_title', 'header_logo_url', 'hide_header_logo', 'favicon_url', 'accent_color'] as const
 type BrandingKey = typeof BRANDING_FIELDS[number]
 type Draft = Record<BrandingKey, string>
