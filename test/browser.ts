@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { fileURLToPath } from 'node:url'
 import { chromium, type Browser, type Page } from 'playwright-core'
-import { bearer, build, seedHuman, type Test, type TestApp } from './helper.js'
+import { bearer, build, seedHuman, type BuildOptions, type Test, type TestApp } from './helper.js'
 import type { SeedHuman } from './fakes/engine-db.js'
 
 /**
@@ -40,8 +40,8 @@ export interface BrowserApp {
   rows: (table: string, userId: string) => Promise<Array<Record<string, unknown>>>
 }
 
-export async function startBrowserApp (t: Test): Promise<BrowserApp> {
-  const testApp = await build(t)
+export async function startBrowserApp (t: Test, options: BuildOptions = {}): Promise<BrowserApp> {
+  const testApp = await build(t, options)
   await testApp.app.listen({ host: '127.0.0.1', port: 0 })
   const address = testApp.app.server.address()
   const base = `http://127.0.0.1:${typeof address === 'object' && address !== null ? address.port : 0}`

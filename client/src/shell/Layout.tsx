@@ -9,7 +9,15 @@ import { ImpersonationBanner } from './impersonation'
 import { PageLoading } from './PageLoading'
 import { ProfileSwitcher } from './ProfileSwitcher'
 import { SessionProvider, useSession } from './session-context'
+import { useMediaQuery } from './useMediaQuery'
 import { UserMenu } from './UserMenu'
+
+/**
+ * From this width (the one where the navigation leaves its drawer) the profile switcher and the alerts
+ * button sit in the top bar; below it they move into the user menu, so that a 320 px phone keeps the
+ * menu button, the brand (with room for a logo) and the drawer button on screen.
+ */
+const WIDE_BAR = '(min-width: 48rem)'
 
 /** The signed-in frame: top bar, navigation (a drawer on phones), and the page. */
 export default function Layout () {
@@ -24,6 +32,7 @@ function Frame () {
   const { t } = useTranslation()
   const { pathname } = useLocation()
   const [navOpen, setNavOpen] = useState(false)
+  const wide = useMediaQuery(WIDE_BAR)
 
   // A chosen page closes the drawer.
   useEffect(() => { setNavOpen(false) }, [pathname])
@@ -44,9 +53,9 @@ function Frame () {
         </button>
         <Brand home='/' />
         <div className='topbar-tools'>
-          <ProfileSwitcher />
-          <AlertsToggle />
-          <UserMenu />
+          {wide && <ProfileSwitcher />}
+          {wide && <AlertsToggle />}
+          <UserMenu compact={!wide} />
         </div>
       </header>
       <ImpersonationBanner />

@@ -3,13 +3,19 @@ import { useTranslation } from 'react-i18next'
 import { signOut } from '../api'
 import { changeLanguage, LANGUAGES } from '../i18n'
 import { setTheme, storedTheme, THEMES, type ThemeChoice } from '../theme'
+import { AlertsToggle } from './AlertsToggle'
+import { ProfileSwitcher } from './ProfileSwitcher'
 import { useSession } from './session-context'
 
 /** Each language named in itself, as people look for their own language's name. */
 const nativeName = (language: string): string => new Intl.DisplayNames([language], { type: 'language' }).of(language) ?? language
 
-/** The user's menu: who is signed in, language, theme and sign-out. Escape or a click outside closes it. */
-export function UserMenu () {
+/**
+ * The user's menu: who is signed in, language, theme and sign-out. Escape or a click outside closes it.
+ * `compact` (a narrow top bar) also puts the profile switcher and the alerts button in it, and marks the
+ * button while alerts are paused, since the bar no longer shows the "Resume alerts" button.
+ */
+export function UserMenu ({ compact }: { compact: boolean }) {
   const { t, i18n } = useTranslation()
   const { user } = useSession()
   const [open, setOpen] = useState(false)
@@ -59,12 +65,20 @@ export function UserMenu () {
           : <span className='avatar avatar-initial' aria-hidden='true'>{user.username.slice(0, 1).toUpperCase()}</span>}
         <span className='user-menu-name'>{user.username}</span>
         <span className='visually-hidden'>{t('userMenu.open')}</span>
+        {compact && !user.enabled && (
+          <>
+            <span className='user-menu-flag' aria-hidden='true' />
+            <span className='visually-hidden'>{t('alerts.paused')}</span>
+          </>
+        )}
       </button>
       <div id={panelId} className='user-menu-panel' hidden={!open}>
-        <p className='muted small'>
+        <p className='muted small user-menu-who'>
           {t('userMenu.signedInAs', { name: user.username })}
           {user.isAdmin && <span className='badge'>{t('userMenu.admin')}</span>}
         </p>
+        {compact && <ProfileSwitcher inMenu />}
+        {compact && <AlertsToggle />}
         <div className='field'>
           <label htmlFor={languageId}>{t('userMenu.language')}</label>
           <select id={languageId} className='select' value={i18n.language} onChange={(e) => { void changeLanguage(e.target.value) }}>
