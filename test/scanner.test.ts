@@ -1,32 +1,12 @@
-import { randomBytes } from 'node:crypto'
 import t from 'tap'
 import type { Connection } from 'mariadb'
 import { build, bearer, JWT_SECRET, rootConnection, seedHuman, type Test, type TestApp } from './helper.js'
-import { createScannerSchema } from './fakes/scanner-db.js'
+import { scannerDatabase } from './fakes/scanner-db.js'
 import { startKojiFake } from './fakes/koji.js'
 import { s2CellIdSigned } from '../lib/s2.js'
 
 const USER = '999999999999999999'
 const NOW_S = Date.parse('2026-11-26T12:00:00Z') / 1000
-
-let scannerName: string | undefined
-/** One scanner database per test file, beside the service and engine databases, with Golbat's tables. */
-async function scannerDatabase (): Promise<string> {
-  if (scannerName !== undefined) return scannerName
-  const name = `aw_test_scan_${process.pid}_${randomBytes(3).toString('hex')}`
-  const c = await rootConnection()
-  await c.query(`CREATE DATABASE \`${name}\``)
-  await c.query(`USE \`${name}\``)
-  await createScannerSchema(c)
-  await c.end()
-  t.teardown(async () => {
-    const drop = await rootConnection()
-    await drop.query(`DROP DATABASE IF EXISTS \`${name}\``)
-    await drop.end()
-  })
-  scannerName = name
-  return name
-}
 
 interface Setup extends TestApp { headers: { authorization: string }, scanner: Connection }
 

@@ -1,4 +1,7 @@
+import { randomBytes } from 'node:crypto'
+import t from 'tap'
 import type { Connection } from 'mariadb'
+import { rootConnection } from '../helper.js'
 
 /**
  * The scanner's (Golbat's) tables with the columns the service reads, as Golbat declares them, created
@@ -59,4 +62,27 @@ export const SCANNER_SCHEMA = [
 
 export async function createScannerSchema (connection: Connection): Promise<void> {
   for (const statement of SCANNER_SCHEMA) await connection.query(statement)
+}
+
+let created: Promise<string> | undefined
+/**
+ * One scanner database per test file (dropped when the file ends), beside the service and engine
+ * databases, with Golbat's tables; its name for `SCANNER_DB_NAME`.
+ */
+export async function scannerDatabase (): Promise<string> {
+  created ??= (async () => {
+    const name = `aw_test_scan_${process.pid}_${randomBytes(3).toString('hex')}`
+    const c = await rootConnection()
+    await c.query(`CREATE DATABASE \`${name}\``)
+    await c.query(`USE \`${name}\``)
+    await createScannerSchema(c)
+    await c.end()
+    t.teardown(async () => {
+      const drop = await rootConnection()
+      await drop.query(`DROP DATABASE IF EXISTS \`${name}\``)
+      await drop.end()
+    })
+    return name
+  })()
+  return await created
 }

@@ -2,6 +2,7 @@ import { useEffect, useId, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { api, ApiError } from '../api'
 import type { AlarmTypeDescriptor, FieldDescriptor } from '../alarm-types'
+import { useGymPickerAvailable } from '../pickers/useGameData'
 import { FieldInput } from './FieldInput'
 import { formFields, initialValues, serverErrors, toBody, validate, type Alarm, type FieldErrors, type FormValues } from './form-model'
 import { ScopeField } from './ScopeField'
@@ -9,7 +10,7 @@ import { ScopeField } from './ScopeField'
 /** Fields shown first; the rest of a type's filters wait behind "More filters". */
 const PRIMARY: Record<string, string[]> = {
   pokemon: ['pokemon_id', 'min_iv', 'max_iv', 'min_cp', 'max_cp', 'min_level', 'max_level'],
-  raid: ['pokemon_id', 'level', 'team'],
+  raid: ['pokemon_id', 'level', 'team', 'gym_id'],
   maxbattle: ['pokemon_id', 'level']
 }
 /** Set by other controls: the scope field, and the picker (which sets the form with the pokemon). */
@@ -43,6 +44,9 @@ export function AlarmForm ({ type, alarm, onDone, onCancel }: Props) {
   const [busy, setBusy] = useState(false)
   const sending = useRef(false)
   const formRef = useRef<HTMLFormElement>(null)
+  // Without a scanner a gym cannot be looked up, so the gym field is left out (the spec hides the picker):
+  // a new alarm keeps "any gym", an edited one keeps its stored gym, since only changed fields are sent.
+  const gymPicker = useGymPickerAvailable()
 
   useEffect(() => { formRef.current?.querySelector<HTMLElement>('input, select')?.focus() }, [])
 
@@ -101,7 +105,7 @@ export function AlarmForm ({ type, alarm, onDone, onCancel }: Props) {
     return { message: err.message, tone: 'error', extra: [] }
   }
 
-  const visible = formFields(type).filter((f) => !HANDLED_ELSEWHERE.has(f.name))
+  const visible = formFields(type).filter((f) => !HANDLED_ELSEWHERE.has(f.name) && (f.name !== 'gym_id' || gymPicker))
   const byLevel = BY_LEVEL.has(type.type) && values.pokemon_id === '9000'
   const hiddenByMode = (f: FieldDescriptor): boolean => BY_LEVEL.has(type.type) && (byLevel ? f.name === 'pokemon_id' : f.name === 'level')
   const primaryNames = PRIMARY[type.type] ?? visible.filter((f) => !DELIVERY.has(f.name)).map((f) => f.name)

@@ -2,6 +2,7 @@ import { useTranslation } from 'react-i18next'
 import type { AlarmTypeDescriptor, FieldDescriptor } from '../alarm-types'
 import { ChoicePicker, type Choice } from '../pickers/ChoicePicker'
 import { loadGruntTypes, loadRaidLevels } from '../pickers/game-data'
+import { GymPicker } from '../pickers/GymPicker'
 import { PokemonPicker } from '../pickers/PokemonPicker'
 import { listItems, type FormValues } from './form-model'
 
@@ -20,7 +21,7 @@ const QUEST_ITEMS = [0, 1, 2, 3, 101, 102, 103, 104, 201, 202, 701, 703, 705, 70
 const CHANGE_TYPES = ['name', 'location', 'image_url', 'removal', 'new', 'description']
 
 /** Fields chosen with a picker rather than typed. */
-const PICKED = new Set(['pokemon_id', 'level', 'reward', 'clean'])
+const PICKED = new Set(['pokemon_id', 'level', 'reward', 'clean', 'gym_id'])
 
 /** The bits of `clean` (1 delete after expiry, 2 edit in place, 4 quest summary). */
 const CLEAN_BITS = [1, 2, 4]
@@ -89,6 +90,8 @@ export function FieldInput ({ type, field, values, error, set }: Props) {
     control = <ChoicePicker inputId={id} describedBy={describedBy} value={value} invalid={invalid} choices={QUEST_ITEMS.map((i) => ({ value: String(i), label: t(`pickers.items.${i}`, { defaultValue: `#${i}` }) }))} onChange={change} />
   } else if (field.name === 'level') {
     control = <ChoicePicker inputId={id} describedBy={describedBy} value={value} invalid={invalid} choices={loader(`levels-${type.type}`, () => raidLevelChoices(type.type === 'raid' ? t('pickers.everyLevel') : null))} onChange={change} />
+  } else if (field.name === 'gym_id') {
+    control = <GymPicker inputId={id} describedBy={describedBy} value={value} invalid={invalid} onChange={change} />
   } else if (field.name === 'grunt_type') {
     control = <ChoicePicker inputId={id} describedBy={describedBy} value={value} invalid={invalid} choices={loader('grunts', () => gruntChoices)} onChange={change} />
   } else if (field.kind === 'enum' || NAMED_NUMBERS[field.name] !== undefined) {

@@ -9,6 +9,8 @@ export interface Vocabulary {
   monsters: Monster[] | null
   raidLevels: RaidLevel[] | null
   number: (value: number, options?: Intl.NumberFormatOptions) => string
+  /** Gym names by id, from the scanner; an id without a name is shown as it is. */
+  gymNames: Map<string, string>
 }
 
 /** Fields the subject or the scope already say, or that do not narrow what matches. */
@@ -59,6 +61,7 @@ function subject (type: AlarmTypeDescriptor, alarm: Alarm, v: Vocabulary): strin
 }
 
 function valueText (field: FieldDescriptor, value: unknown, v: Vocabulary): string {
+  if (field.name === 'gym_id') return v.gymNames.get(String(value)) ?? String(value)
   if (field.kind === 'boolean') return v.t(`alarms.fields.${field.name}`)
   if (field.kind === 'enum' || field.name === 'gender') return v.t(`pickers.values.${field.name}.${String(value)}`, { defaultValue: String(value) })
   if (Array.isArray(value)) return value.join(', ')

@@ -55,3 +55,19 @@ export function monsterName (monsters: Monster[] | null, id: number, form = 0): 
   if (match === undefined) return `#${id}`
   return form > 0 && match.form.id === form && match.form.name !== '' ? `${match.name} (${match.form.name})` : match.name
 }
+
+/** A scanner gym as `/api/scanner/gyms` answers it; `area` is the admin area it lies in. */
+export interface Gym { id: string, name: string | null, url: string | null, lat: number, lon: number, teamId: number | null, area: string | null }
+
+/**
+ * Whether the site has a scanner database, so gyms can be searched (`gymPicker` of `/api/config`). When it
+ * cannot be told, the picker stays hidden: without a scanner a gym id cannot be found anyway.
+ */
+export const loadGymPickerAvailable = (): Promise<boolean> => once('gym-picker', async () =>
+  (await api<{ gymPicker?: boolean }>('/api/config')).gymPicker === true).catch(() => false)
+
+/** One gym by id, for the name on a card or in an opened form; rejects when the scanner does not know it. */
+export const loadGym = (id: string): Promise<Gym> => once(`gym|${id}`, async () => await api<Gym>(`/api/scanner/gyms/${encodeURIComponent(id)}`))
+
+/** "Central Fountain", or the id for a gym without a name. */
+export const gymLabel = (gym: Gym): string => gym.name !== null && gym.name.trim() !== '' ? gym.name : gym.id

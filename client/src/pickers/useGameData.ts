@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { loadIconBase, loadMonsters, type Monster } from './game-data'
+import { gymLabel, loadGym, loadGymPickerAvailable, loadIconBase, loadMonsters, type Monster } from './game-data'
 
 /**
  * The pokemon names and icon base for a component; null while loading or when the engine's game data is
@@ -18,4 +18,35 @@ export function useMonsters (): { monsters: Monster[] | null, iconBase: string |
     return () => { live = false }
   }, [i18n.language])
   return { monsters, iconBase, failed }
+}
+
+/** Whether the gym picker is offered (the site has a scanner database); false until known. */
+export function useGymPickerAvailable (): boolean {
+  const [available, setAvailable] = useState(false)
+  useEffect(() => {
+    let live = true
+    void loadGymPickerAvailable().then((yes) => { if (live) setAvailable(yes) })
+    return () => { live = false }
+  }, [])
+  return available
+}
+
+/**
+ * Names for the gym ids of a list of alarms, each read once through the scanner; an id the scanner does
+ * not know (or a site without one) has no entry, so its id is shown instead.
+ */
+export function useGymNames (ids: string[]): Map<string, string> {
+  const [names, setNames] = useState<Map<string, string>>(new Map())
+  const key = [...new Set(ids)].sort().join('\n')
+  useEffect(() => {
+    if (key === '') return
+    let live = true
+    void (async () => {
+      if (!await loadGymPickerAvailable()) return
+      const found = await Promise.all(key.split('\n').map(async (id) => await loadGym(id).then((gym) => [id, gymLabel(gym)] as const, () => null)))
+      if (live) setNames(new Map(found.filter((entry) => entry !== null)))
+    })()
+    return () => { live = false }
+  }, [key])
+  return names
 }

@@ -10,7 +10,7 @@ import { recreateBody, type Alarm } from '../../alarms/form-model'
 import { useAnnouncer } from '../../alarms/useAnnouncer'
 import { useFormat } from '../../i18n/format'
 import { loadRaidLevels, type RaidLevel } from '../../pickers/game-data'
-import { useMonsters } from '../../pickers/useGameData'
+import { useGymNames, useMonsters } from '../../pickers/useGameData'
 import { useSession } from '../../shell/session-context'
 import { Status } from '../../shell/Status'
 import { useLoad } from '../../shell/useLoad'
@@ -75,8 +75,9 @@ function AlarmList ({ type }: { type: AlarmTypeDescriptor }) {
   const addButton = useRef<HTMLButtonElement>(null)
 
   useEffect(() => { void loadRaidLevels().then(setRaidLevels, () => undefined) }, [])
-  const vocabulary: Vocabulary = useMemo(() => ({ t, monsters, raidLevels, number: format.number }), [t, monsters, raidLevels, format.number])
   const list = alarms.status === 'ready' ? alarms.data : []
+  const gymNames = useGymNames(list.flatMap((a) => typeof a.gym_id === 'string' && a.gym_id !== '' ? [a.gym_id] : []))
+  const vocabulary: Vocabulary = useMemo(() => ({ t, monsters, raidLevels, number: format.number, gymNames }), [t, monsters, raidLevels, format.number, gymNames])
   // Selections of alarms that are gone (deleted, re-keyed) are dropped.
   const chosen = list.filter((a) => selected.has(a.uid)).map((a) => a.uid)
 

@@ -1,0 +1,120 @@
+import t from 'tap'
+import type { Page } from 'playwright-core'
+import { rootConnection } from './helper.js'
+import { startKojiFake } from './fakes/koji.js'
+import { scannerDatabase } from './fakes/scanner-db.js'
+import { axeViolations, browserMissing, PHONE, startBrowserApp } from './browser.js'
+
+/**
+ * The gym picker of the raid, egg and gym alarm forms in a real browser: with the scanner (its Golbat
+ * tables in MariaDB, the admin areas from the Koji fake) a gym is found by name and stored by id, and
+ * the cards name it; without a scanner the picker is hidden and alarms keep "any gym".
+ */
+const GYMS: Array<[string, string, number, number]> = [
+  ['g1', 'Central Fountain', 51.1, 7.1],
+  ['g2', 'Central Station Mural', 51.12, 7.12],
+  ['g3', 'Old Mill', 10, 10]
+]
+
+const missing = browserMissing()
+if (missing !== undefined) t.fail(missing)
+else await gymPickerTests()
+
+async function gymPickerTests (): Promise<void> {
+  const save = (page: Page) => page.getByRole('button', { name: 'Save', exact: true }).click()
+  const combobox = (page: Page) => page.getByRole('combobox', { name: 'Gym' })
+
+  t.test('with the scanner: a gym picked by name is stored by id and named on the card', async (t) => {
+    const koji = await startKojiFake({ fences: [{ id: 1, name: 'Town', projects: ['poracle'], path: [[51, 7], [51, 7.2], [51.2, 7.2], [51.2, 7]] }] })
+    t.teardown(() => koji.close())
+    const database = await scannerDatabase()
+    const scanner = await rootConnection()
+    t.teardown(() => scanner.end())
+    await scanner.query(`USE \`${database}\``)
+    for (const [id, name, lat, lon] of GYMS) await scanner.query('INSERT INTO gym (id, name, lat, lon) VALUES (?, ?, ?, ?)', [id, name, lat, lon])
+    const env = await startBrowserApp(t, {
+      env: { KOJI_API_ADDRESS: koji.url, KOJI_BEARER_TOKEN: koji.token, KOJI_PROJECT_NAME: 'poracle', SCANNER_DB_HOST: '127.0.0.1', SCANNER_DB_USER: 'root', SCANNER_DB_NAME: database }
+    })
+    const user = { id: '400000000000000001', name: 'Misty', latitude: 51.1, longitude: 7.1 }
+    const page = await env.signIn(t, user, '/alarms/raids', PHONE)
+    const searches: string[] = []
+    page.on('request', (request) => { if (request.url().includes('/api/scanner/gyms?')) searches.push(new URL(request.url()).searchParams.get('search') ?? '') })
+
+    await page.getByRole('button', { name: 'Add alarm' }).click()
+    await page.getByLabel('Level', { exact: true }).selectOption({ label: '5-Star Raid' })
+    const gym = combobox(page)
+    await page.getByText('Selected: Any gym').waitFor()
+    t.pass('"any gym" is the default')
+
+    await gym.pressSequentially('c')
+    await page.getByText('Type at least 2 letters of the gym\'s name.').waitFor()
+    await gym.pressSequentially('entr', { delay: 40 })
+    const options = page.getByRole('listbox', { name: 'Gyms' }).getByRole('option')
+    await options.first().waitFor()
+    t.same(await options.allTextContents(), ['Central FountainTown', 'Central Station MuralTown'], 'name and area of each match')
+    t.same(searches, ['centr'], 'one search for a name typed quickly, none below 2 characters')
+    t.equal(await gym.getAttribute('aria-expanded'), 'true')
+    t.same(await axeViolations(page), [], 'axe-core: the open combobox')
+
+    await gym.press('ArrowDown')
+    await gym.press('ArrowDown')
+    await gym.press('ArrowUp')
+    t.equal(await gym.getAttribute('aria-activedescendant'), await options.first().getAttribute('id'), 'the arrow keys move through the matches')
+    await gym.press('Enter')
+    await page.getByText('Selected: Central Fountain (Town)').waitFor()
+    t.equal(await gym.getAttribute('aria-expanded'), 'false', 'the list closes on a choice')
+    t.equal(await page.getByRole('button', { name: 'Save', exact: true }).count(), 1, 'Enter chose the gym and did not submit the form')
+
+    await save(page)
+    await page.getByText('5-Star Raid Raids, Gym: Central Fountain, in your areas', { exact: true }).waitFor()
+    t.match(await env.rows('raid', user.id), [{ level: 5, gym_id: 'g1' }], 'the engine holds the gym id')
+
+    await page.getByRole('button', { name: /^Edit: 5-Star Raid/ }).click()
+    await page.getByText('Selected: Central Fountain (Town)').waitFor()
+    t.pass('an opened alarm names its gym, read by id')
+    await page.getByRole('button', { name: 'Any gym instead' }).click()
+    await page.getByText('Selected: Any gym').waitFor()
+    await save(page)
+    await page.getByText('5-Star Raid Raids, in your areas', { exact: true }).waitFor()
+    t.match(await env.rows('raid', user.id), [{ level: 5, gym_id: null }], 'back to any gym')
+
+    // Eggs (and a gym outside every area, shown with its coordinates), chosen with a tap.
+    await page.goto('/alarms/eggs')
+    await page.getByRole('button', { name: 'Add alarm' }).click()
+    await page.getByLabel(/^Level/).selectOption({ label: '5-Star Raid' })
+    await combobox(page).fill('mill')
+    await page.getByRole('listbox', { name: 'Gyms' }).getByRole('option', { name: /Old Mill/ }).click()
+    await page.getByText('Selected: Old Mill (10, 10)').waitFor()
+    await save(page)
+    await page.getByText('5-Star Raid eggs, Gym: Old Mill, in your areas', { exact: true }).waitFor()
+    t.match(await env.rows('egg', user.id), [{ level: 5, gym_id: 'g3' }])
+
+    await page.getByRole('button', { name: 'Add alarm' }).click()
+    await combobox(page).fill('zz')
+    await page.getByText('No gym matches “zz”.').waitFor()
+    t.equal(await combobox(page).getAttribute('aria-expanded'), 'false', 'no list without matches')
+
+    await page.goto('/alarms/gyms')
+    await page.getByRole('button', { name: 'Add alarm' }).click()
+    await combobox(page).fill('station')
+    await page.getByRole('listbox', { name: 'Gyms' }).getByRole('option', { name: /Central Station Mural/ }).click()
+    await save(page)
+    await page.getByText(/^Gyms of Any team, Gym: Central Station Mural/).waitFor()
+    t.match(await env.rows('gym', user.id), [{ gym_id: 'g2' }], 'gym alarms take the picker too')
+  })
+
+  t.test('without the scanner: no picker, and a raid alarm saves "any gym"', async (t) => {
+    const env = await startBrowserApp(t)
+    const user = { id: '400000000000000002', name: 'Brock' }
+    const page = await env.signIn(t, user, '/alarms/raids', PHONE)
+    const config = page.waitForResponse((res) => res.url().endsWith('/api/config'))
+    await page.getByRole('button', { name: 'Add alarm' }).click()
+    t.equal((await (await config).json()).gymPicker, false, 'the site says it has no scanner')
+    await page.getByLabel('Level', { exact: true }).selectOption({ label: '5-Star Raid' })
+    t.equal(await combobox(page).count(), 0, 'no gym picker')
+    t.equal(await page.getByLabel('Gym', { exact: true }).count(), 0, 'and no gym id box either')
+    await save(page)
+    await page.getByText('5-Star Raid Raids, in your areas', { exact: true }).waitFor()
+    t.match(await env.rows('raid', user.id), [{ level: 5, gym_id: null }], 'any gym')
+  })
+}
