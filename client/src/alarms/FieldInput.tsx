@@ -58,7 +58,10 @@ export function FieldInput ({ type, field, values, error, set }: Props) {
   const errorId = `${id}-error`
   const value = values[field.name] ?? ''
   const label = t(field.labelKey)
-  const help = t(field.helpKey, { defaultValue: field.description ?? '' })
+  // Help comes from the language file: this type's text, else the field's text for every type. The
+  // descriptor's `description` is the API's English documentation (raw numbers such as "4 = any team"
+  // that the pickers already name) and is never shown.
+  const help = t([field.helpKey, `alarms.help.all.${field.name}`], { defaultValue: '' })
   // A picker or a list of names shows what may be chosen; a number box says its range.
   const picked = PICKED.has(field.name) || NAMED_NUMBERS[field.name] !== undefined
   const range = field.kind !== 'integer' || picked ? '' : field.unit !== undefined ? t('fields.rangeUnit', { min: field.min, max: field.max, unit: field.unit }) : t('fields.range', { min: field.min, max: field.max })
