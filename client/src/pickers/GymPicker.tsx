@@ -75,7 +75,8 @@ export function GymPicker ({ inputId, describedBy, value, invalid, onChange }: P
   }, [query])
 
   const gyms = search.state === 'done' ? search.gyms : []
-  const where = (gym: Gym): string => gym.area ?? `${format.number(gym.lat, { maximumFractionDigits: 4 })}, ${format.number(gym.lon, { maximumFractionDigits: 4 })}`
+  // A gym outside every admin area is placed by its coordinates.
+  const where = (gym: Gym): string => gym.area ?? t('pickers.gym.coordinates', { lat: format.number(gym.lat, { maximumFractionDigits: 4 }), lon: format.number(gym.lon, { maximumFractionDigits: 4 }) })
   const optionId = (index: number): string => `${listId}-${index}`
 
   const choose = (gym: Gym): void => {
