@@ -63,6 +63,7 @@ async function headerTests (): Promise<void> {
 
         const inBar = width >= WIDE
         t.equal(await header.locator('.topbar-tools > .profile-switcher').getByLabel('Active profile').count(), inBar ? 1 : 0, `${width} px: profile switcher ${inBar ? 'in the bar' : 'not in the bar'}`)
+        t.equal(await header.locator('.topbar-tools > .alerts-toggle').getByRole('button', { name: 'Pause alerts' }).count(), inBar ? 1 : 0, `${width} px: alerts button ${inBar ? 'in the bar' : 'not in the bar'}`)
 
         await menuButton.click()
         const panel = header.locator('.user-menu-panel')
