@@ -1,7 +1,7 @@
 import t from 'tap'
 import type { Page } from 'playwright-core'
 import { insertProfile } from './fakes/engine-db.js'
-import { seedHuman } from './helper.js'
+import { bearer, seedHuman } from './helper.js'
 import { axeViolations, browserMissing, startBrowserApp } from './browser.js'
 
 /**
@@ -99,21 +99,26 @@ async function headerTests (): Promise<void> {
     })
   }
 
-  t.test('a long site name gives way, a logo keeps to 32 px', async (t) => {
-    const page = await env.signIn(t, { id: '300000000000000003', name: LONG_USER }, '/', { width: 320, height: 740 })
-    const brand = page.locator('header .brand')
-    await brand.waitFor()
-    await brand.evaluate((a) => {
-      const logo = document.createElement('img')
-      logo.alt = ''
-      logo.width = 96
-      logo.height = 96
-      a.prepend(logo)
-      a.append(' of the Greater Rhine-Ruhr Metropolitan Region')
+  t.test('the site\'s logo and a long site name: the name gives way, the logo keeps to 32 px', async (t) => {
+    const admin = bearer(env.testApp.app, { userId: ADMIN, isAdmin: true })
+    t.teardown(async () => {
+      for (const key of ['site_name', 'header_logo_url']) await env.testApp.app.inject({ method: 'PUT', url: `/api/settings/${key}`, headers: admin, payload: { value: '' } })
     })
-    const bar = await placements(page, 'header.topbar')
-    for (const p of bar) t.ok(p.inside && p.reachable, `${p.what} is on screen and reachable (${p.rect})`)
-    t.equal(await page.evaluate(() => document.documentElement.scrollWidth), 320, 'no sideways scroll')
-    t.equal(await brand.locator('img').evaluate((img) => img.getBoundingClientRect().height), 32, 'the logo is 32 px high')
+    for (const [key, value] of [['site_name', 'Pokémon-Alarme der Metropolregion Rhein-Ruhr und Umgebung'], ['header_logo_url', '/favicon.svg']]) {
+      t.equal((await env.testApp.app.inject({ method: 'PUT', url: `/api/settings/${key}`, headers: admin, payload: { value } })).statusCode, 200, `${key} set`)
+    }
+    for (const width of [320, 1280]) {
+      const page = await env.signIn(t, { id: MEMBER, seeded: true, name: LONG_USER }, '/', { width, height: 740 })
+      const brand = page.locator('header .brand')
+      const logo = brand.locator('img')
+      await logo.waitFor()
+      await page.waitForFunction(() => (document.querySelector<HTMLImageElement>('header .brand img')?.naturalWidth ?? 0) > 0)
+      const bar = await placements(page, 'header.topbar')
+      for (const p of bar) t.ok(p.inside && p.reachable, `${width} px: ${p.what} is on screen and reachable (${p.rect})`)
+      t.equal(await page.evaluate(() => document.documentElement.scrollWidth), width, `${width} px: no sideways scroll`)
+      t.ok(await logo.evaluate((img) => img.getBoundingClientRect().height <= 32), `${width} px: the logo is at most 32 px high`)
+      t.ok(await logo.evaluate((img) => img.getBoundingClientRect().right <= window.innerWidth), `${width} px: the logo is on screen`)
+      if (width === 320) t.ok(await brand.locator('.brand-name').evaluate((name) => name.scrollWidth > name.clientWidth), 'the long name is cut short (ellipsis)')
+    }
   })
 }
