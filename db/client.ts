@@ -1,3 +1,4 @@
+import type { EventEmitter } from 'node:events'
 import mariadb, { type Pool, type PoolConnection, type PoolConfig } from 'mariadb'
 import { drizzle, type MySqlRemoteDatabase, type RemoteCallback } from 'drizzle-orm/mysql-proxy'
 
@@ -10,6 +11,13 @@ export interface ConnectionOptions {
   connectionLimit?: number
   /** How long a query waits for a connection (including connecting) before failing; default 10 s. */
   acquireTimeoutMs?: number
+  /** Connections kept open while idle; default all of `connectionLimit`. */
+  minimumIdle?: number
+}
+
+/** Where a pool reports what no query sees: the app's logger (pino's argument order). */
+export interface PoolLog {
+  error: (details: object, message: string) => void
 }
 
 export type Database = MySqlRemoteDatabase
@@ -37,6 +45,7 @@ export interface Db {
   close: () => Promise<void>
 }
 
+/** The settings of every connection the service opens: UTC times as strings, numbers as numbers, utf8mb4. */
 export const poolOptions = (options: ConnectionOptions): PoolConfig => ({
   host: options.host,
   port: options.port,
@@ -44,8 +53,10 @@ export const poolOptions = (options: ConnectionOptions): PoolConfig => ({
   password: options.password,
   ...(options.database === '' ? {} : { database: options.database }),
   connectionLimit: options.connectionLimit ?? 10,
+  ...(options.minimumIdle === undefined ? {} : { minimumIdle: options.minimumIdle }),
   acquireTimeout: options.acquireTimeoutMs ?? 10_000,
   connectTimeout: 5_000,
+  collation: 'UTF8MB4_UNICODE_CI',
   dateStrings: true,
   bigIntAsNumber: true,
   insertIdAsNumber: true,
@@ -54,8 +65,22 @@ export const poolOptions = (options: ConnectionOptions): PoolConfig => ({
   initSql: "SET time_zone = '+00:00'"
 })
 
-export function createDb (options: ConnectionOptions): Db {
+/**
+ * The one way the service opens a MariaDB pool. A pool that cannot open a connection retries by itself
+ * and tells only its listeners why, so the reason (refused, wrong password, unknown database) is logged
+ * here under the pool's `name`; the queries waiting meanwhile fail with a bare timeout.
+ */
+export function createPool (name: string, options: ConnectionOptions, log: PoolLog): Pool {
   const pool = mariadb.createPool(poolOptions(options))
+  // The driver's type definitions leave out the 'error' event its pools emit.
+  ;(pool as unknown as EventEmitter).on('error', (err: Error) => {
+    log.error({ err, pool: name, host: options.host, port: options.port, database: options.database }, 'database pool cannot open a connection')
+  })
+  return pool
+}
+
+/** drizzle, transactions and a health ping over a pool from `createPool`; `close` ends the pool. */
+export function createDb (pool: Pool): Db {
   return {
     db: drizzle(callbackFor(pool)),
     pool,

@@ -1,6 +1,8 @@
 import fp from 'fastify-plugin'
 import { and, eq } from 'drizzle-orm'
-import { createDb, type Db } from '../db/client.js'
+import { createDb, type ConnectionOptions, type Db } from '../db/client.js'
+import type { Config } from './config.js'
+import { openPool } from './db.js'
 import { humans, profiles } from '../db/schema/engine.js'
 import type { AlarmType } from '../schemas/alarm-types.js'
 
@@ -56,16 +58,16 @@ declare module 'fastify' {
   }
 }
 
+/** Where the engine's database is, as configured; a few connections, as most engine work is its HTTP API. */
+export const engineDbOptions = (config: Config): ConnectionOptions => ({
+  host: config.DB_HOST,
+  port: config.DB_PORT,
+  user: config.DB_USER,
+  password: config.DB_PASSWORD,
+  database: config.DB_NAME,
+  connectionLimit: 5
+})
+
 export default fp(async (fastify) => {
-  const { config } = fastify
-  const db = createDb({
-    host: config.DB_HOST,
-    port: config.DB_PORT,
-    user: config.DB_USER,
-    password: config.DB_PASSWORD,
-    database: config.DB_NAME,
-    connectionLimit: 5
-  })
-  fastify.decorate('engineDb', createEngineDb(db))
-  fastify.addHook('onClose', async () => { await db.close() })
+  fastify.decorate('engineDb', createEngineDb(createDb(openPool(fastify, 'engine', engineDbOptions(fastify.config)))))
 }, { name: 'engine-db', fastify: '5.x', dependencies: ['config'] })

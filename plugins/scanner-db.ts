@@ -1,5 +1,6 @@
 import fp from 'fastify-plugin'
 import { createDb, type ConnectionOptions, type Db } from '../db/client.js'
+import { openPool } from './db.js'
 import type { Config } from './config.js'
 
 /**
@@ -57,7 +58,5 @@ declare module 'fastify' {
 export default fp(async (fastify) => {
   const options = scannerConnection(fastify.config)
   // An unreachable scanner must not hold a gym search for the default 10 s: its fallback is the answer.
-  const db = options === null ? null : createDb({ ...options, connectionLimit: 5, acquireTimeoutMs: 3000 })
-  fastify.decorate('scannerDb', db)
-  if (db !== null) fastify.addHook('onClose', async () => { await db.close() })
+  fastify.decorate('scannerDb', options === null ? null : createDb(openPool(fastify, 'scanner', { ...options, connectionLimit: 5, acquireTimeoutMs: 3000 })))
 }, { name: 'scanner-db', fastify: '5.x', dependencies: ['config'] })

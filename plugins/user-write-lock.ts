@@ -1,10 +1,9 @@
 import { AsyncLocalStorage } from 'node:async_hooks'
 import { createHash } from 'node:crypto'
 import fp from 'fastify-plugin'
-import mariadb, { type Pool, type PoolConnection } from 'mariadb'
+import type { Pool, PoolConnection } from 'mariadb'
 import type { FastifyBaseLogger } from 'fastify'
-import { poolOptions } from '../db/client.js'
-import { serviceDbOptions } from './db.js'
+import { openPool, serviceDbOptions } from './db.js'
 import { conflict, unavailable } from './errors.js'
 
 export const IN_PROGRESS = 'Another change of yours is in progress; try again in a moment.'
@@ -134,12 +133,12 @@ declare module 'fastify' {
  */
 export default fp(async (fastify) => {
   const { config } = fastify
-  const pool = mariadb.createPool({
-    ...poolOptions({ ...serviceDbOptions(config), connectionLimit: LOCK_CONNECTIONS }),
+  const pool = openPool(fastify, 'user-write-lock', {
+    ...serviceDbOptions(config),
+    connectionLimit: LOCK_CONNECTIONS,
     // Connections are opened when changes come in and closed again when idle.
     minimumIdle: 0,
-    acquireTimeout: config.USER_WRITE_LOCK_WAIT_MS
+    acquireTimeoutMs: config.USER_WRITE_LOCK_WAIT_MS
   })
   fastify.decorate('userWriteLock', createUserWriteLock(pool, config.WEB_DB_NAME, config.USER_WRITE_LOCK_WAIT_MS, fastify.log))
-  fastify.addHook('onClose', async () => { await pool.end() })
 }, { name: 'user-write-lock', fastify: '5.x', dependencies: ['config', 'db'] })

@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import t from 'tap'
 import { and, eq, isNull, sql } from 'drizzle-orm'
-import { createDb } from '../db/client.js'
+import { createDb, createPool, type PoolLog } from '../db/client.js'
 import { migrateServiceDb } from '../db/migrate.js'
 import { siteSettings } from '../db/schema/service.js'
 import { JWT_SECRET, ROOT, rootConnection, type Test } from './helper.js'
@@ -17,6 +17,38 @@ async function freshDatabase (t: Test, prefix: string): Promise<string> {
   })
   return name
 }
+
+const silent: PoolLog = { error: () => {} }
+
+/** A logger that keeps what the pool reports, for the tests that read it. */
+function recorder () {
+  const lines: Array<{ details: Record<string, unknown>, message: string }> = []
+  const log: PoolLog = { error: (details, message) => { lines.push({ details: details as Record<string, unknown>, message }) } }
+  return { lines, log }
+}
+
+t.test('a pool that cannot connect logs why under its name, without the password', async (t) => {
+  const { lines, log } = recorder()
+  // Nothing listens on port 9: the pool's first connection is refused.
+  const pool = createPool('probe', { ...ROOT, port: 9, password: 'pool-secret-1', database: 'nowhere', connectionLimit: 1, acquireTimeoutMs: 300 }, log)
+  t.teardown(() => pool.end())
+  await t.rejects(pool.query('SELECT 1'), 'the query fails')
+  const deadline = Date.now() + 5000
+  while (lines.length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50))
+  t.ok(lines.length > 0, 'the refused connection is logged')
+  const [line] = lines
+  t.equal(line?.message, 'database pool cannot open a connection')
+  t.match(line?.details, { pool: 'probe', host: ROOT.host, port: 9, database: 'nowhere' })
+  t.ok(line?.details.err instanceof Error, 'with the driver\'s error')
+  t.notMatch(JSON.stringify(line?.details) + String((line?.details.err as Error).message), /pool-secret-1/, 'no password')
+})
+
+t.test('every connection of a pool runs in UTC with utf8mb4', async (t) => {
+  const pool = createPool('test', { ...ROOT, database: '', connectionLimit: 1 }, silent)
+  t.teardown(() => pool.end())
+  const [row] = await pool.query('SELECT @@session.time_zone AS zone, @@character_set_connection AS charset, @@collation_connection AS collation') as Array<Record<string, string>>
+  t.same(row, { zone: '+00:00', charset: 'utf8mb4', collation: 'utf8mb4_unicode_ci' })
+})
 
 t.test('migrations create the database, apply once, and are idempotent', async (t) => {
   const database = await freshDatabase(t, 'aw_mig')
@@ -55,7 +87,7 @@ t.test('two processes starting together apply each migration exactly once', asyn
 t.test('transactions commit, roll back, and serialize a conditional update', async (t) => {
   const database = await freshDatabase(t, 'aw_tx')
   await migrateServiceDb({ ...ROOT, database })
-  const handle = createDb({ ...ROOT, database, connectionLimit: 20 })
+  const handle = createDb(createPool('test', { ...ROOT, database, connectionLimit: 20 }, silent))
   t.teardown(() => handle.close())
   const { db } = handle
 
