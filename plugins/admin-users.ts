@@ -1,4 +1,3 @@
-import fp from 'fastify-plugin'
 import { and, asc, count, eq, getTableName, like, or, sql, type SQL } from 'drizzle-orm'
 import type { FastifyInstance } from 'fastify'
 import type { PoolConnection } from 'mariadb'
@@ -8,6 +7,7 @@ import { EngineError, type EngineHuman } from './engine.js'
 import { ERRORS, badRequest, conflict, notFound } from './errors.js'
 import { REASON } from './refresh-sessions.js'
 import type { AdminUser, AdminUserDetail, UserListQuery, UserUpdate } from '../schemas/admin-users.js'
+import { decoratorPlugin } from './decorator-plugin.js'
 
 /** Why a self-inflicted action is refused: an admin locked out of their own account cannot undo it. */
 export const SELF_BLOCK = 'You cannot block your own account.'
@@ -317,10 +317,4 @@ declare module 'fastify' {
 }
 
 /** The admin's user operations: list and edit engine users directly, block, pause, purge, webhooks. */
-export default fp(async (fastify) => {
-  fastify.decorate('adminUsers', createAdminUsers(fastify))
-}, {
-  name: 'admin-users',
-  fastify: '5.x',
-  dependencies: ['clock', 'db', 'engine-db', 'engine', 'refresh-sessions', 'cache-eviction', 'avatars']
-})
+export default decoratorPlugin('admin-users', createAdminUsers, ['clock', 'db', 'engine-db', 'engine', 'refresh-sessions', 'cache-eviction', 'avatars'])

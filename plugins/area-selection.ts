@@ -1,6 +1,6 @@
-import fp from 'fastify-plugin'
 import type { FastifyInstance } from 'fastify'
 import type { EngineArea } from './engine.js'
+import { decoratorPlugin } from './decorator-plugin.js'
 
 /** `humans.area` is JSON text; rows written by old tools hold a comma list instead. */
 export function parseAreaText (text: string | null | undefined): string[] {
@@ -75,6 +75,4 @@ declare module 'fastify' {
   }
 }
 
-export default fp(async (fastify) => {
-  fastify.decorate('areaSelection', createAreaSelection(fastify))
-}, { name: 'area-selection', fastify: '5.x', dependencies: ['engine', 'user-geofences', 'area-writer'] })
+export default decoratorPlugin('area-selection', createAreaSelection, ['engine', 'user-geofences', 'area-writer'])

@@ -1,7 +1,7 @@
-import fp from 'fastify-plugin'
 import type { FastifyInstance } from 'fastify'
 import type { PoolConnection } from 'mariadb'
 import { parseAreaText } from './area-selection.js'
+import { decoratorPlugin } from './decorator-plugin.js'
 
 /** Which rows a change touches: the user's current selection (`humans` + the active profile) or every profile. */
 export type AreaScope = 'active' | 'all'
@@ -91,6 +91,4 @@ declare module 'fastify' {
   }
 }
 
-export default fp(async (fastify) => {
-  fastify.decorate('areaWriter', createAreaWriter(fastify))
-}, { name: 'area-writer', fastify: '5.x', dependencies: ['engine-db', 'engine'] })
+export default decoratorPlugin('area-writer', createAreaWriter, ['engine-db', 'engine'])

@@ -1,6 +1,6 @@
-import fp from 'fastify-plugin'
 import type { FastifyInstance } from 'fastify'
 import { CHAT_PLATFORM_TYPE } from './identity.js'
+import { decoratorPlugin } from './decorator-plugin.js'
 
 /** How long a looked-up avatar is reused; a failed lookup is retried sooner. */
 const AVATAR_TTL_MS = 24 * 3_600_000
@@ -80,6 +80,4 @@ declare module 'fastify' {
 }
 
 /** Chat-platform avatars for the admin user list, cached and fetched in the background through the bot. */
-export default fp(async (fastify) => {
-  fastify.decorate('avatars', createAvatars(fastify))
-}, { name: 'avatars', fastify: '5.x', dependencies: ['config', 'clock', 'chat-platform'] })
+export default decoratorPlugin('avatars', createAvatars, ['config', 'clock', 'chat-platform'])

@@ -1,9 +1,9 @@
-import fp from 'fastify-plugin'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { EngineError } from './engine.js'
 import { featureDisabled } from './errors.js'
 import { ALARM_DISABLE_KEYS, type AlarmType } from '../schemas/alarm-types.js'
 import { TtlCache } from '../lib/ttl-cache.js'
+import { decoratorPlugin } from './decorator-plugin.js'
 
 /** The spec's "engine disabled-type re-read within 5 minutes". */
 const UPSTREAM_TTL_MS = 5 * 60_000
@@ -89,6 +89,4 @@ declare module 'fastify' {
  * Alarm-type kill switches: a type is off when its site setting `disable_*` is exactly "true" or when the
  * alarm engine's own configuration disables it (read at most every 5 minutes, failing open).
  */
-export default fp(async (fastify) => {
-  fastify.decorate('featureGates', createFeatureGates(fastify))
-}, { name: 'feature-gates', fastify: '5.x', dependencies: ['engine', 'site-settings', 'clock'] })
+export default decoratorPlugin('feature-gates', createFeatureGates, ['engine', 'site-settings', 'clock'])

@@ -1,4 +1,3 @@
-import fp from 'fastify-plugin'
 import { eq } from 'drizzle-orm'
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify'
 import { webhookDelegates } from '../db/schema/service.js'
@@ -8,6 +7,7 @@ import type { UserInfo } from '../schemas/session-user.js'
 import { TtlCache } from '../lib/ttl-cache.js'
 import { ERRORS } from './errors.js'
 import { BLOCKED_MESSAGE } from './blocked-accounts.js'
+import { decoratorPlugin } from './decorator-plugin.js'
 
 /** How long a cleanly resolved admin/delegation answer is reused. */
 const ROLES_TTL_MS = 60_000
@@ -245,6 +245,4 @@ declare module 'fastify' {
 }
 
 /** Who a signed-in identity is to this service: engine user, admin rights, delegation, gates. */
-export default fp(async (fastify) => {
-  fastify.decorate('identity', createIdentity(fastify))
-}, { name: 'identity', fastify: '5.x', dependencies: ['config', 'clock', 'db', 'engine', 'site-settings', 'chat-platform', 'cache-eviction'] })
+export default decoratorPlugin('identity', createIdentity, ['config', 'clock', 'db', 'engine', 'site-settings', 'chat-platform', 'cache-eviction'])

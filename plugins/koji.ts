@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto'
-import fp from 'fastify-plugin'
 import type { FastifyInstance } from 'fastify'
 import { ERRORS } from './errors.js'
 import { fetchJson, UpstreamError } from '../lib/fetch-json.js'
 import { firstContaining, ringProblem, withBox, type BoundingBox, type LatLon } from '../lib/polygon.js'
+import { decoratorPlugin } from './decorator-plugin.js'
 
 /** The reference's admin-geofence cache lifetime. */
 const ADMIN_TTL_MS = 5 * 60_000
@@ -233,6 +233,4 @@ declare module 'fastify' {
 }
 
 /** The Koji geofence server: admin geofences (cached, last good copy on failure), regions, and publishing. */
-export default fp(async (fastify) => {
-  fastify.decorate('koji', createKoji(fastify))
-}, { name: 'koji', fastify: '5.x', dependencies: ['config', 'clock'] })
+export default decoratorPlugin('koji', createKoji, ['config', 'clock'])

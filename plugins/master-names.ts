@@ -1,7 +1,7 @@
-import fp from 'fastify-plugin'
 import type { FastifyInstance } from 'fastify'
 import { EngineError } from './engine.js'
 import { ERRORS } from './errors.js'
+import { decoratorPlugin } from './decorator-plugin.js'
 
 /** The master file changes with game updates, a few times a month: a day is fresh enough. */
 const MASTERFILE_TTL_MS = 24 * 3_600_000
@@ -88,6 +88,4 @@ declare module 'fastify' {
 }
 
 /** Names of pokemon, moves and items by id, for the pickers and alarm cards. */
-export default fp(async (fastify) => {
-  fastify.decorate('masterNames', createMasterNames(fastify))
-}, { name: 'master-names', fastify: '5.x', dependencies: ['config', 'clock', 'engine'] })
+export default decoratorPlugin('master-names', createMasterNames, ['config', 'clock', 'engine'])

@@ -1,7 +1,7 @@
-import fp from 'fastify-plugin'
 import * as oauth from 'oauth4webapi'
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify'
 import { SignInError } from './identity.js'
+import { decoratorPlugin } from './decorator-plugin.js'
 
 /** How long one call to the provider may take before it counts as failed. */
 const PROVIDER_TIMEOUT_MS = 10_000
@@ -370,6 +370,4 @@ declare module 'fastify' {
   }
 }
 
-export default fp(async (fastify) => {
-  fastify.decorate('oidcClient', createOidcClient(fastify))
-}, { name: 'oidc-client', fastify: '5.x', dependencies: ['config'] })
+export default decoratorPlugin('oidc-client', createOidcClient, ['config'])

@@ -1,6 +1,6 @@
-import fp from 'fastify-plugin'
 import type { FastifyInstance } from 'fastify'
 import { fetchJson } from '../lib/fetch-json.js'
+import { decoratorPlugin } from './decorator-plugin.js'
 
 const TTL_MS = 5 * 60_000
 
@@ -65,6 +65,4 @@ declare module 'fastify' {
   }
 }
 
-export default fp(async (fastify) => {
-  fastify.decorate('pokemonAvailability', createPokemonAvailability(fastify))
-}, { name: 'pokemon-availability', fastify: '5.x', dependencies: ['config', 'clock'] })
+export default decoratorPlugin('pokemon-availability', createPokemonAvailability, ['config', 'clock'])

@@ -1,4 +1,3 @@
-import fp from 'fastify-plugin'
 import { Ajv, type ValidateFunction } from 'ajv'
 import { and, asc, eq, inArray, or, sql } from 'drizzle-orm'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
@@ -11,6 +10,7 @@ import { alarmCreateSchema } from '../schemas/alarms.js'
 import { KIND_OF, type AlarmType } from '../schemas/alarm-types.js'
 import type { AppliedState, ApplyOptions, QuickPick, QuickPickType, QuickPickWrite } from '../schemas/quick-picks.js'
 import { BUILT_IN_PICKS } from './quick-picks-built-in.js'
+import { decoratorPlugin } from './decorator-plugin.js'
 
 const BUILT_IN_IDS: ReadonlySet<string> = new Set(BUILT_IN_PICKS.map((p) => p.id))
 
@@ -371,6 +371,4 @@ declare module 'fastify' {
 }
 
 /** One-click alarm presets: global and personal definitions, and which alarms each apply created. */
-export default fp(async (fastify) => {
-  fastify.decorate('quickPicks', createQuickPicks(fastify))
-}, { name: 'quick-picks', fastify: '5.x', dependencies: ['db', 'engine', 'feature-gates', 'site-settings', 'alarm-events', 'clock'] })
+export default decoratorPlugin('quick-picks', createQuickPicks, ['db', 'engine', 'feature-gates', 'site-settings', 'alarm-events', 'clock'])

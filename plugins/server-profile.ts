@@ -1,9 +1,9 @@
-import fp from 'fastify-plugin'
 import type { FastifyInstance } from 'fastify'
 import { EngineError } from './engine.js'
 import type { EngineGeneration } from '../schemas/alarm-types.js'
 import { engineCapabilities, engineName } from './engine/capabilities.js'
 import type { ServerProfile } from '../schemas/server-profile.js'
+import { decoratorPlugin } from './decorator-plugin.js'
 
 /** How long a profile is reused; the admin card's refresh button asks again at once. */
 const PROFILE_TTL_MS = 5 * 60_000
@@ -105,6 +105,4 @@ declare module 'fastify' {
 }
 
 /** What the admin's versions card shows: the engine (version, reachability, schema, capabilities) and this service. */
-export default fp(async (fastify) => {
-  fastify.decorate('serverProfile', createServerProfile(fastify))
-}, { name: 'server-profile', fastify: '5.x', dependencies: ['config', 'clock', 'engine', 'engine-db'] })
+export default decoratorPlugin('server-profile', createServerProfile, ['config', 'clock', 'engine', 'engine-db'])

@@ -1,4 +1,3 @@
-import fp from 'fastify-plugin'
 import type { FastifyInstance } from 'fastify'
 import { asc, eq, inArray, sql } from 'drizzle-orm'
 import { userGeofences } from '../db/schema/service.js'
@@ -6,6 +5,7 @@ import { toSqlTime } from '../db/client.js'
 import { humans } from '../db/schema/engine.js'
 import { badRequest, conflict, notFound } from './errors.js'
 import { openRing, userPolygonProblem, type LatLon } from '../lib/polygon.js'
+import { decoratorPlugin } from './decorator-plugin.js'
 
 /** The reference's limits for user-drawn fences. */
 export const MAX_FENCES_PER_USER = 10
@@ -352,6 +352,4 @@ declare module 'fastify' {
   }
 }
 
-export default fp(async (fastify) => {
-  fastify.decorate('userGeofences', createUserGeofences(fastify))
-}, { name: 'user-geofences', fastify: '5.x', dependencies: ['db', 'engine-db', 'engine', 'koji', 'area-writer', 'clock'] })
+export default decoratorPlugin('user-geofences', createUserGeofences, ['db', 'engine-db', 'engine', 'koji', 'area-writer', 'clock'])
