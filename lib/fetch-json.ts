@@ -1,4 +1,5 @@
 import { request } from 'undici'
+import { deadline } from './deadline.js'
 
 /** Why a call to a third-party JSON API failed; the message names no URL, token or body. */
 export class UpstreamError extends Error {
@@ -19,20 +20,22 @@ export interface JsonRequest {
 
 /** One JSON call with a hard timeout: a non-2xx status, a timeout or a body that is not JSON all throw UpstreamError. */
 export async function fetchJson (options: JsonRequest): Promise<unknown> {
-  const signal = AbortSignal.timeout(options.timeoutMs)
+  const limit = deadline(options.timeoutMs)
   let status: number
   let text: string
   try {
     const response = await request(options.url, {
       method: options.method ?? 'GET',
       headers: { accept: 'application/json', ...(options.body !== undefined ? { 'content-type': 'application/json' } : {}), ...options.headers },
-      signal,
+      signal: limit.signal,
       ...(options.body !== undefined ? { body: JSON.stringify(options.body) } : {})
     })
     status = response.statusCode
     text = await response.body.text()
   } catch {
-    throw new UpstreamError(options.service, signal.aborted ? 'timeout' : 'unreachable')
+    throw new UpstreamError(options.service, limit.signal.aborted ? 'timeout' : 'unreachable')
+  } finally {
+    limit.clear()
   }
   if (status < 200 || status >= 300) throw new UpstreamError(options.service, 'status', status)
   try {

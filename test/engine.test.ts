@@ -1,3 +1,4 @@
+import { createHook } from 'node:async_hooks'
 import { randomBytes } from 'node:crypto'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -217,6 +218,25 @@ t.test('client: timeout, unreachable, dropped connection, garbage', async (t) =>
   const unset = createEngineClient({ baseUrl: '', secret: SECRET, timeoutMs: 1000, log: { warn: () => {}, error: () => {} } })
   await rejectsWith(t, unset.health(), 'unreachable', 500)
   t.notOk(JSON.stringify(logs).includes(SECRET), 'the secret is never logged')
+})
+
+t.test('client: a finished call leaves no timer pending (the timeout of each call is cleared, not left to fire)', async (t) => {
+  const { engine } = await setup(t, { timeoutMs: 60_000 })
+  await insertHuman(root, { id: USER })
+  await engine.humans.one(USER)
+  const pending = new Set<number>()
+  const timers = createHook({
+    init: (id, type) => { if (type === 'Timeout') pending.add(id) },
+    destroy: (id) => { pending.delete(id) }
+  }).enable()
+  const CALLS = 40
+  for (let i = 0; i < CALLS; i++) await engine.humans.one(USER)
+  // Timers cleared during the calls are destroyed on a later turn of the event loop.
+  await new Promise((resolve) => setImmediate(resolve))
+  await new Promise((resolve) => setTimeout(resolve, 50))
+  timers.disable()
+  // A few belong to the keep-alive sockets of both ends, however many calls ran; one per call would be CALLS more.
+  t.ok(pending.size < CALLS / 4, `${pending.size} timers still pending after ${CALLS} finished calls`)
 })
 
 t.test('client: while the engine is known down, calls fail at once with 503; one trial call closes it again', async (t) => {

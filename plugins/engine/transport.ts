@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify'
 import type { EngineGeneration } from '../../schemas/alarm-types.js'
 import { EngineError, type EngineErrorDetails, type EngineHealth } from './types.js'
 import { CircuitBreaker } from '../../lib/circuit-breaker.js'
+import { deadline } from '../../lib/deadline.js'
 import { systemClock, type Clock } from '../clock.js'
 
 /**
@@ -118,12 +119,12 @@ export function createTransport (options: EngineClientOptions) {
     let status: number
     let rawText: string
     const budget = Math.min(opts.timeoutMs ?? timeoutMs, timeoutMs)
-    const signal = AbortSignal.timeout(budget)
+    const limit = deadline(budget)
     try {
       const response = await request(baseUrl + pathWithQuery, {
         method,
         headers,
-        signal,
+        signal: limit.signal,
         dispatcher: agent,
         ...(opts.body !== undefined ? { body: JSON.stringify(opts.body) } : {})
       })
@@ -131,7 +132,7 @@ export function createTransport (options: EngineClientOptions) {
       rawText = await response.body.text()
       breaker.succeeded()
     } catch (err) {
-      if (signal.aborted) {
+      if (limit.signal.aborted) {
         if (budget < timeoutMs) breaker.gaveUp()
         else breaker.failed()
         log.warn({ method, path, timeoutMs: budget }, 'alarm engine call timed out')
@@ -140,6 +141,8 @@ export function createTransport (options: EngineClientOptions) {
       breaker.failed()
       log.warn({ method, path, err: (err as Error).cause ?? err }, 'alarm engine unreachable')
       throw new EngineError('unreachable', 'The alarm engine is unreachable.', details)
+    } finally {
+      limit.clear()
     }
 
     let parsed: unknown
