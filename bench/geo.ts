@@ -115,8 +115,10 @@ async function main (): Promise<void> {
     const zipped = await timed(url, {}, 200)
     const notModified = await timed(url, { 'if-none-match': etag }, 304)
     let n = 0
+    // A rename as this instance makes it: the row, then the feed told (which also asks the engine to reload).
     const rebuilt = await timed(url, { 'accept-encoding': 'identity' }, 200, async () => {
       await pool.query('UPDATE user_geofences SET koji_name = ? WHERE id = 1', [`renamed ${n++}`])
+      await app.userGeofences.feedChanged()
     })
 
     bare.get('/feed', async (_request, reply) => reply.type('application/json; charset=utf-8').send(firstBody))

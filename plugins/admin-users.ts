@@ -99,7 +99,7 @@ const listWhere = (query: UserListQuery): SQL | undefined => {
 }
 
 function createAdminUsers (fastify: FastifyInstance) {
-  const { engine, engineDb, db, refreshSessions, cacheEviction, avatars, clock, log } = fastify
+  const { engine, engineDb, db, refreshSessions, cacheEviction, avatars, userGeofences, clock, log } = fastify
   let existingTables: Promise<string[]> | null = null
 
   /** Which of the user tables this engine's database has (PoracleJS lacks several); asked once. */
@@ -281,6 +281,8 @@ function createAdminUsers (fastify: FastifyInstance) {
       await evictUser(userId)
       for (const delegate of delegates) await cacheEviction.evict('roles', delegate.userId)
       await reloadEngine()
+      // The user's own fences left the feed with the rows.
+      await userGeofences.feedChanged()
     },
 
     /**
@@ -317,4 +319,4 @@ declare module 'fastify' {
 }
 
 /** The admin's user operations: list and edit engine users directly, block, pause, purge, webhooks. */
-export default decoratorPlugin('admin-users', createAdminUsers, ['clock', 'db', 'engine-db', 'engine', 'refresh-sessions', 'cache-eviction', 'avatars'])
+export default decoratorPlugin('admin-users', createAdminUsers, ['clock', 'db', 'engine-db', 'engine', 'refresh-sessions', 'cache-eviction', 'avatars', 'user-geofences'])

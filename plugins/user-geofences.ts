@@ -5,6 +5,7 @@ import { toSqlTime } from '../db/client.js'
 import { humans } from '../db/schema/engine.js'
 import { badRequest, conflict, notFound } from './errors.js'
 import { openRing, userPolygonProblem, type LatLon } from '../lib/polygon.js'
+import { TtlCache } from '../lib/ttl-cache.js'
 import { decoratorPlugin } from './decorator-plugin.js'
 
 /** The reference's limits for user-drawn fences. */
@@ -17,6 +18,11 @@ const MAX_SUFFIX = 10
 export type FenceStatus = 'active' | 'pending_review' | 'approved' | 'rejected'
 /** Statuses the service itself serves in the feed; approved fences are in Koji. */
 export const FEED_STATUSES: FenceStatus[] = ['active', 'pending_review', 'rejected']
+/**
+ * How long the feed trusts its last reading of the user part's fingerprint. This instance's own changes
+ * end it at once; another instance's change shows in this instance's feed at most this much later.
+ */
+export const FEED_FINGERPRINT_TTL_MS = 5000
 
 type Row = typeof userGeofences.$inferSelect
 
@@ -113,6 +119,12 @@ export function nameProblem (name: string): string | null {
 function createUserGeofences (fastify: FastifyInstance) {
   const { db, engineDb, engine, koji, areaWriter, clock, log } = fastify
   const now = () => toSqlTime(clock.now())
+  /**
+   * The fingerprint by the count of this instance's feed changes: a change moves to a new key, so a read
+   * that was under way during the change can neither be served nor kept for a request after it.
+   */
+  const fingerprints = new TtlCache<number, string>(clock, 2)
+  let feedChanges = 0
 
   async function row (id: number): Promise<Row> {
     const [found] = await db.db.select().from(userGeofences).where(eq(userGeofences.id, id))
@@ -142,8 +154,12 @@ function createUserGeofences (fastify: FastifyInstance) {
     return taken
   }
 
-  /** Asks the engine to download the feed again; a failure is logged, the next reload picks the change up. */
+  /**
+   * After a change of the served fences: the next feed request reads the fingerprint again, and the engine
+   * is asked to download the feed; a failed ask is logged, the engine's next reload picks the change up.
+   */
   async function feedChanged (): Promise<void> {
+    feedChanges++
     try {
       await engine.geofence.reload()
     } catch (err) {
@@ -314,25 +330,35 @@ function createUserGeofences (fastify: FastifyInstance) {
       return toFence(await row(id))
     },
 
-    /** The fences the feed serves itself, in id order: name and raw polygon text. */
-    async feedRows (): Promise<Array<{ id: number, kojiName: string, polygonJson: string | null }>> {
-      return db.db.select({ id: userGeofences.id, kojiName: userGeofences.kojiName, polygonJson: userGeofences.polygonJson })
+    /** The fences the feed serves itself, in id order, without their polygons (which never change). */
+    async feedIndex (): Promise<Array<{ id: number, kojiName: string }>> {
+      return db.db.select({ id: userGeofences.id, kojiName: userGeofences.kojiName })
         .from(userGeofences).where(inArray(userGeofences.status, FEED_STATUSES)).orderBy(asc(userGeofences.id))
+    },
+
+    /** The raw polygon text of these fences, by id; a fence deleted meanwhile is missing. */
+    async feedPolygons (ids: number[]): Promise<Map<number, string | null>> {
+      if (ids.length === 0) return new Map()
+      const rows = await db.db.select({ id: userGeofences.id, polygonJson: userGeofences.polygonJson }).from(userGeofences).where(inArray(userGeofences.id, ids))
+      return new Map(rows.map((r) => [r.id, r.polygonJson]))
     },
 
     /**
      * A cheap fingerprint of the feed's user part. What the feed shows of a fence is its id, name and
      * polygon, and a polygon never changes after creation, so rows entering or leaving the served set and
      * renames are all that can change it: they change the count, the id sum or the id/name checksum. It
-     * reads two short columns through the status index, never the polygons.
+     * reads two short columns through the status index, never the polygons, and at most once per
+     * FEED_FINGERPRINT_TTL_MS unless this instance changed the fences (`feedChanged`).
      */
     async feedFingerprint (): Promise<string> {
-      const [result] = await db.db.select({
-        n: sql<number>`count(*)`,
-        ids: sql<string | null>`sum(${userGeofences.id})`,
-        names: sql<string | null>`bit_xor(crc32(concat(${userGeofences.id}, ':', ${userGeofences.kojiName})))`
-      }).from(userGeofences).where(inArray(userGeofences.status, FEED_STATUSES))
-      return `${result?.n ?? 0}/${result?.ids ?? 0}/${result?.names ?? 0}`
+      return fingerprints.getOrLoad(feedChanges, async () => {
+        const [result] = await db.db.select({
+          n: sql<number>`count(*)`,
+          ids: sql<string | null>`sum(${userGeofences.id})`,
+          names: sql<string | null>`bit_xor(crc32(concat(${userGeofences.id}, ':', ${userGeofences.kojiName})))`
+        }).from(userGeofences).where(inArray(userGeofences.status, FEED_STATUSES))
+        return { value: `${result?.n ?? 0}/${result?.ids ?? 0}/${result?.names ?? 0}`, ttlMs: FEED_FINGERPRINT_TTL_MS }
+      })
     },
 
     /** Names of fences the service serves privately (not yet promoted), mapped to their owner. */

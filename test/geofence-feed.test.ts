@@ -1,10 +1,12 @@
-import { gunzipSync } from 'node:zlib'
+import { gunzipSync, gzipSync } from 'node:zlib'
 import t from 'tap'
 import { eq } from 'drizzle-orm'
 import type { AddressInfo } from 'node:net'
 import { build, bearer, seedHuman, type Test, type TestApp } from './helper.js'
 import { startKojiFake, type KojiFake, type KojiFence } from './fakes/koji.js'
 import { userGeofences } from '../db/schema/service.js'
+import { FEED_FINGERPRINT_TTL_MS } from '../plugins/user-geofences.js'
+import { BLOCK_IDS, createFeedBodies, type FenceText } from '../routes/geofence-feed/body.js'
 
 const OWNER = '555555555555555555'
 const FEED_TOKEN = 'feed-token-0123456789'
@@ -147,18 +149,46 @@ t.test('the ETag: an unchanged feed costs a 304, any change a new tag', async (t
   t.equal(zippedAgain.statusCode, 304)
   t.equal(zippedAgain.rawPayload.length, 0, 'no body, not even an empty gzip stream')
 
+  // Rows written straight to the table stand for another instance's change: they show after the fingerprint's time.
   const id = await addUserFence(s, { kojiName: 'new one' })
+  s.clock.advance(FEED_FINGERPRINT_TTL_MS)
   const changed = await feed(s, { 'if-none-match': etag })
   t.equal(changed.statusCode, 200, 'a new user fence changes the feed')
   t.not(changed.headers.etag, etag)
   const etag2 = changed.headers.etag as string
   await s.app.db.db.update(userGeofences).set({ kojiName: 'renamed' }).where(eq(userGeofences.id, id))
+  s.clock.advance(FEED_FINGERPRINT_TTL_MS)
   t.equal((await feed(s, { 'if-none-match': etag2 })).statusCode, 200, 'a rename changes it')
   const etag3 = (await feed(s)).headers.etag as string
   s.koji.fences.push({ id: 9, name: 'Hamlet', projects: ['poracle'], path: [[1, 1], [1, 2], [2, 2]] })
   t.equal((await feed(s, { 'if-none-match': etag3 })).statusCode, 304, 'Koji changes wait for the cache time')
   s.clock.advance(5 * 60_000 + 1)
   t.equal((await feed(s, { 'if-none-match': etag3 })).statusCode, 200, 'then show')
+})
+
+t.test('the user part: this instance\'s changes show at once, another instance\'s within the fingerprint time', async (t) => {
+  const s = await setup(t)
+  const headers = bearer(s.app, { userId: OWNER })
+  const names = async () => (await feed(s)).json().data.map((f: { name: string }) => f.name) as string[]
+  t.same(await names(), ['Town', 'Village'])
+
+  const created = await s.app.inject({ method: 'POST', url: '/api/geofences/custom', headers, payload: { displayName: 'Corner', polygon: [[52, 1], [52, 1.1], [52.1, 1.1]] } })
+  t.equal(created.statusCode, 201)
+  t.same(await names(), ['Town', 'Village', 'corner'], 'a fence created here is in the next feed')
+  const renamed = await s.app.inject({ method: 'PUT', url: `/api/geofences/custom/${created.json().id as number}`, headers, payload: { displayName: 'Nook' } })
+  t.equal(renamed.statusCode, 200)
+  t.same(await names(), ['Town', 'Village', 'nook'], 'a rename here too')
+
+  await addUserFence(s, { kojiName: 'from elsewhere' })
+  t.same(await names(), ['Town', 'Village', 'nook'], 'another instance\'s fence waits while the fingerprint is fresh')
+  s.clock.advance(FEED_FINGERPRINT_TTL_MS - 1)
+  t.same(await names(), ['Town', 'Village', 'nook'], 'up to its time')
+  s.clock.advance(1)
+  t.same(await names(), ['Town', 'Village', 'nook', 'from elsewhere'], 'then shows')
+
+  const deleted = await s.app.inject({ method: 'DELETE', url: `/api/geofences/custom/${created.json().id as number}`, headers })
+  t.equal(deleted.statusCode, 204)
+  t.same(await names(), ['Town', 'Village', 'from elsewhere'], 'a delete here is gone from the next feed')
 })
 
 t.test('both engine generations load the feed (alarm-engine.md 3.1, 3.2)', async (t) => {
@@ -188,4 +218,54 @@ t.test('a user fence change makes the engine download the feed again', async (t)
   const created = await s.app.inject({ method: 'POST', url: '/api/geofences/custom', headers, payload: { displayName: 'Corner', polygon: [[52, 1], [52, 1.1], [52.1, 1.1]] } })
   t.equal(created.statusCode, 201)
   t.ok(s.engine.reloads.includes('geofence'), 'geofence reload triggered')
+})
+
+t.test('the feed body: gzip members that decompress to the body, and a change compresses only its block', async (t) => {
+  const compressed: string[] = []
+  const bodies = createFeedBodies(async (text) => { compressed.push(text); return gzipSync(text) })
+  const fence = (id: number, name = `fence ${id}`): FenceText => ({ id, text: JSON.stringify({ id, name }) })
+  const ids = [1, 2, BLOCK_IDS + 5, 3 * BLOCK_IDS]
+  const names = (body: string) => (JSON.parse(body) as { data: Array<{ name: string }> }).data.map((f) => f.name)
+
+  const first = await bodies.build('admin-1', '{"id":1,"name":"Town"}', ids.map((id) => fence(id)))
+  t.same(names(first.body), ['Town', 'fence 1', 'fence 2', `fence ${BLOCK_IDS + 5}`, `fence ${3 * BLOCK_IDS}`])
+  t.equal(gunzipSync(first.gzipped).toString('utf8'), first.body, 'the members decompress to the body')
+  t.equal(compressed.length, 5, 'head, three blocks, tail')
+
+  compressed.length = 0
+  const renamed = await bodies.build('admin-1', '{"id":1,"name":"Town"}', ids.map((id) => fence(id, id === BLOCK_IDS + 5 ? 'renamed' : undefined)))
+  t.same(compressed, [`,${JSON.stringify({ id: BLOCK_IDS + 5, name: 'renamed' })}`], 'only the changed block is compressed again')
+  t.equal(gunzipSync(renamed.gzipped).toString('utf8'), renamed.body)
+  t.not(renamed.etag, first.etag, 'a new tag')
+
+  compressed.length = 0
+  const same = await bodies.build('admin-1', '{"id":1,"name":"Town"}', ids.map((id) => fence(id, id === BLOCK_IDS + 5 ? 'renamed' : undefined)))
+  t.same(compressed, [], 'nothing changed, nothing compressed')
+  t.equal(same.etag, renamed.etag, 'the same tag')
+
+  const noAdmin = await bodies.build('admin-2', '', [fence(2 * BLOCK_IDS), fence(2 * BLOCK_IDS + 1)])
+  t.same(names(noAdmin.body), [`fence ${2 * BLOCK_IDS}`, `fence ${2 * BLOCK_IDS + 1}`], 'without admin fences the first user fence leads')
+  t.equal(gunzipSync(noAdmin.gzipped).toString('utf8'), noAdmin.body)
+  t.not(noAdmin.etag, renamed.etag)
+
+  const empty = await bodies.build('admin-3', '', [])
+  t.equal(empty.body, '{"status":"ok","data":[]}')
+  t.equal(gunzipSync(empty.gzipped).toString('utf8'), empty.body)
+})
+
+t.test('a renamed user fence: the gzip feed still decompresses to the plain one', async (t) => {
+  const s = await setup(t)
+  const headers = bearer(s.app, { userId: OWNER })
+  for (const name of ['One', 'Two', 'Three']) {
+    const created = await s.app.inject({ method: 'POST', url: '/api/geofences/custom', headers, payload: { displayName: name, polygon: [[52, 1], [52, 1.1], [52.1, 1.1]] } })
+    t.equal(created.statusCode, 201)
+  }
+  await feed(s, { 'accept-encoding': 'gzip' })
+  const [, second] = (await s.app.userGeofences.list(OWNER))
+  const renamed = await s.app.inject({ method: 'PUT', url: `/api/geofences/custom/${second?.id ?? 0}`, headers, payload: { displayName: 'Deux' } })
+  t.equal(renamed.statusCode, 200)
+  const plain = await feed(s, { 'accept-encoding': 'identity' })
+  const zipped = await feed(s, { 'accept-encoding': 'gzip' })
+  t.same(plain.json().data.map((f: { name: string }) => f.name), ['Town', 'Village', 'one', 'deux', 'three'])
+  t.equal(gunzipSync(zipped.rawPayload).toString('utf8'), plain.body)
 })
