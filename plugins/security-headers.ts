@@ -3,6 +3,8 @@ import helmet, { type HelmetOptions } from 'helmet'
 import cors from '@fastify/cors'
 import { tileImageSource } from './config.js'
 import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { FastifyReply, FastifyRequest } from 'fastify'
+import { acceptsHtml } from './spa.js'
 
 /**
  * The HTML document's protections, exactly as helmet computes them:
@@ -60,13 +62,22 @@ export const RESOURCE_HEADERS: Readonly<Record<string, string>> = {
   'x-frame-options': 'DENY'
 }
 
-const isHtml = (contentType: unknown): boolean => typeof contentType === 'string' && contentType.startsWith('text/html')
+/**
+ * The kind of an answer, for its headers: an HTML document, or anything else. An answer without a body
+ * (a 304 above all, which carries no content type) is what the browser asked for: a navigation (Accept:
+ * text/html, the rule the client's pages are served by) revalidates a page, anything else a resource.
+ * Browsers merge a 304's headers into the cached answer, so it must carry the same ones as the 200.
+ */
+function isDocument (request: FastifyRequest, reply: FastifyReply): boolean {
+  const type = reply.getHeader('content-type')
+  return typeof type === 'string' ? type.startsWith('text/html') : acceptsHtml(request)
+}
 
 /**
  * Browser-facing protections on every response.
  * - CORS: only the configured origins (any origin only in development when none is configured).
- * - The short resource headers on every response, set in one step from a frozen object; the document
- *   headers replace them on HTML answers. Both computed once, at start.
+ * - The document headers on HTML documents, the short resource headers on everything else, set in one
+ *   step when the answer is sent and its kind known. Both sets are computed once, at start.
  * - Strict-Transport-Security on answers that reached the browser over https (directly, or through a
  *   trusted proxy saying so: `request.protocol`), HSTS_MAX_AGE seconds; never on plain http, where it
  *   would be ignored, and 0 switches it off.
@@ -86,16 +97,9 @@ export default fp(async (fastify) => {
   // template that does not parse is refused by the configuration before this runs.
   const documentHeaders = headersOf(documentPolicy(tileImageSource(config.MAP_TILE_URL) ?? "'self'"))
   const hsts = config.HSTS_MAX_AGE > 0 ? `max-age=${config.HSTS_MAX_AGE}` : null
-  fastify.addHook('onRequest', (request, reply, done) => {
-    reply.headers(RESOURCE_HEADERS)
+  fastify.addHook('onSend', (request, reply, payload, done) => {
+    reply.headers(isDocument(request, reply) ? documentHeaders : RESOURCE_HEADERS)
     if (hsts !== null && request.protocol === 'https') reply.header('strict-transport-security', hsts)
-    done()
-  })
-  fastify.addHook('onSend', (_request, reply, payload, done) => {
-    if (isHtml(reply.getHeader('content-type'))) reply.headers(documentHeaders)
-    // A 304 has no content type, and browsers merge its headers into the cached page: the resource CSP
-    // would replace the document's and block the page's own scripts on every revalidated visit.
-    else if (reply.statusCode === 304) reply.removeHeader('content-security-policy')
     done(null, payload)
   })
 }, { name: 'security-headers', fastify: '5.x', dependencies: ['config'] })

@@ -29,7 +29,7 @@ function projectRoot (): string {
 const isApiPath = (path: string): boolean => path === '/api' || path.startsWith('/api/')
 
 /** Only browser navigations get the client; scripts, images and API clients get a real 404. */
-const acceptsHtml = (request: FastifyRequest): boolean => request.headers.accept?.includes('text/html') === true
+export const acceptsHtml = (request: FastifyRequest): boolean => request.headers.accept?.includes('text/html') === true
 
 /**
  * Serves the single-page client: its files, and `index.html` for any other non-API page a browser

@@ -1,7 +1,13 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import t from 'tap'
 import { Redis } from 'ioredis'
-import type { FastifyInstance } from 'fastify'
-import { build, bearer, seedHuman } from './helper.js'
+import Fastify, { type FastifyInstance } from 'fastify'
+import configPlugin, { loadConfig } from '../plugins/config.js'
+import securityHeaders, { RESOURCE_HEADERS } from '../plugins/security-headers.js'
+import spa from '../plugins/spa.js'
+import { build, bearer, JWT_SECRET, seedHuman } from './helper.js'
 
 t.test('unknown /api routes answer a JSON 404', async (t) => {
   const { app } = await build(t)
@@ -56,19 +62,47 @@ t.test('HTML answers carry the whole document policy', async (t) => {
   t.match(res.headers['content-security-policy'], /object-src 'none'/)
 })
 
-t.test('a revalidated page (304) carries no policy that would replace the cached document policy', async (t) => {
+t.test('a revalidated page (304) carries the document policy, the one browsers merge into the cached page', async (t) => {
   const { app } = await build(t, {
     routes: (app) => app.get('/_page', async (request, reply) => {
       if (request.headers['if-none-match'] === '"v1"') return reply.code(304).header('etag', '"v1"').send()
       return reply.type('text/html; charset=utf-8').header('etag', '"v1"').send('<!doctype html>')
     })
   })
-  const first = await app.inject({ method: 'GET', url: '/_page' })
+  const first = await app.inject({ method: 'GET', url: '/_page', headers: { accept: 'text/html' } })
   t.match(first.headers['content-security-policy'], /default-src 'self'/)
-  const again = await app.inject({ method: 'GET', url: '/_page', headers: { 'if-none-match': '"v1"' } })
+  const again = await app.inject({ method: 'GET', url: '/_page', headers: { accept: 'text/html', 'if-none-match': '"v1"' } })
   t.equal(again.statusCode, 304)
-  t.equal(again.headers['content-security-policy'], undefined, 'browsers merge 304 headers into the cached page')
+  t.equal(again.headers['content-security-policy'], first.headers['content-security-policy'], 'the same policy as the page')
   t.equal(again.headers['x-content-type-options'], 'nosniff')
+})
+
+t.test('the client\'s files: a 304 carries the same headers as the 200, for the page and for an asset', async (t) => {
+  const dist = mkdtempSync(join(tmpdir(), 'aw-edge-'))
+  t.teardown(() => { rmSync(dist, { recursive: true, force: true }) })
+  mkdirSync(join(dist, 'assets'))
+  writeFileSync(join(dist, 'index.html'), '<!doctype html><div id="root"></div>')
+  writeFileSync(join(dist, 'assets', 'index-abc123.js'), 'console.log(1)')
+  const app = Fastify({ logger: false })
+  t.teardown(() => app.close())
+  await app.register(configPlugin, { config: loadConfig({ NODE_ENV: 'development', JWT_SECRET }) })
+  await app.register(securityHeaders)
+  await app.register(spa, { distDir: dist })
+  const navigation = { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' }
+  const headersOf = (res: { headers: Record<string, unknown> }) => Object.fromEntries(
+    ['content-security-policy', 'x-frame-options', 'x-content-type-options', 'referrer-policy', 'cross-origin-opener-policy'].map((name) => [name, res.headers[name]]))
+
+  for (const [what, url, headers] of [['the page', '/', navigation], ['a client route', '/alarms', navigation], ['an asset', '/assets/index-abc123.js', { accept: '*/*' }]] as const) {
+    const page = await app.inject({ url, headers })
+    t.equal(page.statusCode, 200, what)
+    const etag = page.headers.etag as string
+    t.ok(etag, `${what} has an ETag`)
+    const again = await app.inject({ url, headers: { ...headers, 'if-none-match': etag } })
+    t.equal(again.statusCode, 304, `${what} revalidates`)
+    t.same(headersOf(again), headersOf(page), `${what}: the 304 carries the 200's headers`)
+    if (what === 'an asset') t.equal(page.headers['content-security-policy'], RESOURCE_HEADERS['content-security-policy'], 'an asset has the resource policy')
+    else t.match(page.headers['content-security-policy'], /script-src 'self'/, `${what} has the document policy`)
+  }
 })
 
 t.test('JSON answers: no sniffing, no framing, a policy that allows nothing, headers under 400 bytes', async (t) => {
