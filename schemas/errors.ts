@@ -57,7 +57,6 @@ export const ERRORS = {
   /** A passing condition on our side; the client is told when to try again. */
   Unavailable: entry('AW_UNAVAILABLE', '%s', 503, true),
   EngineUnavailable: entry('AW_ENGINE_UNAVAILABLE', 'The alarm engine is unreachable right now. Please try again in a moment.', 503, true),
-  SummariesUnavailable: entry('AW_SUMMARIES_UNAVAILABLE', 'Quest summary service unavailable.', 503, true),
   /** Base of EngineError, whose kind decides the status (plugins/engine/types.ts). */
   Engine: entry('AW_ENGINE', '%s', 500, false)
 } as const

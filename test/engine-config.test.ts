@@ -109,7 +109,7 @@ t.test('quest summary capability: cached five minutes, faults are not answers', 
   engine.set({ summaryFeature: false })
   const unavailable = await app.inject({ method: 'GET', url: '/api/summary-schedules', headers })
   t.equal(unavailable.statusCode, 503)
-  t.same(unavailable.json(), { error: 'Quest summary service unavailable.' })
+  t.same(unavailable.json(), { error: 'This alarm engine feature is temporarily unavailable.' }, 'the catalogue entry of the engine error')
   t.same(await capability(), { enabled: true }, 'a 503 of the summary routes does not turn the feature off')
 })
 

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyBaseLogger } from 'fastify'
 import { Type } from '@sinclair/typebox'
-import { ERRORS, badRequest } from '../../plugins/errors.js'
+import { badRequest } from '../../plugins/errors.js'
 import { EngineError } from '../../plugins/engine.js'
 import { TtlCache } from '../../lib/ttl-cache.js'
 import { errors } from '../../schemas/common.js'
@@ -12,16 +12,6 @@ import {
 
 /** The spec's quest-summary capability cache. */
 const CAPABILITY_TTL_MS = 5 * 60_000
-
-/** A 503 from the summary routes is a passing fault of the engine's schedule store, not "feature off". */
-async function summaryCall<T> (work: () => Promise<T>): Promise<T> {
-  try {
-    return await work()
-  } catch (err) {
-    if (err instanceof EngineError && err.kind === 'unavailable') throw new ERRORS.SummariesUnavailable()
-    throw err
-  }
-}
 
 /** The engine answers parsed JSON or, from older builds, the stored text. */
 const activeHoursText = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value ?? []))
@@ -76,7 +66,7 @@ const summaryScheduleRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   fastify.get('/', {
     schema: { tags: ['summary-schedules'], response: { 200: Type.Array(SummaryScheduleSchema), ...errors(401, 403, 500, 501, 503) } }
   }, async (request) => {
-    const schedules = await summaryCall(() => engine.summaries.list(request.user.userId))
+    const schedules = await engine.summaries.list(request.user.userId)
     return schedules.map((s) => ({ alertType: s.alert_type, activeHours: activeHoursText(s.active_hours) }))
   })
 
@@ -84,7 +74,7 @@ const summaryScheduleRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     schema: { tags: ['summary-schedules'], params: AlertTypeParamsSchema, response: { 200: SummaryScheduleSchema, ...errors(400, 401, 403, 500, 501, 503) } }
   }, async (request) => {
     const alertType = request.params.alertType.toLowerCase()
-    const schedule = await summaryCall(() => engine.summaries.get(request.user.userId, alertType))
+    const schedule = await engine.summaries.get(request.user.userId, alertType)
     return { alertType, activeHours: schedule === null ? '[]' : activeHoursText(schedule.active_hours) }
   })
 
@@ -98,7 +88,7 @@ const summaryScheduleRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     }
   }, async (request, reply) => {
     const activeHours = parseActiveHours(request.body.activeHours)
-    await summaryCall(() => engine.summaries.set(request.user.userId, request.params.alertType.toLowerCase(), activeHours))
+    await engine.summaries.set(request.user.userId, request.params.alertType.toLowerCase(), activeHours)
     return reply.code(204).send(null)
   })
 
@@ -106,7 +96,7 @@ const summaryScheduleRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     config: { rateLimit: rateLimits.authRead },
     schema: { tags: ['summary-schedules'], params: AlertTypeParamsSchema, response: { 204: Type.Null(), ...errors(400, 401, 403, 429, 500, 501, 503) } }
   }, async (request, reply) => {
-    await summaryCall(() => engine.summaries.delete(request.user.userId, request.params.alertType.toLowerCase()))
+    await engine.summaries.delete(request.user.userId, request.params.alertType.toLowerCase())
     return reply.code(204).send(null)
   })
 
@@ -115,7 +105,7 @@ const summaryScheduleRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     config: { rateLimit: rateLimits.testAlert },
     schema: { tags: ['summary-schedules'], params: AlertTypeParamsSchema, response: { 204: Type.Null(), ...errors(400, 401, 403, 429, 500, 501, 503) } }
   }, async (request, reply) => {
-    await summaryCall(() => engine.summaries.trigger(request.user.userId, request.params.alertType.toLowerCase()))
+    await engine.summaries.trigger(request.user.userId, request.params.alertType.toLowerCase())
     return reply.code(204).send(null)
   })
 }
