@@ -1,4 +1,3 @@
-import fp from 'fastify-plugin'
 import type { FastifyInstance } from 'fastify'
 import { EngineError } from './engine.js'
 import { ERRORS } from './errors.js'
@@ -6,6 +5,7 @@ import { CircuitBreaker } from '../lib/circuit-breaker.js'
 import { fetchJson, UpstreamError } from '../lib/fetch-json.js'
 import { TtlCache } from '../lib/ttl-cache.js'
 import type { AddressMatch, AddressName } from '../schemas/location.js'
+import { decoratorPlugin } from './decorator-plugin.js'
 
 /** How long the engine's geocoder URL is trusted: the engine's configuration changes only with a restart. */
 const PROVIDER_TTL_MS = 5 * 60_000
@@ -175,6 +175,4 @@ declare module 'fastify' {
  * (`providerURL`), switched off by the site setting `disable_nominatim`. Answers are reduced to labels and
  * coordinates, kept ten minutes, and the geocoder's address never reaches an answer or a log line.
  */
-export default fp(async (fastify) => {
-  fastify.decorate('geocoder', createGeocoder(fastify))
-}, { name: 'geocoder', fastify: '5.x', dependencies: ['config', 'clock', 'engine', 'feature-gates'] })
+export default decoratorPlugin('geocoder', createGeocoder, ['config', 'clock', 'engine', 'feature-gates'])
