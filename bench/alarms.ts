@@ -103,7 +103,11 @@ async function main (): Promise<void> {
     console.log(`engine fake directly    ${engineMany.rps.toFixed(0).padStart(6)} req/s`)
     console.log(`through the service     ${serviceMany.rps.toFixed(0).padStart(6)} req/s`)
     console.log(`ratio (service / engine) ${(serviceMany.rps / engineMany.rps).toFixed(2)}`)
-    console.log(`CPU per request         engine ${ms(engineMany.cpuPerRequest[0] ?? 0)}, service ${ms(serviceMany.cpuPerRequest[0] ?? 0)} (+ engine ${ms(serviceMany.cpuPerRequest[1] ?? 0)})`)
+    const us = (n: number) => `${(n * 1000).toFixed(0)} µs`
+    const engineCpu = engineMany.cpuPerRequest[0] ?? 0
+    const serviceCpu = serviceMany.cpuPerRequest[0] ?? 0
+    console.log(`CPU per request         engine ${us(engineCpu)}, service ${us(serviceCpu)} (+ engine ${us(serviceMany.cpuPerRequest[1] ?? 0)})`)
+    console.log(`service over engine     ${us(serviceCpu - engineCpu)} per request (ratio ${(serviceCpu / engineCpu).toFixed(2)})`)
     console.log(`service peak RSS        ${(maxRss / 1024 / 1024).toFixed(0)} MiB`)
   } finally {
     for (const proc of children.reverse()) await stop(proc)

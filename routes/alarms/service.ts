@@ -32,9 +32,15 @@ function parseList (value: unknown): unknown {
   }
 }
 
+/** The row as the API shows it; copied only when a list column changes (most rows have none: the list is null). */
 export function present (row: AlarmRow): Alarm {
-  const shown: Row = { ...row }
-  for (const column of LIST_COLUMNS) if (column in shown) shown[column] = parseList(shown[column])
+  let shown: Row = row
+  for (const column of LIST_COLUMNS) {
+    const value = row[column]
+    if (typeof value !== 'string') continue
+    if (shown === row) shown = { ...row }
+    shown[column] = parseList(value)
+  }
   return shown as Alarm
 }
 
