@@ -1,10 +1,10 @@
-import fp from 'fastify-plugin'
 import { and, asc, eq, inArray } from 'drizzle-orm'
 import type { FastifyInstance } from 'fastify'
 import { webhookDelegates } from '../db/schema/service.js'
 import { humans } from '../db/schema/engine.js'
 import { badRequest, conflict, notFound } from './errors.js'
 import type { NamedDelegate } from '../schemas/delegates.js'
+import { decoratorPlugin } from './decorator-plugin.js'
 
 function createDelegates (fastify: FastifyInstance) {
   const { db, engineDb, cacheEviction } = fastify
@@ -82,6 +82,4 @@ declare module 'fastify' {
 }
 
 /** Webhook delegates: the service's own grants letting a non-admin manage a webhook's alarms. */
-export default fp(async (fastify) => {
-  fastify.decorate('delegates', createDelegates(fastify))
-}, { name: 'delegates', fastify: '5.x', dependencies: ['db', 'engine-db', 'cache-eviction'] })
+export default decoratorPlugin('delegates', createDelegates, ['db', 'engine-db', 'cache-eviction'])

@@ -1,10 +1,10 @@
-import fp from 'fastify-plugin'
 import { asc, eq } from 'drizzle-orm'
 import type { FastifyRequest } from 'fastify'
 import { siteSettings } from '../db/schema/service.js'
 import { ACCENT_COLOR_PATTERN, BRANDING_TEXT_MAX } from '../schemas/settings.js'
 import { badRequest } from './errors.js'
 import { TtlCache } from '../lib/ttl-cache.js'
+import { decoratorPlugin } from './decorator-plugin.js'
 
 const CACHE_TTL_MS = 5 * 60_000
 /** Keys remembered at most: the known keys are a few dozen, unknown ones must not grow it. */
@@ -163,6 +163,4 @@ declare module 'fastify' {
 }
 
 /** Runtime settings an admin edits (table `site_settings`), read through a 5-minute per-key cache. */
-export default fp(async (fastify) => {
-  fastify.decorate('siteSettings', createSiteSettings(fastify))
-}, { name: 'site-settings', fastify: '5.x', dependencies: ['db', 'clock'] })
+export default decoratorPlugin('site-settings', createSiteSettings, ['db', 'clock'])
