@@ -3,7 +3,7 @@ import Fastify, { LogController, type FastifyInstance, type FastifyReply, type F
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import config, { type Config } from './plugins/config.js'
 import clock, { type Clock } from './plugins/clock.js'
-import errors from './plugins/errors.js'
+import errors, { answerError } from './plugins/errors.js'
 import validation from './plugins/validation.js'
 import proxyTrust, { trustedProxies } from './plugins/proxy-trust.js'
 import securityHeaders from './plugins/security-headers.js'
@@ -133,7 +133,8 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
     requestIdHeader: false,
     logController: new OneLinePerRequest(),
     bodyLimit: 1_048_576,
-    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 600 }
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 600 },
+    frameworkErrors: answerError
   }).withTypeProvider<TypeBoxTypeProvider>()
 
   await fastify.register(config, { config: options.config })
