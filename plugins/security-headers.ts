@@ -91,7 +91,10 @@ export default fp(async (fastify) => {
     origin: anyOrigin ? true : config.CORS_ORIGIN,
     credentials: true,
     methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
-    maxAge: 600
+    maxAge: 600,
+    // An OPTIONS without Origin is no preflight but a plain OPTIONS: answered 204 like any other, not
+    // with the plugin's text/plain 400, the only answer outside the JSON error shape.
+    strictPreflight: false
   })
   // The full document policy for every HTML response (the client's pages), computed once at start. A tile
   // template that does not parse is refused by the configuration before this runs.

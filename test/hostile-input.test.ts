@@ -20,3 +20,15 @@ t.test('a path the router cannot read is a 4xx in the catalogue\'s shape, not Fa
     t.type(res.json().error, 'string')
   }
 })
+
+t.test('an OPTIONS request without Origin is a plain 204, and a foreign origin is not allowed', async (t) => {
+  const { app } = await build(t)
+  const plain = await app.inject({ method: 'OPTIONS', url: '/api/monsters' })
+  t.equal(plain.statusCode, 204, 'not the CORS plugin\'s text/plain 400')
+  t.equal(plain.body, '')
+  const foreign = await app.inject({ method: 'OPTIONS', url: '/api/monsters', headers: { origin: 'https://evil.example', 'access-control-request-method': 'DELETE' } })
+  t.equal(foreign.headers['access-control-allow-origin'], undefined, 'no CORS grant for a foreign origin')
+  const own = await app.inject({ method: 'OPTIONS', url: '/api/monsters', headers: { origin: 'https://alarms.example.org', 'access-control-request-method': 'DELETE' } })
+  t.equal(own.statusCode, 204)
+  t.equal(own.headers['access-control-allow-origin'], 'https://alarms.example.org', 'the configured origin still is')
+})
