@@ -49,7 +49,11 @@ checkFreeText.errors = [] as Array<Partial<ErrorObject>>
  * Both know the free-text keyword (schemas/common.ts `FreeText`).
  */
 export default fp(async (fastify) => {
-  const strict = new Ajv({ ...common, coerceTypes: false })
+  // JSON's 1e400 parses to Infinity, which passes `type: integer` and every unbounded number unless
+  // strictNumbers is on (`strict: false` switches it off). Not on the coercing one: there Ajv checks the
+  // text "1e400" before turning it into Infinity, and strictNumbers then drops the bounds check, so
+  // `?enabled=1e400` would pass `maximum: 1`.
+  const strict = new Ajv({ ...common, coerceTypes: false, strictNumbers: true })
   const coercing = new Ajv({ ...common, coerceTypes: 'array' })
   for (const ajv of [strict, coercing]) {
     addFormats.default(ajv)

@@ -1,5 +1,5 @@
 import t from 'tap'
-import { build, bearer } from './helper.js'
+import { build, bearer, seedHuman } from './helper.js'
 
 /** Hostile input on every route: bad input is a clear 4xx in the catalogue's shape. */
 
@@ -31,4 +31,22 @@ t.test('an OPTIONS request without Origin is a plain 204, and a foreign origin i
   const own = await app.inject({ method: 'OPTIONS', url: '/api/monsters', headers: { origin: 'https://alarms.example.org', 'access-control-request-method': 'DELETE' } })
   t.equal(own.statusCode, 204)
   t.equal(own.headers['access-control-allow-origin'], 'https://alarms.example.org', 'the configured origin still is')
+})
+
+t.test('JSON\'s 1e400 parses to Infinity, which is no number the service takes: a 400 before anything is created', async (t) => {
+  const s = await build(t)
+  await seedHuman(s, { id: MEMBER, name: 'Mo' })
+  const profiles = async () => await s.app.engineDb.pool.query('SELECT profile_no FROM profiles') as unknown[]
+  const before = await profiles()
+  const res = await s.app.inject({
+    method: 'POST',
+    url: '/api/profile-overview/import',
+    headers: { ...bearer(s.app, { userId: MEMBER }), 'content-type': 'application/json' },
+    // `version` is an unbounded integer or a string: Infinity passed it and the import went ahead.
+    payload: '{"profileName":"Imported","version":1e400,"alarms":{}}'
+  })
+  t.equal(res.statusCode, 400)
+  t.match(res.json(), { error: 'Invalid request', details: [{ field: '/version' }] })
+  t.same(await profiles(), before, 'no profile created')
+  t.same(s.engine.requests.filter((r) => r.method !== 'GET'), [], 'nothing sent to the engine')
 })
