@@ -6,6 +6,7 @@ import { startKojiFake } from './fakes/koji.js'
 import { startNominatimFake } from './fakes/nominatim.js'
 import { startGolbatFake } from './fakes/golbat.js'
 import { startMasterfileFake } from './fakes/masterfile.js'
+import { scannerDatabase } from './fakes/scanner-db.js'
 
 /**
  * Every route the app registers, asked with hostile input by a stranger, a member and an admin: bad
@@ -49,7 +50,7 @@ const DOCUMENTED_5XX: Record<string, { status: number[], reason: string }> = {
 type Json = Record<string, unknown>
 type Role = 'anonymous' | 'member' | 'admin'
 interface Route { method: string, path: string, pathParams: Array<{ name: string, schema: Json }>, query: Array<{ name: string, schema: Json }>, body: Json | null, documented: string[] }
-interface Attempt { label: string, url: string, payload?: string | Buffer, contentType?: string, mustRefuse: boolean }
+interface Attempt { label: string, url: string, payload?: string | Buffer, contentType?: string, headers?: Record<string, string>, mustRefuse: boolean }
 
 /**
  * Every route the router holds, from its own listing (`printRoutes`, a tree of path pieces), HEAD left
@@ -173,6 +174,8 @@ const HOSTILE_SEGMENTS = [
   '%F0%9F%98%80', '%ED%A0%80', '%C0%AE'
 ]
 const HOSTILE_QUERY_VALUES = ['x'.repeat(5000), '-1', '1e400', '99999999999999999999999', '%27%22%3B--', '%E2%80%AE', '%00', '', '%ZZ']
+/** Sign-in flow cookies the callbacks read, forged and with prototype names beside them. */
+const HOSTILE_COOKIES = `oidc_state=${SENT_CODE}; oidc_verifier=${SENT_TOKEN}; discord_state=${SENT_CODE}; __proto__=1; constructor=%00; x=${'y'.repeat(3000)}`
 const PROTO_QUERY = `__proto__=x&__proto__%5BisAdmin%5D=true&constructor%5Bprototype%5D%5BisAdmin%5D=true&toString=1&hasOwnProperty=1&code=${SENT_CODE}&state=${SENT_CODE}&token=${SENT_TOKEN}&access_token=${SENT_TOKEN}`
 
 function deep (depth: number, kind: 'array' | 'object'): string {
@@ -229,7 +232,7 @@ function attemptsFor (route: Route, full: boolean): Attempt[] {
     const refuses = (segment: string) => !route.pathParams.every((p) => p.name === '*' || accepts(p.schema, segment))
     for (const segment of segments) attempts.push(at(`path ${segment.slice(0, 20)}`, withQuery(pathWith(route, () => segment), sampleQuery), refuses(segment)))
   }
-  attempts.push(at('prototype and credential query keys', `${samplePath}?${PROTO_QUERY}${sampleQuery === '' ? '' : `&${sampleQuery}`}`, false))
+  attempts.push({ ...at('prototype and credential query keys, forged cookies', `${samplePath}?${PROTO_QUERY}${sampleQuery === '' ? '' : `&${sampleQuery}`}`, false), headers: { cookie: HOSTILE_COOKIES } })
   if (route.query.length > 0) {
     const values = full ? HOSTILE_QUERY_VALUES : HOSTILE_QUERY_VALUES.slice(0, 1)
     for (const value of values) attempts.push(at(`query ${value.slice(0, 12)}`, `${samplePath}?${route.query.map((q) => `${q.name}=${value}`).join('&')}`, false))
@@ -359,7 +362,10 @@ t.test('hostile input on every route: 4xx in the catalogue shape, nothing change
       GEOFENCE_FEED_TOKEN: SECRETS.GEOFENCE_FEED_TOKEN,
       GOLBAT_API_ADDRESS: golbat.url,
       GOLBAT_API_SECRET: SECRETS.GOLBAT_API_SECRET,
-      MASTERFILE_URL: masterfile.url
+      MASTERFILE_URL: masterfile.url,
+      SCANNER_DB_HOST: '127.0.0.1',
+      SCANNER_DB_USER: 'root',
+      SCANNER_DB_NAME: await scannerDatabase()
     },
     config: { RATE_LIMIT_AUTH_MAX: 100_000, RATE_LIMIT_AUTH_READ_MAX: 100_000 }
   })
@@ -440,7 +446,7 @@ t.test('hostile input on every route: 4xx in the catalogue shape, nothing change
       const writes = route.method !== 'GET' && refusals.length > 0
       const before = writes ? await snapshot() : []
       for (const attempt of [...refusals, ...attempts.filter((a) => !a.mustRefuse)]) {
-        const headers: Record<string, string> = { ...tokens[role], ...preflight(route) }
+        const headers: Record<string, string> = { ...tokens[role], ...preflight(route), ...attempt.headers }
         if (attempt.contentType !== undefined) headers['content-type'] = attempt.contentType
         const engineBefore = engineWrites()
         const res = await s.app.inject({ method: route.method as 'GET', url: attempt.url, headers, ...(attempt.payload === undefined ? {} : { payload: attempt.payload }) })
