@@ -278,7 +278,7 @@ const KINDS = [
     engineDefaults: { gender: 0, ...COMMON_DEFAULTS },
     uniqueKey: ['gender', 'grunt_type'],
     fields: {
-      grunt_type: { kind: 'string', minLength: 1, maxLength: 256, description: 'e.g. "fire", "mixed"; lower-cased.' },
+      grunt_type: { kind: 'string', minLength: 1, maxLength: 255, description: 'e.g. "fire", "mixed"; lower-cased.' },
       gender: integer(0, 3, '0 any, 1 male, 2 female.'),
       ...CLEAN,
       ...DELIVERY
@@ -367,7 +367,8 @@ const KINDS = [
     fields: {
       fort_type: oneOf(['pokestop', 'gym', 'everything']),
       include_empty: flag('Also forts without a name.'),
-      change_types: { kind: 'list', maxItems: 16, maxLength: 32, description: 'name, location, image_url, removal, new, description.' },
+      // The engine keeps the list as JSON text in a varchar(255): six names of 32 letters fit, sixteen did not.
+      change_types: { kind: 'list', maxItems: 6, maxLength: 32, description: 'name, location, image_url, removal, new, description.' },
       ...DELIVERY
     }
   }),

@@ -325,6 +325,20 @@ t.test('JSON\'s 1e400 parses to Infinity, which is no number the service takes: 
   t.same(s.engine.requests.filter((r) => r.method !== 'GET'), [], 'nothing sent to the engine')
 })
 
+t.test('alarm text the engine\'s columns cannot hold is a 400, not the engine\'s database error', async (t) => {
+  const s = await build(t)
+  await seedHuman(s, { id: MEMBER, name: 'Mo' })
+  const headers = bearer(s.app, { userId: MEMBER })
+  const create = async (path: string, payload: Record<string, unknown>) => await s.app.inject({ method: 'POST', url: `/api/${path}`, headers, payload })
+  // grunt_type is a varchar(255); 256 letters were let through and the engine answered 500.
+  t.equal((await create('invasions', { grunt_type: 'x'.repeat(256) })).statusCode, 400, 'invasion: 256 letters')
+  t.equal((await create('invasions', { grunt_type: 'x'.repeat(255) })).statusCode, 201, 'invasion: 255 letters fit')
+  // change_types is JSON text in a varchar(255); sixteen names of 32 letters were 560 characters.
+  const names = (count: number) => Array.from({ length: count }, (_, i) => `${i}`.padEnd(32, 'x'))
+  t.equal((await create('fort-changes', { change_types: names(7) })).statusCode, 400, 'fort: seven change types')
+  t.equal((await create('fort-changes', { change_types: names(6) })).statusCode, 201, 'fort: six of 32 letters fit')
+})
+
 /** A CORS preflight from a site that is not ours, asking for the method it is not allowed. */
 const preflight = (route: Route): Record<string, string> =>
   route.method === 'OPTIONS' ? { origin: 'https://evil.example', 'access-control-request-method': 'DELETE', 'access-control-request-headers': 'authorization, x-evil' } : {}
