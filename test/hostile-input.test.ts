@@ -325,6 +325,23 @@ t.test('JSON\'s 1e400 parses to Infinity, which is no number the service takes: 
   t.same(s.engine.requests.filter((r) => r.method !== 'GET'), [], 'nothing sent to the engine')
 })
 
+/**
+ * Edge values in every field at once can trip a rule between fields (an area override beside a location
+ * label): asked again, up to three times, without the optional fields the 400 names (as the field or in
+ * the message), so the handler behind the rule is reached.
+ */
+function withoutNamedFields (route: Route, attempt: Attempt, res: LightMyRequestResponse): Attempt | null {
+  if (!attempt.label.startsWith('schema-valid') || attempt.label.split(' without ').length > 3 || res.statusCode !== 400 || typeof attempt.payload !== 'string') return null
+  const body = JSON.parse(attempt.payload) as unknown
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return null
+  const required = new Set((route.body?.required ?? []) as string[])
+  const said = ((res.json() as { details?: Array<{ field: string, message: string }> }).details ?? []).map((d) => `${d.field} ${d.message}`).join(' ')
+  const named = Object.keys(body).filter((field) => !required.has(field) && new RegExp(`\\b${field}\\b`).test(said))
+  if (named.length === 0) return null
+  const rest = Object.fromEntries(Object.entries(body).filter(([field]) => !named.includes(field)))
+  return { ...attempt, label: `${attempt.label} without ${named.join(', ')}`, payload: JSON.stringify(rest) }
+}
+
 t.test('alarm text the engine\'s columns cannot hold is a 400, not the engine\'s database error', async (t) => {
   const s = await build(t)
   await seedHuman(s, { id: MEMBER, name: 'Mo' })
@@ -459,13 +476,16 @@ t.test('hostile input on every route: 4xx in the catalogue shape, nothing change
       const refusals = attempts.filter((a) => a.mustRefuse)
       const writes = route.method !== 'GET' && refusals.length > 0
       const before = writes ? await snapshot() : []
-      for (const attempt of [...refusals, ...attempts.filter((a) => !a.mustRefuse)]) {
+      const queue = [...refusals, ...attempts.filter((a) => !a.mustRefuse)]
+      for (const attempt of queue) {
         const headers: Record<string, string> = { ...tokens[role], ...preflight(route), ...attempt.headers }
         if (attempt.contentType !== undefined) headers['content-type'] = attempt.contentType
         const engineBefore = engineWrites()
         const res = await s.app.inject({ method: route.method as 'GET', url: attempt.url, headers, ...(attempt.payload === undefined ? {} : { payload: attempt.payload }) })
         requests++
         check(route, role, attempt, res)
+        const retry = withoutNamedFields(route, attempt, res)
+        if (retry !== null) queue.push(retry)
         if (attempt.mustRefuse && engineWrites() !== engineBefore) findings.push({ route: key, role, label: attempt.label, problem: `refused with ${res.statusCode}, yet the alarm engine or Koji was written to` })
         if (writes && attempt === refusals.at(-1)) {
           const after = await snapshot()
