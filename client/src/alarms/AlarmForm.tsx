@@ -2,6 +2,7 @@ import { useEffect, useId, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { api, ApiError } from '../api'
 import type { AlarmTypeDescriptor, FieldDescriptor } from '../alarm-types'
+import { useSubmit } from '../forms/useSubmit'
 import { useGymPickerAvailable } from '../pickers/useGameData'
 import { FieldInput } from './FieldInput'
 import { formFields, initialValues, serverErrors, toBody, validate, type Alarm, type FieldErrors, type FormValues } from './form-model'
@@ -41,8 +42,7 @@ export function AlarmForm ({ type, alarm, onDone, onCancel }: Props) {
   const [values, setValues] = useState<FormValues>(original)
   const [errors, setErrors] = useState<FieldErrors>({})
   const [problem, setProblem] = useState<{ message: string, tone: 'error' | 'warning', extra: string[] } | null>(null)
-  const [busy, setBusy] = useState(false)
-  const sending = useRef(false)
+  const { busy, run } = useSubmit()
   const formRef = useRef<HTMLFormElement>(null)
   // Without a scanner a gym cannot be looked up, so the gym field is left out (the spec hides the picker):
   // a new alarm keeps "any gym", an edited one keeps its stored gym, since only changed fields are sent.
@@ -65,8 +65,6 @@ export function AlarmForm ({ type, alarm, onDone, onCancel }: Props) {
 
   const submit = async (event: React.FormEvent): Promise<void> => {
     event.preventDefault()
-    // A double tap submits twice before React re-renders the disabled button: the ref closes the gap.
-    if (sending.current) return
     const found = validate(type, values, t, creating)
     setErrors(found)
     if (Object.keys(found).length > 0) {
@@ -76,20 +74,14 @@ export function AlarmForm ({ type, alarm, onDone, onCancel }: Props) {
     }
     const body = toBody(type, values, creating ? undefined : original)
     if (!creating && Object.keys(body).length === 0) { onDone({ kind: 'unchanged' }); return }
-    sending.current = true
-    setBusy(true)
     setProblem(null)
-    try {
+    // A double tap submits twice before React re-renders the disabled button: `run` sends once.
+    await run(async () => {
       const saved = creating
         ? await api<Alarm>(type.path, { method: 'POST', json: body })
         : await api<Alarm>(`${type.path}/${alarm.uid}`, { method: 'PUT', json: body })
       onDone(creating && saved.uid === 0 ? { kind: 'unchanged' } : { kind: 'saved', alarm: saved })
-    } catch (err) {
-      setProblem(explain(err))
-    } finally {
-      sending.current = false
-      setBusy(false)
-    }
+    }, (err) => { setProblem(explain(err)) })
   }
 
   const explain = (err: unknown): { message: string, tone: 'error' | 'warning', extra: string[] } => {
