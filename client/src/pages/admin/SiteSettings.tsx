@@ -14,6 +14,7 @@ import { usePageTitle } from '../../shell/usePageTitle'
 import { accentContrastOnPage } from '../../theme'
 import type { SiteSetting } from '../../types'
 import { isTrue, loadSettings, saveSetting, type SettingValues } from './settings-api'
+import '../../forms/forms.css'
 
 interface PageData {
   settings: SettingValues

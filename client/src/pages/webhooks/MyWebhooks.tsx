@@ -7,6 +7,7 @@ import { Status } from '../../shell/Status'
 import { useLoad } from '../../shell/useLoad'
 import { usePageTitle } from '../../shell/usePageTitle'
 import { stateKey } from './webhook-state'
+import '../../forms/forms.css'
 import './webhooks.css'
 
 /**
