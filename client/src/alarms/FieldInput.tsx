@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next'
 import type { AlarmTypeDescriptor, FieldDescriptor } from '../alarm-types'
 import { ChoicePicker, type Choice } from '../pickers/ChoicePicker'
-import { loadGruntTypes, loadRaidLevels } from '../pickers/game-data'
+import { gruntName, loadGruntTypes, loadRaidLevels } from '../pickers/game-data'
 import { GymPicker } from '../pickers/GymPicker'
 import { PokemonPicker } from '../pickers/PokemonPicker'
 import { listItems, type FormValues } from './form-model'
@@ -30,7 +30,7 @@ const raidLevelChoices = (everyLevel: string | null) => async (): Promise<Choice
   const levels = await loadRaidLevels()
   return [...(everyLevel === null ? [] : [{ value: '90', label: everyLevel }]), ...levels.map((l) => ({ value: String(l.value), label: l.name }))]
 }
-const gruntChoices = async (): Promise<Choice[]> => (await loadGruntTypes()).map((g) => ({ value: g, label: g[0]!.toUpperCase() + g.slice(1) }))
+const gruntChoices = async (): Promise<Choice[]> => (await loadGruntTypes()).map((g) => ({ value: g, label: gruntName(g) }))
 const choiceCache = new Map<string, () => Promise<Choice[]>>()
 /** The loaders keep their identity between renders, so the select does not load again on every keystroke. */
 function loader (key: string, make: () => () => Promise<Choice[]>): () => Promise<Choice[]> {

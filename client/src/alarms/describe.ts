@@ -1,6 +1,6 @@
 import type { TFunction } from 'i18next'
 import type { AlarmTypeDescriptor, FieldDescriptor } from '../alarm-types'
-import { monsterName, type Monster, type RaidLevel } from '../pickers/game-data'
+import { gruntName, monsterName, type Monster, type RaidLevel } from '../pickers/game-data'
 import type { Alarm } from './form-model'
 
 /** What the sentence needs besides the alarm: names from the game data, when they could be loaded. */
@@ -46,7 +46,7 @@ function subject (type: AlarmTypeDescriptor, alarm: Alarm, v: Vocabulary): strin
       return t('describe.megaEnergy', { name: reward === 0 ? t('pickers.everyPokemon') : pokemon(reward) })
     }
     case 'invasion':
-      return t('describe.grunt', { grunt: String(alarm.grunt_type ?? '') })
+      return t('describe.grunt', { grunt: gruntName(String(alarm.grunt_type ?? '')) })
     case 'lure':
       return t(`pickers.values.lure_id.${num(alarm.lure_id)}`)
     case 'nest':

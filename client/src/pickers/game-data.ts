@@ -33,6 +33,9 @@ export const loadMonsters = (locale: string): Promise<Monster[]> => once(`monste
 export const loadRaidLevels = (): Promise<RaidLevel[]> => once('raid-levels', async () => await api<RaidLevel[]>('/api/masterdata/raid-levels'))
 
 /** Grunt types by their engine name (lower case), each once. */
+/** The engine's grunt types are lower-case keys ("dragon"); shown as names they start with a capital. */
+export const gruntName = (grunt: string): string => grunt.charAt(0).toUpperCase() + grunt.slice(1)
+
 export const loadGruntTypes = (): Promise<string[]> => once('grunts', async () => {
   const data = await api<Record<string, Grunt>>('/api/masterdata/grunts')
   return [...new Set(Object.values(data).map((g) => g.type.toLowerCase()))].sort()
