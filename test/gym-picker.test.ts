@@ -69,16 +69,16 @@ async function gymPickerTests (): Promise<void> {
     t.equal(await page.getByRole('button', { name: 'Save', exact: true }).count(), 1, 'Enter chose the gym and did not submit the form')
 
     await save(page)
-    await page.getByText('5-Star Raid Raids, Gym: Central Fountain, in your areas', { exact: true }).waitFor()
+    await page.getByText('Raids: 5-Star Raid, Gym: Central Fountain, in your areas', { exact: true }).waitFor()
     t.match(await env.rows('raid', user.id), [{ level: 5, gym_id: 'g1' }], 'the engine holds the gym id')
 
-    await page.getByRole('button', { name: /^Edit: 5-Star Raid/ }).click()
+    await page.getByRole('button', { name: /^Edit: Raids: 5-Star Raid/ }).click()
     await page.getByText('Selected: Central Fountain (Town)').waitFor()
     t.pass('an opened alarm names its gym, read by id')
     await page.getByRole('button', { name: 'Any gym instead' }).click()
     await page.getByText('Selected: Any gym').waitFor()
     await save(page)
-    await page.getByText('5-Star Raid Raids, in your areas', { exact: true }).waitFor()
+    await page.getByText('Raids: 5-Star Raid, in your areas', { exact: true }).waitFor()
     t.match(await env.rows('raid', user.id), [{ level: 5, gym_id: null }], 'back to any gym')
 
     // Eggs (and a gym outside every area, shown with its coordinates), chosen with a tap.
@@ -89,7 +89,7 @@ async function gymPickerTests (): Promise<void> {
     await page.getByRole('listbox', { name: 'Gyms' }).getByRole('option', { name: /Old Mill/ }).click()
     await page.getByText('Selected: Old Mill (10, 10)').waitFor()
     await save(page)
-    await page.getByText('5-Star Raid eggs, Gym: Old Mill, in your areas', { exact: true }).waitFor()
+    await page.getByText('Eggs: 5-Star Raid, Gym: Old Mill, in your areas', { exact: true }).waitFor()
     t.match(await env.rows('egg', user.id), [{ level: 5, gym_id: 'g3' }])
 
     await page.getByRole('button', { name: 'Add alarm' }).click()
@@ -117,7 +117,7 @@ async function gymPickerTests (): Promise<void> {
     t.equal(await combobox(page).count(), 0, 'no gym picker')
     t.equal(await page.getByLabel('Gym', { exact: true }).count(), 0, 'and no gym id box either')
     await save(page)
-    await page.getByText('5-Star Raid Raids, in your areas', { exact: true }).waitFor()
+    await page.getByText('Raids: 5-Star Raid, in your areas', { exact: true }).waitFor()
     t.match(await env.rows('raid', user.id), [{ level: 5, gym_id: null }], 'any gym')
   })
 }

@@ -62,7 +62,7 @@ async function alarmTests (): Promise<void> {
     await page.getByLabel('Level', { exact: true }).selectOption({ label: '5-Star Raid' })
     await page.getByLabel('Team').selectOption({ label: 'Valor (red)' })
     await save(page)
-    await page.getByText('5-Star Raid Raids, in your areas', { exact: true }).waitFor()
+    await page.getByText('Raids: 5-Star Raid, in your areas', { exact: true }).waitFor()
     t.match(await rows('raid', user.id), [{ pokemon_id: 9000, level: 5, team: 2, move: 9000, evolution: 9000 }])
   })
 

@@ -176,7 +176,7 @@ async function browserTests (): Promise<void> {
     await member.getByRole('button', { name: 'Add alarm' }).click()
     await member.getByLabel('Level', { exact: true }).selectOption({ label: '5-Star Raid' })
     await member.getByRole('button', { name: 'Save', exact: true }).click()
-    await member.getByText('5-Star Raid Raids, in your areas', { exact: true }).waitFor()
+    await member.getByText('Raids: 5-Star Raid, in your areas', { exact: true }).waitFor()
     t.match(await rows(s, 'raid', WEBHOOK), [{ level: 5 }], 'the alarm is the webhook\'s in the engine')
     t.same(await rows(s, 'raid', MEMBER), [], 'and not the member\'s')
     t.same(await axeViolations(member), [], 'axe-core finds nothing on a page with the banner')
@@ -232,12 +232,12 @@ async function browserTests (): Promise<void> {
     t.equal(await admin.locator('#site-nav a[href="/admin/users"]').count(), 0, 'no admin pages while viewing as a member')
 
     await admin.goto('/alarms/raids')
-    await admin.getByText('3-Star Raid Raids, in your areas', { exact: true }).waitFor()
+    await admin.getByText('Raids: 3-Star Raid, in your areas', { exact: true }).waitFor()
     await axeBothSizes(t, admin, 'the member\'s alarm page with the banner')
     await admin.getByRole('button', { name: 'Add alarm' }).click()
     await admin.getByLabel('Level', { exact: true }).selectOption({ label: '5-Star Raid' })
     await admin.getByRole('button', { name: 'Save', exact: true }).click()
-    await admin.getByText('5-Star Raid Raids, in your areas', { exact: true }).waitFor()
+    await admin.getByText('Raids: 5-Star Raid, in your areas', { exact: true }).waitFor()
     t.match((await rows(s, 'raid', CAROL)).map((r) => r.level), [3, 5], 'the new alarm is Carol\'s in the engine')
     t.same(await rows(s, 'raid', ADMIN), [], 'not the admin\'s')
 
