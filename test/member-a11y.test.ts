@@ -38,4 +38,18 @@ async function accessibilityTests (): Promise<void> {
       t.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), `no sideways scrolling at ${viewport.width} px`)
     }
   })
+  t.test('with the engine down, the signed-in site says so in a page of its own, passes axe-core and recovers on Try again', async (t) => {
+    const page = await env.signIn(t, { ...user, seeded: true }, '/', PHONE)
+    await page.locator('h1').first().waitFor()
+    env.testApp.engine.failWith({ drop: true, times: 1000 })
+    await page.goto('/alarms/monsters')
+    await page.getByRole('heading', { level: 1, name: 'Your alarms are out of reach for a moment' }).waitFor()
+    t.ok(await page.getByText('Nothing you set up is lost').isVisible(), 'the page explains the outage in the reader\'s words')
+    t.ok(await page.getByRole('button', { name: 'Sign out' }).isVisible(), 'signing out stays possible')
+    t.same(await axeViolations(page), [], 'the outage page passes axe-core')
+    env.testApp.engine.reset()
+    await page.getByRole('button', { name: 'Try again' }).click()
+    await page.getByRole('heading', { level: 1, name: 'Pokémon' }).waitFor()
+    t.pass('Try again brings the page back once the engine answers')
+  })
 }

@@ -1,5 +1,6 @@
 import { createContext, useCallback, useContext, useMemo, type ReactNode } from 'react'
-import { api } from '../api'
+import { useTranslation } from 'react-i18next'
+import { api, signOut } from '../api'
 import { loadAlarmTypes, type AlarmTypeDescriptor } from '../alarm-types'
 import { getRefreshToken, storeTokens } from '../session'
 import type { User } from '../types'
@@ -35,10 +36,34 @@ export function SessionProvider ({ children }: { children: ReactNode }) {
     replace({ ...state.data, user: { ...state.data.user, ...change } })
   }, [state, replace])
   const value = useMemo(() => state.status === 'ready' ? { ...state.data, reload, update } : null, [state, reload, update])
+  if (state.status === 'failed') return <SessionUnavailable message={state.message} code={state.code} retry={reload} />
   return (
     <Status state={state} retry={reload}>
       {() => value !== null && <SessionContext.Provider value={value}>{children}</SessionContext.Provider>}
     </Status>
+  )
+}
+
+/**
+ * Without the signed-in user no page can be drawn (the user comes from the alarm engine): a page of its
+ * own says so in the reader's language, keeps the server's sentence as the detail, and offers to try
+ * again or to sign out, instead of a bare error box on an empty screen.
+ */
+function SessionUnavailable ({ message, code, retry }: { message: string, code: number, retry: () => void }) {
+  const { t } = useTranslation()
+  const outage = code === 0 || code >= 500
+  return (
+    <main id='main' className='page page-narrow'>
+      <section className='card' role='alert'>
+        <h1>{t(outage ? 'shell.unavailable.outageTitle' : 'shell.unavailable.title')}</h1>
+        <p>{t(outage ? 'shell.unavailable.outage' : 'shell.unavailable.text')}</p>
+        <p className='small muted'>{message}</p>
+        <div className='row'>
+          <button type='button' className='button button-primary' onClick={retry}>{t('status.retry')}</button>
+          <button type='button' className='button' onClick={() => { void signOut() }}>{t('userMenu.signOut')}</button>
+        </div>
+      </section>
+    </main>
   )
 }
 
