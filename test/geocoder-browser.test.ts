@@ -54,6 +54,24 @@ else {
     t.ok(nominatim.requests.every((r) => r.headers['accept-language'] === 'en'), 'the interface language went to the geocoder')
   })
 
+  t.test('"use my current position" saves the device\'s position; a refused position says what to do instead', async (t) => {
+    const site = await startBrowserApp(t)
+    const page = await site.signIn(t, MEMBER, '/location', PHONE)
+    const useMine = page.getByRole('button', { name: 'Use my current position' })
+    await useMine.waitFor()
+    await useMine.click()
+    await page.getByRole('alert').getByText('Your position could not be read. Tap the map where you want your alerts centred.').waitFor()
+    t.pass('a refused position is explained without a geocoder to point to')
+
+    await page.context().grantPermissions(['geolocation'])
+    await page.context().setGeolocation({ latitude: 48.1371234567, longitude: 11.5754321 })
+    await useMine.click()
+    await page.getByText('Location saved.').waitFor()
+    const [row] = await site.testApp.app.engineDb.pool.query('SELECT latitude, longitude FROM humans WHERE id = ?', [MEMBER.id]) as Array<{ latitude: number, longitude: number }>
+    t.ok(Math.abs(Number(row?.latitude) - 48.137123) < 1e-6 && Math.abs(Number(row?.longitude) - 11.575432) < 1e-6, 'the engine holds the device\'s position')
+    t.same(await axeViolations(page), [], 'axe-core finds nothing after saving')
+  })
+
   t.test('without a geocoder the page offers no search and no address', async (t) => {
     const site = await startBrowserApp(t)
     const page = await site.signIn(t, MEMBER, '/location', PHONE)

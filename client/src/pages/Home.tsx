@@ -9,6 +9,7 @@ import { useSession } from '../shell/session-context'
 import { Status } from '../shell/Status'
 import { useLoad } from '../shell/useLoad'
 import { usePageTitle } from '../shell/usePageTitle'
+import { DevicePositionButton } from '../forms/DevicePositionButton'
 import '../forms/forms.css'
 
 interface Location { latitude: number, longitude: number }
@@ -103,12 +104,6 @@ function LocationForm ({ initial, onSaved }: { initial: Location, onSaved: (l: L
   const [lon, setLon] = useState(initial.latitude === 0 && initial.longitude === 0 ? '' : String(initial.longitude))
   const [invalid, setInvalid] = useState(false)
   const { busy, error, setError, run } = useSubmit()
-  const here = (): void => {
-    navigator.geolocation.getCurrentPosition(
-      (p) => { setLat(p.coords.latitude.toFixed(6)); setLon(p.coords.longitude.toFixed(6)) },
-      () => { setError(t('dashboard.positionFailed')) }
-    )
-  }
   return (
     <form className='stack' noValidate onSubmit={(e) => {
       e.preventDefault()
@@ -129,7 +124,10 @@ function LocationForm ({ initial, onSaved }: { initial: Location, onSaved: (l: L
       </div>
       <p id='home-coords-help' className={invalid ? 'field-error' : 'help'}>{t('dashboard.coordsHelp')}</p>
       <div className='row'>
-        {'geolocation' in navigator && <button type='button' className='button' onClick={here}>{t('dashboard.useMyPosition')}</button>}
+        <DevicePositionButton
+          onPosition={(p) => { setLat(String(p.latitude)); setLon(String(p.longitude)) }}
+          onFailed={() => { setError(t('dashboard.positionFailed')) }}
+        />
         <button type='submit' className='button button-primary' disabled={busy}>{busy ? t('status.saving') : t('preferences.save')}</button>
       </div>
       <div role='alert'>{error !== null && <p className='notice notice-error'>{error}</p>}</div>

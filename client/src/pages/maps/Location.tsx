@@ -10,6 +10,7 @@ import { Status } from '../../shell/Status'
 import { useLoad } from '../../shell/useLoad'
 import { usePageTitle } from '../../shell/usePageTitle'
 import { AddressSearch, PinAddress } from './AddressSearch'
+import { DevicePositionButton } from '../../forms/DevicePositionButton'
 
 interface Location { latitude: number, longitude: number }
 /** `geocoder`: the site offers address search (the engine names a geocoder and it is not switched off). */
@@ -85,19 +86,13 @@ function Pin ({ location, distances }: { location: LocationAnswer, distances: nu
     save(next)
   }
 
-  const here = (): void => {
-    navigator.geolocation.getCurrentPosition(
-      (p) => { save({ latitude: p.coords.latitude, longitude: p.coords.longitude }) },
-      () => { setError(t('dashboard.positionFailed')) }
-    )
-  }
 
   return (
     <>
       {location.geocoder && <AddressSearch onPick={moveTo} disabled={busy} />}
       <MapView label={t('maps.locationMap')} onReady={draw} version={pin === null ? '' : `${pin.latitude},${pin.longitude}`} />
       <div className='row'>
-        {'geolocation' in navigator && <button type='button' className='button' disabled={busy} onClick={here}>{t('dashboard.useMyPosition')}</button>}
+        <DevicePositionButton onPosition={moveTo} onFailed={() => { setError(t(location.geocoder ? 'maps.positionFailedSearch' : 'maps.positionFailed')) }} disabled={busy} />
       </div>
       <dl className='facts'>
         <dt>{t('dashboard.location')}</dt>
