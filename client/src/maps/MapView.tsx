@@ -57,8 +57,12 @@ export function MapView ({ label, onReady, version, onTilesUnavailable }: MapVie
         }
       })
       .addTo(created)
+    // The frame changes size after the map is made (a phone turned, a notice or list appearing above it,
+    // the window resized): Leaflet measures its container only when told, so tell it.
+    const resized = new ResizeObserver(() => { created.invalidateSize() })
+    resized.observe(container.current)
     setMap(created)
-    return () => { created.remove(); setMap(null) }
+    return () => { resized.disconnect(); created.remove(); setMap(null) }
   }, [loaded.status])
 
   useEffect(() => {
