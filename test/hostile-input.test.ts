@@ -282,14 +282,17 @@ function attemptsFor (route: Route, full: boolean): Attempt[] {
 t.test('a path the router cannot read is a 4xx in the catalogue\'s shape, not Fastify\'s own', async (t) => {
   const { app } = await build(t)
   const headers = bearer(app, { userId: MEMBER })
-  const cases: Array<[string, number, string]> = [
-    ['/api/quick-picks/%ED%A0%80', 400, 'percent-encoding of a lone surrogate'],
-    ['/api/monsters/%C0%AE', 400, 'an overlong UTF-8 dot'],
-    [`/api/quick-picks/${'a'.repeat(601)}`, 414, 'a parameter over maxParamLength']
+  // A parameter over maxParamLength is Fastify's 414 where nothing else matches; where the client is
+  // built, the client pages' catch-all route matches the path instead and /api paths there are a 404.
+  const overlong = app.hasRoute({ method: 'GET', url: '/*' }) ? [404] : [414]
+  const cases: Array<[string, number[], string]> = [
+    ['/api/quick-picks/%ED%A0%80', [400], 'percent-encoding of a lone surrogate'],
+    ['/api/monsters/%C0%AE', [400], 'an overlong UTF-8 dot'],
+    [`/api/quick-picks/${'a'.repeat(601)}`, overlong, 'a parameter over maxParamLength']
   ]
   for (const [url, status, what] of cases) {
     const res = await app.inject({ method: 'GET', url, headers })
-    t.equal(res.statusCode, status, what)
+    t.ok(status.includes(res.statusCode), `${what}: ${res.statusCode}`)
     t.same(Object.keys(res.json()), ['error'], `${what}: { error } only, no code or statusCode`)
     t.type(res.json().error, 'string')
   }
