@@ -66,6 +66,19 @@ async function alarmTests (): Promise<void> {
     t.match(await rows('raid', user.id), [{ pokemon_id: 9000, level: 5, team: 2, move: 9000, evolution: 9000 }])
   })
 
+  t.test('a stardust quest reads as one sentence, in English and in German', async (t) => {
+    const user = human()
+    const page = await env.signIn(t, user, '/', PHONE)
+    const res = await app.inject({ method: 'POST', url: '/api/quests', headers: bearer(app, { userId: user.id }), payload: { reward_type: 3, reward: 1000 } })
+    t.equal(res.statusCode, 201)
+    await page.goto('/alarms/quests')
+    await page.getByText('Stardust quests of at least 1,000, in your areas', { exact: true }).waitFor()
+    await page.evaluate(() => { localStorage.setItem('aw.language', 'de') })
+    await page.reload()
+    await page.getByText('Sternenstaub-Quests ab 1.000, in deinen Gebieten', { exact: true }).waitFor()
+    t.pass('the amount grouped the German way')
+  })
+
   t.test('the server\'s 400 details are shown at their field', async (t) => {
     const user = human()
     const page = await env.signIn(t, user, '/alarms/raids')
