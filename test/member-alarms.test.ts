@@ -79,6 +79,25 @@ async function alarmTests (): Promise<void> {
     t.pass('the amount grouped the German way')
   })
 
+  t.test('raid and egg levels are named in the page\'s language, German included', async (t) => {
+    const user = human()
+    const page = await env.signIn(t, user, '/', PHONE)
+    const auth = bearer(app, { userId: user.id })
+    for (const [path, level] of [['/api/eggs', 6], ['/api/raids', 5]] as const) {
+      t.equal((await app.inject({ method: 'POST', url: path, headers: auth, payload: { level } })).statusCode, 201, path)
+    }
+    await page.goto('/alarms/eggs')
+    await page.getByText('Eggs: Mega Raid, in your areas', { exact: true }).waitFor()
+    await page.evaluate(() => { localStorage.setItem('aw.language', 'de') })
+    await page.reload()
+    await page.getByText('Eier: Mega-Raid, in deinen Gebieten', { exact: true }).waitFor()
+    await page.goto('/alarms/raids')
+    await page.locator('.alarm-card .alarm-text', { hasText: '5-Sterne-Raid' }).waitFor()
+    await page.getByRole('button', { name: 'Alarm hinzufügen' }).click()
+    await t.resolves(page.locator('option', { hasText: 'Legendärer Mega-Raid' }).waitFor({ state: 'attached' }), 'the level picker names the levels in German too')
+    t.equal(await page.locator('option', { hasText: 'Mega Legendary Raid' }).count(), 0, 'and not in English')
+  })
+
   t.test('the server\'s 400 details are shown at their field', async (t) => {
     const user = human()
     const page = await env.signIn(t, user, '/alarms/raids')

@@ -1,6 +1,6 @@
 import type { TFunction } from 'i18next'
 import type { AlarmTypeDescriptor, FieldDescriptor } from '../alarm-types'
-import { gruntName, monsterName, type Monster, type RaidLevel } from '../pickers/game-data'
+import { gruntName, monsterName, raidLevelName, type Monster, type RaidLevel } from '../pickers/game-data'
 import type { Alarm } from './form-model'
 
 /** What the sentence needs besides the alarm: names from the game data, when they could be loaded. */
@@ -21,7 +21,7 @@ const num = (value: unknown): number => typeof value === 'number' ? value : Numb
 
 export function levelName (v: Vocabulary, level: number): string {
   if (level === 90) return v.t('pickers.everyLevel')
-  return v.raidLevels?.find((l) => l.value === level)?.name ?? v.t('pickers.level', { level })
+  return raidLevelName(v.t, level, v.raidLevels?.find((l) => l.value === level)?.name ?? v.t('pickers.level', { level }))
 }
 
 /** What the alarm is about: the pokemon, the raid level, the reward, the grunt, the lure… */
