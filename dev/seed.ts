@@ -28,7 +28,7 @@ const ALARMS = {
   pokemon: [{ pokemon_id: 149, min_iv: 90, distance: 2000 }, { pokemon_id: 25, form: 0 }, { pokemon_id: 0, min_iv: 100 }],
   raid: [{ pokemon_id: 9000, level: 5 }, { pokemon_id: 150, level: 9000, distance: 5000 }],
   egg: [{ level: 5 }, { level: 3, distance: 1500 }],
-  quest: [{ reward_type: 3, reward: 0, amount: 1000 }, { reward_type: 7, reward: 147 }],
+  quest: [{ reward_type: 3, reward: 1000 }, { reward_type: 7, reward: 147 }],
   invasion: [{ grunt_type: 'dragon' }, { grunt_type: 'giovanni', distance: 3000 }],
   lure: [{ lure_id: 501 }, { lure_id: 504 }],
   nest: [{ pokemon_id: 1, min_spawn_avg: 5 }, { pokemon_id: 133 }],

@@ -10,6 +10,12 @@ const PROFILE_TTL_MS = 5 * 60_000
 /** The oldest PoracleNG release whose API and schema this service is written against. */
 export const MINIMUM_SUPPORTED = '5.1.0'
 
+/**
+ * A build fact as the API reports it: BUILD_VERSION, BUILD_REVISION and BUILD_DATE read "unknown" (the
+ * config's and the Dockerfile's default) when the build did not state them, which is null here, not a value.
+ */
+const stated = (value: string): string | null => value === '' || value === 'unknown' ? null : value
+
 /** "5.1.0", "v5.2.1-rc1" → [5, 1, 0]; null for anything unparsable or an all-zero development version. */
 function parseVersion (version: string | null): number[] | null {
   const match = /^v?(\d+)\.(\d+)(?:\.(\d+))?/.exec(version ?? '')
@@ -79,7 +85,7 @@ function createServerProfile (fastify: FastifyInstance) {
       minimumSupported: MINIMUM_SUPPORTED,
       belowMinimum: generation === 'ng' && isBelow(version, MINIMUM_SUPPORTED),
       checkedAt: new Date(clock.now()).toISOString(),
-      web: { version: config.BUILD_VERSION, revision: config.BUILD_REVISION, buildDate: config.BUILD_DATE }
+      web: { version: stated(config.BUILD_VERSION), revision: stated(config.BUILD_REVISION), buildDate: stated(config.BUILD_DATE) }
     }
   }
 

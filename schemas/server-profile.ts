@@ -10,7 +10,11 @@ export const ServerProfileSchema = Type.Object({
   minimumSupported: Type.String(),
   belowMinimum: Type.Boolean(),
   checkedAt: Type.String({ format: 'date-time' }),
-  web: Type.Object({ version: Type.String(), revision: Type.String(), buildDate: Type.String() })
+  web: Type.Object({
+    version: Type.Union([Type.String(), Type.Null()], { description: 'BUILD_VERSION; null when the build did not set it (a development build)' }),
+    revision: Type.Union([Type.String(), Type.Null()], { description: 'BUILD_REVISION; null when not set' }),
+    buildDate: Type.Union([Type.String(), Type.Null()], { description: 'BUILD_DATE; null when not set' })
+  }, { description: 'This service\'s build' })
 })
 export type ServerProfile = Static<typeof ServerProfileSchema>
 

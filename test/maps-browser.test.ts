@@ -232,6 +232,16 @@ async function browserTests (): Promise<void> {
     t.notOk(admin.scripts.some(isMapCode), 'the users page loads no map code')
     t.same(await axeViolations(admin.page), [], 'axe-core finds nothing on the users page')
     await snap(admin.page, 'admin-users')
+    const pager = admin.page.getByRole('navigation', { name: 'Pages' })
+    t.equal(await pager.getByText('Page 1 of 1').count(), 1, 'the pager reads its position out in words')
+    for (const width of [360, 320]) {
+      await admin.page.setViewportSize({ width, height: 844 })
+      const middles = await pager.evaluate((nav) => [...nav.children].map((el) => el.getBoundingClientRect().top + el.getBoundingClientRect().height / 2))
+      t.ok(middles.length === 3 && Math.max(...middles) - Math.min(...middles) < 2, `at ${width} px previous, position and next share one row`)
+      t.ok(await admin.page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), `at ${width} px nothing scrolls sideways`)
+    }
+    t.ok(await pager.getByRole('button', { name: 'Previous' }).isDisabled(), 'previous is named and off on the first page')
+    t.ok(await pager.getByRole('button', { name: 'Next' }).isDisabled(), 'next is named and off on the last page')
 
     await member.page.getByRole('button', { name: 'Menu', exact: true }).click()
     await member.page.getByRole('link', { name: 'Areas' }).click()

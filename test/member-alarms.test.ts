@@ -66,6 +66,38 @@ async function alarmTests (): Promise<void> {
     t.match(await rows('raid', user.id), [{ pokemon_id: 9000, level: 5, team: 2, move: 9000, evolution: 9000 }])
   })
 
+  t.test('a stardust quest reads as one sentence, in English and in German', async (t) => {
+    const user = human()
+    const page = await env.signIn(t, user, '/', PHONE)
+    const res = await app.inject({ method: 'POST', url: '/api/quests', headers: bearer(app, { userId: user.id }), payload: { reward_type: 3, reward: 1000 } })
+    t.equal(res.statusCode, 201)
+    await page.goto('/alarms/quests')
+    await page.getByText('Stardust quests of at least 1,000, in your areas', { exact: true }).waitFor()
+    await page.evaluate(() => { localStorage.setItem('aw.language', 'de') })
+    await page.reload()
+    await page.getByText('Sternenstaub-Quests ab 1.000, in deinen Gebieten', { exact: true }).waitFor()
+    t.pass('the amount grouped the German way')
+  })
+
+  t.test('raid and egg levels are named in the page\'s language, German included', async (t) => {
+    const user = human()
+    const page = await env.signIn(t, user, '/', PHONE)
+    const auth = bearer(app, { userId: user.id })
+    for (const [path, level] of [['/api/eggs', 6], ['/api/raids', 5]] as const) {
+      t.equal((await app.inject({ method: 'POST', url: path, headers: auth, payload: { level } })).statusCode, 201, path)
+    }
+    await page.goto('/alarms/eggs')
+    await page.getByText('Eggs: Mega Raid, in your areas', { exact: true }).waitFor()
+    await page.evaluate(() => { localStorage.setItem('aw.language', 'de') })
+    await page.reload()
+    await page.getByText('Eier: Mega-Raid, in deinen Gebieten', { exact: true }).waitFor()
+    await page.goto('/alarms/raids')
+    await page.locator('.alarm-card .alarm-text', { hasText: '5-Sterne-Raid' }).waitFor()
+    await page.getByRole('button', { name: 'Alarm hinzufügen' }).click()
+    await t.resolves(page.locator('option', { hasText: 'Legendärer Mega-Raid' }).waitFor({ state: 'attached' }), 'the level picker names the levels in German too')
+    t.equal(await page.locator('option', { hasText: 'Mega Legendary Raid' }).count(), 0, 'and not in English')
+  })
+
   t.test('the server\'s 400 details are shown at their field', async (t) => {
     const user = human()
     const page = await env.signIn(t, user, '/alarms/raids')

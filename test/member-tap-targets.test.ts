@@ -5,8 +5,9 @@ import { browserMissing, PHONE, startBrowserApp } from './browser.js'
 
 /**
  * Every page of the signed-in client on a 360-px phone, each opened by its address (a reload or a shared
- * link loads only that page's chunk and styles): every control a finger uses is at least 44 × 44 px, and
- * the first thing under the page heading sits one page gap below it (an empty live region adds none).
+ * link loads only that page's chunk and styles): every control a finger uses is at least 44 × 44 px,
+ * the first thing under the page heading sits one page gap below it (an empty live region adds none), and
+ * empty states carry no padding of their own.
  */
 const ADMIN = '333333333333333333'
 const PAGES = ['/', '/profiles', '/preferences', '/location', '/areas', '/geofences', '/quick-picks', '/my-webhooks',
@@ -41,10 +42,15 @@ const MEASURE = `(() => {
     while (next !== null && (next.getBoundingClientRect().height === 0 || getComputedStyle(next).position === 'absolute')) next = next.nextElementSibling
     if (next !== null) headingGap = Math.round(next.getBoundingClientRect().top - h1.getBoundingClientRect().bottom)
   }
-  return { small, headingGap, pageGap }
+  // Empty states and intros are muted paragraphs spaced by the page's gap alone, the same on every page.
+  const padded = [...document.querySelectorAll('main p.muted')].filter((p) => {
+    const style = getComputedStyle(p)
+    return parseFloat(style.paddingTop) > 0 || parseFloat(style.paddingBottom) > 0
+  }).map((p) => p.textContent.trim().slice(0, 40))
+  return { small, headingGap, pageGap, padded }
 })()`
 
-interface Measured { small: string[], headingGap: number | null, pageGap: number | null }
+interface Measured { small: string[], headingGap: number | null, pageGap: number | null, padded: string[] }
 
 const missing = browserMissing()
 if (missing !== undefined) t.fail(missing)
@@ -78,6 +84,7 @@ async function tapTargetTests (): Promise<void> {
       t.not(await page.locator('main h1').first().textContent(), 'Page not found', `${path} is a page of an admin`)
       const measured = await page.evaluate(MEASURE) as Measured
       t.same(measured.small, [], `${path}: no control under 44 × 44 px`)
+      t.same(measured.padded, [], `${path}: no muted text (an empty state, an intro) has padding of its own`)
       t.ok(measured.headingGap !== null && measured.pageGap !== null && measured.headingGap <= measured.pageGap + 1,
         `${path}: the content starts ${String(measured.headingGap)} px under the heading (page gap ${String(measured.pageGap)} px)`)
     }

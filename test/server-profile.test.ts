@@ -22,7 +22,7 @@ t.test('the server profile reports the engine, its schema version and this servi
     minimumSupported: '5.1.0',
     belowMinimum: false,
     capabilities: { fortChanges: true, userCreation: true },
-    web: { version: '1.2.3', revision: 'abc123' }
+    web: { version: '1.2.3', revision: 'abc123', buildDate: null }
   })
 
   s.engine.set({ version: '5.0.9' })
@@ -38,6 +38,15 @@ t.test('the server profile reports the engine, its schema version and this servi
   s.clock.advance(5 * 60_000 + 1)
   t.match(await get(), { reachable: false, engine: null, version: null, schemaVersion: '6', capabilities: { fortChanges: false } }, 'expired: asked again; the database still answers')
   t.equal((await s.app.inject({ method: 'GET', url: '/api/admin/server-profile?refresh=maybe', headers: admin(s.app) })).statusCode, 400)
+})
+
+t.test('a build that states no version, revision or date reports null for each, as the schema documents', async (t) => {
+  const s = await build(t)
+  const res = await s.app.inject({ method: 'GET', url: '/api/admin/server-profile', headers: admin(s.app) })
+  t.equal(res.statusCode, 200)
+  t.same((res.json() as { web: unknown }).web, { version: null, revision: null, buildDate: null }, 'null, not the word "unknown"')
+  const doc = (await s.app.inject({ method: 'GET', url: '/api/openapi.json' })).json() as { paths: Record<string, unknown> }
+  t.match(JSON.stringify(doc.paths['/api/admin/server-profile']), /BUILD_VERSION; null when the build did not set it/, 'the OpenAPI document says what null means')
 })
 
 t.test('on PoracleJS the schema version is the last knex migration', async (t) => {

@@ -182,6 +182,7 @@ async function browserTests (): Promise<void> {
     await card.getByText('PoracleNG').waitFor()
     t.match(await card.textContent(), /Version5\.1\.0.*Schema version5.*ReachableYes/, 'version, schema version, reachable')
     t.match(await card.textContent(), /Fort change alarms: available.*Saved places: not available/, 'capabilities in words')
+    t.match(await card.textContent(), /This site’s versionnot set \(development build\)/, 'a build without BUILD_VERSION says so in words')
     testApp.engine.set({ version: '5.0.9' })
     const refreshed = page.waitForRequest((request) => request.url().endsWith('/api/admin/server-profile?refresh=true'))
     await card.getByRole('button', { name: 'Check again' }).click()

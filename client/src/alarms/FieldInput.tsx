@@ -1,7 +1,8 @@
+import type { TFunction } from 'i18next'
 import { useTranslation } from 'react-i18next'
 import type { AlarmTypeDescriptor, FieldDescriptor } from '../alarm-types'
 import { ChoicePicker, type Choice } from '../pickers/ChoicePicker'
-import { gruntName, loadGruntTypes, loadRaidLevels } from '../pickers/game-data'
+import { gruntName, loadGruntTypes, loadRaidLevels, raidLevelName } from '../pickers/game-data'
 import { GymPicker } from '../pickers/GymPicker'
 import { PokemonPicker } from '../pickers/PokemonPicker'
 import { listItems, type FormValues } from './form-model'
@@ -26,9 +27,9 @@ const PICKED = new Set(['pokemon_id', 'level', 'reward', 'clean', 'gym_id'])
 /** The bits of `clean` (1 delete after expiry, 2 edit in place, 4 quest summary). */
 const CLEAN_BITS = [1, 2, 4]
 
-const raidLevelChoices = (everyLevel: string | null) => async (): Promise<Choice[]> => {
+const raidLevelChoices = (t: TFunction, withEveryLevel: boolean) => async (): Promise<Choice[]> => {
   const levels = await loadRaidLevels()
-  return [...(everyLevel === null ? [] : [{ value: '90', label: everyLevel }]), ...levels.map((l) => ({ value: String(l.value), label: l.name }))]
+  return [...(withEveryLevel ? [{ value: '90', label: t('pickers.everyLevel') }] : []), ...levels.map((l) => ({ value: String(l.value), label: raidLevelName(t, l.value, l.name) }))]
 }
 const gruntChoices = async (): Promise<Choice[]> => (await loadGruntTypes()).map((g) => ({ value: g, label: gruntName(g) }))
 const choiceCache = new Map<string, () => Promise<Choice[]>>()
@@ -52,7 +53,7 @@ interface Props {
  * text and its error, all tied together for screen readers (aria-describedby, aria-invalid).
  */
 export function FieldInput ({ type, field, values, error, set }: Props) {
-  const { t } = useTranslation()
+  const { t, i18n } = useTranslation()
   const id = `field-${type.type}-${field.name}`
   const helpId = `${id}-help`
   const errorId = `${id}-error`
@@ -92,7 +93,7 @@ export function FieldInput ({ type, field, values, error, set }: Props) {
   } else if (field.name === 'reward' && values.reward_type === '2') {
     control = <ChoicePicker inputId={id} describedBy={describedBy} value={value} invalid={invalid} choices={QUEST_ITEMS.map((i) => ({ value: String(i), label: t(`pickers.items.${i}`, { defaultValue: `#${i}` }) }))} onChange={change} />
   } else if (field.name === 'level') {
-    control = <ChoicePicker inputId={id} describedBy={describedBy} value={value} invalid={invalid} choices={loader(`levels-${type.type}`, () => raidLevelChoices(type.type === 'raid' ? t('pickers.everyLevel') : null))} onChange={change} />
+    control = <ChoicePicker inputId={id} describedBy={describedBy} value={value} invalid={invalid} choices={loader(`levels-${type.type}-${i18n.language}`, () => raidLevelChoices(t, type.type === 'raid'))} onChange={change} />
   } else if (field.name === 'gym_id') {
     control = <GymPicker inputId={id} describedBy={describedBy} value={value} invalid={invalid} onChange={change} />
   } else if (field.name === 'grunt_type') {

@@ -1,6 +1,6 @@
 import type { TFunction } from 'i18next'
 import type { AlarmTypeDescriptor, FieldDescriptor } from '../alarm-types'
-import { gruntName, monsterName, type Monster, type RaidLevel } from '../pickers/game-data'
+import { gruntName, monsterName, raidLevelName, type Monster, type RaidLevel } from '../pickers/game-data'
 import type { Alarm } from './form-model'
 
 /** What the sentence needs besides the alarm: names from the game data, when they could be loaded. */
@@ -21,7 +21,7 @@ const num = (value: unknown): number => typeof value === 'number' ? value : Numb
 
 export function levelName (v: Vocabulary, level: number): string {
   if (level === 90) return v.t('pickers.everyLevel')
-  return v.raidLevels?.find((l) => l.value === level)?.name ?? v.t('pickers.level', { level })
+  return raidLevelName(v.t, level, v.raidLevels?.find((l) => l.value === level)?.name ?? v.t('pickers.level', { level }))
 }
 
 /** What the alarm is about: the pokemon, the raid level, the reward, the grunt, the lure… */
@@ -40,7 +40,7 @@ function subject (type: AlarmTypeDescriptor, alarm: Alarm, v: Vocabulary): strin
       const kind = num(alarm.reward_type)
       const reward = num(alarm.reward)
       if (kind === 2) return reward === 0 ? t('describe.anyItem') : t(`pickers.items.${reward}`, { defaultValue: t('describe.item', { id: reward }) })
-      if (kind === 3) return t('describe.stardust', { amount: v.number(reward) })
+      if (kind === 3) return reward === 0 ? t('describe.anyStardust') : t('describe.stardust', { amount: v.number(reward) })
       if (kind === 7) return t('describe.questPokemon', { name: pokemon(reward, alarm.form) })
       if (kind === 4) return t('describe.candy', { name: reward === 0 ? t('pickers.everyPokemon') : pokemon(reward) })
       return t('describe.megaEnergy', { name: reward === 0 ? t('pickers.everyPokemon') : pokemon(reward) })
@@ -80,6 +80,8 @@ function filters (type: AlarmTypeDescriptor, alarm: Alarm, v: Vocabulary): strin
     !(f.kind === 'boolean' && num(alarm[f.name]) === 0) && !(Array.isArray(alarm[f.name]) && (alarm[f.name] as unknown[]).length === 0)
   for (const field of type.fields) {
     if (NOT_FILTERS.has(field.name) || done.has(field.name)) continue
+    // The engine matches a stardust quest by its floor in `reward`; `amount` counts items, candy and energy only.
+    if (field.name === 'amount' && type.type === 'quest' && num(alarm.reward_type) === 3) continue
     const base = field.name.replace(/^(min|max)_/, '')
     const lowName = byName.has(`min_${base}`) ? `min_${base}` : byName.has(base) && byName.has(`max_${base}`) ? base : null
     const highName = byName.has(`max_${base}`) ? `max_${base}` : null

@@ -1,3 +1,4 @@
+import type { TFunction } from 'i18next'
 import { api } from '../api'
 import type { SiteSetting } from '../types'
 
@@ -31,6 +32,12 @@ export const loadMonsters = (locale: string): Promise<Monster[]> => once(`monste
 })
 
 export const loadRaidLevels = (): Promise<RaidLevel[]> => once('raid-levels', async () => await api<RaidLevel[]>('/api/masterdata/raid-levels'))
+
+/**
+ * A raid or egg level's name in the interface language, by its number: the server's list is English.
+ * A level the language file does not know yet keeps `fallback`, the server's name.
+ */
+export const raidLevelName = (t: TFunction, level: number, fallback: string): string => t(`pickers.raidLevels.${level}`, { defaultValue: fallback })
 
 /** Grunt types by their engine name (lower case), each once. */
 /** The engine's grunt types are lower-case keys ("dragon"); shown as names they start with a capital. */

@@ -296,7 +296,7 @@ interface ServerProfile {
   minimumSupported: string
   belowMinimum: boolean
   checkedAt: string
-  web: { version: string, revision: string, buildDate: string }
+  web: { version: string | null, revision: string | null, buildDate: string | null }
 }
 
 /** Capabilities the interface has words for; others are shown by their name. */
@@ -314,6 +314,11 @@ function EngineCard () {
   })
   const yes = (value: boolean): string => value ? t('siteSettings.engine.yes') : t('siteSettings.engine.no')
   const shown = (value: string | null): string => value === null || value === '' ? t('siteSettings.engine.unknown') : value
+  // A build without BUILD_VERSION is one run from the source tree; the revision is added when it says more.
+  const serviceVersion = ({ version, revision }: ServerProfile['web']): string => {
+    const named = version ?? t('siteSettings.engine.developmentBuild')
+    return revision === null || revision === version ? named : `${named} (${revision})`
+  }
 
   return (
     <section className='card' aria-labelledby='engine-title' aria-busy={busy}>
@@ -331,7 +336,7 @@ function EngineCard () {
               [t('siteSettings.engine.schemaVersion'), shown(profile.schemaVersion)],
               [t('siteSettings.engine.reachable'), yes(profile.reachable)],
               [t('siteSettings.engine.checkedAt'), format.dateTime(new Date(profile.checkedAt), { dateStyle: 'medium', timeStyle: 'medium' })],
-              [t('siteSettings.engine.service'), profile.web.revision === profile.web.version ? profile.web.version : `${profile.web.version} (${profile.web.revision})`]
+              [t('siteSettings.engine.service'), serviceVersion(profile.web)]
             ]}
             />
             <h3 className='label' id='capabilities-title'>{t('siteSettings.engine.capabilities')}</h3>

@@ -1,4 +1,4 @@
-import { useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { api } from '../../api'
 import { useSubmit } from '../../forms/useSubmit'
@@ -30,7 +30,8 @@ export default function Users () {
   const { t } = useTranslation()
   usePageTitle(t('nav.adminUsers'))
   const [search, setSearch] = useState('')
-  const [query, setQuery] = useState({ search: '', status: '' as StatusFilter, page: 1 })
+  // `turned`: the list was reloaded by the pager, whose button goes away meanwhile, so focus moves to the list's heading.
+  const [query, setQuery] = useState({ search: '', status: '' as StatusFilter, page: 1, turned: false })
   const [state, retry, replace] = useLoad((signal) => {
     const params = new URLSearchParams({ page: String(query.page), pageSize: String(PAGE_SIZE) })
     if (query.search !== '') params.set('search', query.search)
@@ -43,14 +44,14 @@ export default function Users () {
   return (
     <div className='page'>
       <h1>{t('adminUsers.title')}</h1>
-      <form className='card stack' role='search' onSubmit={(e) => { e.preventDefault(); setQuery({ ...query, search: search.trim(), page: 1 }) }}>
+      <form className='card stack' role='search' onSubmit={(e) => { e.preventDefault(); setQuery({ ...query, search: search.trim(), page: 1, turned: false }) }}>
         <div className='field'>
           <label htmlFor='user-search'>{t('adminUsers.search')}</label>
           <input id='user-search' className='input' type='search' maxLength={100} value={search} onChange={(e) => { setSearch(e.target.value) }} />
         </div>
         <div className='field'>
           <label htmlFor='user-status'>{t('adminUsers.filter')}</label>
-          <select id='user-status' className='input' value={query.status} onChange={(e) => { setQuery({ ...query, status: e.target.value as StatusFilter, page: 1 }) }}>
+          <select id='user-status' className='input' value={query.status} onChange={(e) => { setQuery({ ...query, status: e.target.value as StatusFilter, page: 1, turned: false }) }}>
             <option value=''>{t('adminUsers.statusAll')}</option>
             <option value='active'>{t('adminUsers.statusActive')}</option>
             <option value='paused'>{t('adminUsers.statusPaused')}</option>
@@ -67,7 +68,8 @@ export default function Users () {
             announce={setMessage}
             changed={(user) => { replace({ ...page, users: page.users.map((u) => u.id === user.id ? user : u) }) }}
             removed={retry}
-            goTo={(n) => { setQuery({ ...query, page: n }) }}
+            turned={query.turned}
+            goTo={(n) => { setQuery({ ...query, page: n, turned: true }) }}
           />
         )}
       </Status>
@@ -80,15 +82,18 @@ interface UserListProps {
   announce: (message: string) => void
   changed: (u: AdminUser) => void
   removed: () => void
+  turned: boolean
   goTo: (n: number) => void
 }
 
-function UserList ({ page, announce: setMessage, changed, removed, goTo }: UserListProps) {
+function UserList ({ page, announce: setMessage, changed, removed, turned, goTo }: UserListProps) {
   const { t } = useTranslation()
   const format = useFormat()
   const { busy, error, run } = useSubmit()
   const pages = Math.max(1, Math.ceil(page.total / page.pageSize))
   const id = (user: AdminUser): string => encodeURIComponent(user.id)
+  const heading = useRef<HTMLHeadingElement>(null)
+  useEffect(() => { if (turned) heading.current?.focus() }, [turned])
 
   const action = (user: AdminUser, path: 'disable' | 'enable' | 'pause' | 'resume', done: string): void => {
     void run(async () => {
@@ -114,7 +119,7 @@ function UserList ({ page, announce: setMessage, changed, removed, goTo }: UserL
 
   return (
     <section className='card stack' aria-labelledby='user-list'>
-      <h2 id='user-list'>{t('adminUsers.found', { count: page.total })}</h2>
+      <h2 id='user-list' ref={heading} tabIndex={-1}>{t('adminUsers.found', { count: page.total })}</h2>
       <div role='alert'>{error !== null && <p className='notice notice-error'>{error}</p>}</div>
       <ul className='list'>
         {page.users.map((user) => (
@@ -140,10 +145,18 @@ function UserList ({ page, announce: setMessage, changed, removed, goTo }: UserL
           </li>
         ))}
       </ul>
-      <nav className='row' aria-label={t('adminUsers.pages')}>
-        <button type='button' className='button' disabled={page.page <= 1} onClick={() => { goTo(page.page - 1) }}>{t('adminUsers.previous')}</button>
-        <span>{t('adminUsers.pageOf', { page: page.page, pages })}</span>
-        <button type='button' className='button' disabled={page.page >= pages} onClick={() => { goTo(page.page + 1) }}>{t('adminUsers.next')}</button>
+      {/* One line down to 320 px: the position is "2 / 5" on screen and "Page 2 of 5" when read out. */}
+      <nav className='pager' aria-label={t('adminUsers.pages')}>
+        <button type='button' className='button' disabled={page.page <= 1} onClick={() => { goTo(page.page - 1) }}>
+          <span aria-hidden='true'>‹</span>{t('adminUsers.previous')}
+        </button>
+        <span className='pager-position'>
+          <span aria-hidden='true'>{t('adminUsers.pageShort', { page: page.page, pages })}</span>
+          <span className='visually-hidden'>{t('adminUsers.pageOf', { page: page.page, pages })}</span>
+        </span>
+        <button type='button' className='button' disabled={page.page >= pages} onClick={() => { goTo(page.page + 1) }}>
+          {t('adminUsers.next')}<span aria-hidden='true'>›</span>
+        </button>
       </nav>
     </section>
   )

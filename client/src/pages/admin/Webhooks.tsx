@@ -79,7 +79,7 @@ export default function Webhooks () {
         {(list) => (
           <>
             {list.length === 0
-              ? <p className='muted empty'>{t('adminWebhooks.none')}</p>
+              ? <p className='muted'>{t('adminWebhooks.none')}</p>
               : (
                 <ul className='list webhook-list'>
                   {list.map((webhook) => (

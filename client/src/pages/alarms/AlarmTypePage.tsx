@@ -171,7 +171,7 @@ function AlarmList ({ type }: { type: AlarmTypeDescriptor }) {
           )}
       <Status state={alarms} retry={retry}>
         {(data) => data.length === 0
-          ? <p className='muted empty'>{t('alarms.empty')}</p>
+          ? <p className='muted'>{t('alarms.empty')}</p>
           : (
             <section aria-label={t('alarms.listLabel', { type: t(`alarms.types.${type.type}`) })}>
               <BulkBar

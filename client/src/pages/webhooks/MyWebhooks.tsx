@@ -27,7 +27,7 @@ export default function MyWebhooks () {
       <div role='alert'>{error !== null && <p className='notice notice-error'>{error}</p>}</div>
       <Status state={state} retry={retry}>
         {(webhooks) => webhooks.length === 0
-          ? <p className='muted empty'>{t('myWebhooks.none')}</p>
+          ? <p className='muted'>{t('myWebhooks.none')}</p>
           : (
             <ul className='list webhook-list'>
               {webhooks.map((webhook) => (
