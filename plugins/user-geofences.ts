@@ -24,6 +24,20 @@ export const FEED_STATUSES: FenceStatus[] = ['active', 'pending_review', 'reject
  */
 export const FEED_FINGERPRINT_TTL_MS = 5000
 
+/**
+ * One alarm's override areas as the engine can take them: the engine drops names of user-drawn fences
+ * (it serves them as not selectable), so `sent` leaves every private fence out (null for none) and
+ * `own` says whether the user's own fences were among the names (then the full list is written directly
+ * to the engine DB). Another user's private fence is refused as unknown: the caller cannot see it.
+ * `owners` is `privateNames()`.
+ */
+export function splitOverrideAreas (owners: Map<string, string>, userId: string, names: string[], field: string): { sent: string[] | null, own: boolean } {
+  const foreign = names.find((n) => owners.has(n) && owners.get(n) !== userId)
+  if (foreign !== undefined) throw badRequest('Invalid request', { details: [{ field, message: `unknown area: ${foreign}` }] })
+  const sent = names.filter((n) => !owners.has(n))
+  return { sent: sent.length > 0 ? sent : null, own: sent.length < names.length }
+}
+
 type Row = typeof userGeofences.$inferSelect
 
 export interface UserFence {

@@ -3,6 +3,7 @@ import { badRequest, conflict, notFound } from '../../plugins/errors.js'
 import { EngineError, type AlarmRow } from '../../plugins/engine.js'
 import { ALARM_FIELDS } from '../../schemas/alarms.js'
 import { engineRules, type AlarmKind } from '../../schemas/alarm-types.js'
+import { splitOverrideAreas } from '../../plugins/user-geofences.js'
 import { META_FIELDS, canon, differences, predict, sameAlarm } from './diff.js'
 
 type Row = Record<string, unknown>
@@ -105,27 +106,25 @@ const sameKey = (fields: string[], a: Row, b: Row) => fields.every((f) => canon(
 export function createAlarmService (fastify: FastifyInstance) {
   const { engine, alarmEvents, log, userWriteLock, userGeofences, engineDb } = fastify
 
+  const lists = (row: Row | undefined) => (Array.isArray(row?.override_areas) ? row.override_areas.map(String) : [])
+
   /**
-   * The engine drops user-drawn fence names from `override_areas` (it serves them as not selectable), so
-   * each step goes to the engine without them and keeps its full list to write directly afterwards.
-   * Another user's private fence is refused as unknown: the caller cannot see it. A stored row holding
-   * such names no longer equals anything the engine is sent, so the engine would insert beside it: where
-   * the type has a unique key, the old row is deleted first (as for any insert under the same key).
+   * Each step goes to the engine without the user's own fence names (plugins/user-geofences.ts,
+   * splitOverrideAreas) and keeps its full list to write directly afterwards. A stored row holding such
+   * names no longer equals anything the engine is sent, so the engine would insert beside it: where the
+   * type has a unique key, the old row is deleted first (as for any insert under the same key).
    */
   async function withoutOwnFences (kind: AlarmKind, userId: string, steps: Step[]): Promise<Array<string[] | null>> {
-    const lists = (row: Row | undefined) => (Array.isArray(row?.override_areas) ? row.override_areas.map(String) : [])
     if (!steps.some((s) => lists(s.candidate).length > 0 || lists(s.replaces).length > 0)) return steps.map(() => null)
     const owners = await userGeofences.privateNames()
     const own = (n: string) => owners.get(n) === userId
     return steps.map((step) => {
       const list = lists(step.candidate)
-      const foreign = list.find((n) => owners.has(n) && !own(n))
-      if (foreign !== undefined) throw invalid([{ field: '/override_areas', message: `unknown area: ${foreign}` }])
+      const split = splitOverrideAreas(owners, userId, list, '/override_areas')
       if (kind.uniqueKey !== undefined && step.replaces !== undefined && lists(step.replaces).some(own) &&
         sameKey(kind.uniqueKey, step.candidate, step.replaces)) step.deleteFirst = true
-      if (!list.some(own)) return null
-      const selectable = list.filter((n) => !owners.has(n))
-      step.candidate = { ...step.candidate, override_areas: selectable.length > 0 ? selectable : null }
+      if (!split.own) return null
+      step.candidate = { ...step.candidate, override_areas: split.sent }
       return list
     })
   }
@@ -183,12 +182,19 @@ export function createAlarmService (fastify: FastifyInstance) {
   /**
    * Puts back what a failed multi-step write changed: rows it added go, rows it removed or altered return
    * (under new uids where the engine assigns them). Best effort: the engine may be the reason it failed.
+   * `fullAreas` are the steps' override areas before the own fence names were taken out: a row the write
+   * added may hold either list, depending on where it failed. Rows come back with their override areas
+   * exactly: the engine is sent what it can store and private fence names are written directly after.
    */
-  async function restore (kind: AlarmKind, userId: string, before: Alarm[], steps: Step[]): Promise<void> {
+  async function restore (kind: AlarmKind, userId: string, before: Alarm[], steps: Step[], fullAreas: Array<string[] | null>): Promise<void> {
     try {
       const current = await list(kind, userId)
       const known = new Set(before.map((r) => r.uid))
-      const added = current.filter((r) => !known.has(r.uid) && steps.some((s) => sameAlarm(s.candidate, r)))
+      const written = steps.flatMap((s, i) => {
+        const full = fullAreas[i]
+        return full === null || full === undefined ? [s.candidate] : [s.candidate, { ...s.candidate, override_areas: full }]
+      })
+      const added = current.filter((r) => !known.has(r.uid) && written.some((c) => sameAlarm(c, r)))
       const damaged = before.filter((r) => {
         const now = current.find((c) => c.uid === r.uid)
         return now === undefined || !sameAlarm(content(r), now)
@@ -198,13 +204,30 @@ export function createAlarmService (fastify: FastifyInstance) {
       const doomed = [...added.map((r) => r.uid), ...damaged.filter((r) => !explicit(r) && current.some((c) => c.uid === r.uid)).map((r) => r.uid)]
       await engine.tracking.bulkDelete(kind.type, userId, doomed, { silent: true })
       if (damaged.length > 0) {
-        await engine.tracking.create(kind.type, userId, damaged.map((r) => (explicit(r) ? { ...outgoing(r), uid: r.uid } : outgoing(r))), { silent: true })
+        const owners = await userGeofences.privateNames()
+        // What the engine is sent and will show for each row; rows whose list held private fences also keep it.
+        const sent = damaged.map((r) => {
+          const areas = lists(r)
+          const kept = areas.filter((n) => !owners.has(n))
+          return kept.length === areas.length ? content(r) : { ...content(r), override_areas: kept.length > 0 ? kept : null }
+        })
+        await engine.tracking.create(kind.type, userId, damaged.map((r, i) => {
+          const body = outgoing(sent[i] as Row)
+          return explicit(r) ? { ...body, uid: r.uid } : body
+        }), { silent: true })
         const after = await list(kind, userId)
-        for (const r of damaged) {
-          if (explicit(r)) continue
-          const back = after.find((a) => !known.has(a.uid) && sameAlarm(content(r), a))
-          if (back !== undefined) alarmEvents.emit('uidChanged', { userId, type: kind.type, oldUid: r.uid, newUid: back.uid })
+        const direct = await engine.generation() === 'ng'
+        let rewritten = false
+        for (const [i, r] of damaged.entries()) {
+          const back = explicit(r) ? after.find((a) => a.uid === r.uid) : after.find((a) => !known.has(a.uid) && sameAlarm(sent[i] as Row, a))
+          if (back === undefined) continue
+          if (direct && sent[i]?.override_areas !== r.override_areas) {
+            await engineDb.setOverrideAreas(kind.type, userId, back.uid, lists(r))
+            rewritten = true
+          }
+          if (!explicit(r)) alarmEvents.emit('uidChanged', { userId, type: kind.type, oldUid: r.uid, newUid: back.uid })
         }
+        if (rewritten) await engine.reload()
       }
       log.warn({ type: kind.type, removed: added.length, restored: damaged.length }, 'undid a partly applied alarm change')
     } catch (err) {
@@ -275,7 +298,7 @@ export function createAlarmService (fastify: FastifyInstance) {
       })
       return results
     } catch (err) {
-      await restore(kind, userId, before, steps)
+      await restore(kind, userId, before, steps, fullAreas)
       throw err
     }
   }

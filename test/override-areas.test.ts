@@ -1,0 +1,57 @@
+import t from 'tap'
+import { build, bearer, seedHuman, type Test, type TestApp } from './helper.js'
+import { startKojiFake } from './fakes/koji.js'
+
+const OWNER = '666666666666666661'
+const OTHER = '777777777777777771'
+const ADMIN = '888888888888888881'
+const TRIANGLE = [[52, 1], [52, 1.1], [52.1, 1.1]]
+const shifted = (i: number) => TRIANGLE.map(([lat, lon]) => [(lat as number) + i, lon as number])
+const TOWN = { name: 'Town', path: [[51, 7], [51, 7.2], [51.2, 7.2]] as Array<[number, number]> }
+
+interface Setup extends TestApp {
+  owner: { authorization: string }
+  /** The owner's rows of an alarm table with their stored override_areas, parsed. */
+  stored: (table: string) => Promise<Array<{ uid: number, areas: string[] | null }>>
+}
+
+/** The owner has the active fence "Mine", another user "Theirs"; the engine knows neither as selectable. */
+async function setup (t: Test, mode: 'ng' | 'js'): Promise<Setup> {
+  const koji = await startKojiFake({ fences: [{ id: 1, name: 'Town', projects: ['poracle'], path: TOWN.path }] })
+  t.teardown(() => koji.close())
+  const s = await build(t, { env: { KOJI_API_ADDRESS: koji.url, KOJI_BEARER_TOKEN: koji.token, KOJI_PROJECT_NAME: 'poracle', KOJI_PROJECT_ID: '1', PORACLE_ADMIN_IDS: ADMIN } })
+  s.engine.setMode(mode)
+  for (const id of [OWNER, OTHER, ADMIN]) await seedHuman(s, { id, area: ['town'] })
+  const owner = bearer(s.app, { userId: OWNER })
+  const fence = (displayName: string, polygon: number[][], headers: object) =>
+    s.app.inject({ method: 'POST', url: '/api/geofences/custom', headers: headers as { authorization: string }, payload: { displayName, polygon } })
+  t.equal((await fence('Mine', TRIANGLE, owner)).statusCode, 201)
+  t.equal((await fence('Theirs', shifted(1), bearer(s.app, { userId: OTHER }))).statusCode, 201)
+  s.engine.set({ fences: [TOWN] })
+  t.equal((await s.app.inject({ method: 'POST', url: '/api/quick-picks/seed', headers: bearer(s.app, { userId: ADMIN, isAdmin: true }) })).statusCode, 204)
+  const stored = async (table: string) => {
+    const rows = await s.app.engineDb.pool.query(`SELECT uid, override_areas FROM \`${table}\` WHERE id = ? ORDER BY uid`, [OWNER]) as Array<{ uid: number, override_areas: string | null }>
+    return rows.map((r) => ({ uid: r.uid, areas: JSON.parse(r.override_areas ?? 'null') as string[] | null }))
+  }
+  return Object.assign(s, { owner, stored })
+}
+
+t.test('a failed multi-step write is undone with the own-fence override areas intact', async (t) => {
+  const s = await setup(t, 'ng')
+  const created = await s.app.inject({ method: 'POST', url: '/api/lures', headers: s.owner, payload: { lure_id: 501, override_areas: ['Town', 'Mine'] } })
+  t.equal(created.statusCode, 201)
+  const before = await s.stored('lures')
+  t.same(before.map((r) => r.areas), [['town', 'mine']])
+
+  // The update is three steps: the stored row goes first (same lure, and the engine would not match its
+  // own-fence list), the new row is written, its own fence is written directly and the engine reloaded.
+  // The reload fails: the new row must go and the old one return as it was.
+  s.engine.failWith({ path: '/api/reload', status: 500, times: 1 })
+  const failed = await s.app.inject({ method: 'PUT', url: `/api/lures/${(created.json() as { uid: number }).uid}`, headers: s.owner, payload: { clean: 1 } })
+  t.ok(failed.statusCode >= 500, 'the engine failure is reported')
+  const after = await s.stored('lures')
+  t.equal(after.length, 1, 'the alarm is back')
+  t.same(after.map((r) => r.areas), [['town', 'mine']], 'with its override areas exactly, own fence included')
+  const listed = await s.app.inject({ method: 'GET', url: '/api/lures', headers: s.owner })
+  t.match(listed.json(), [{ lure_id: 501, clean: 0, override_areas: ['town', 'mine'] }])
+})
