@@ -11,6 +11,7 @@ import { KIND_OF, type AlarmType } from '../schemas/alarm-types.js'
 import type { AppliedState, ApplyOptions, QuickPick, QuickPickType, QuickPickWrite } from '../schemas/quick-picks.js'
 import { BUILT_IN_PICKS } from './quick-picks-built-in.js'
 import { decoratorPlugin } from './decorator-plugin.js'
+import { splitOverrideAreas } from './user-geofences.js'
 
 const BUILT_IN_IDS: ReadonlySet<string> = new Set(BUILT_IN_PICKS.map((p) => p.id))
 
@@ -82,8 +83,11 @@ function expand (filters: Row): Row[] {
   return rows
 }
 
+/** An apply's alarms as sent, and the full override areas to write into them when they name the user's own fences. */
+interface Prepared { rows: Row[], ownAreas: string[] | null }
+
 function createQuickPicks (fastify: FastifyInstance) {
-  const { db, engine, featureGates, siteSettings, alarmEvents, clock, log } = fastify
+  const { db, engine, engineDb, userGeofences, featureGates, siteSettings, alarmEvents, clock, log } = fastify
   const ajv = new Ajv({ allErrors: true, strict: false })
   const validators = new Map<AlarmType, ValidateFunction>()
   const validatorFor = (type: AlarmType) => {
@@ -172,12 +176,20 @@ function createQuickPicks (fastify: FastifyInstance) {
     return toPick(await definition(id) as DefinitionRow)
   }
 
-  /** Creates the pick's alarms and records exactly the uids that were not there before. */
-  async function applyRows (actor: Actor, pick: DefinitionRow, rows: Row[], excluded: number[]): Promise<AppliedState> {
+  /**
+   * Creates the pick's alarms and records exactly the uids that were not there before. Override areas
+   * naming the user's own fences were left out of the rows (the engine drops them); on PoracleNG the full
+   * list is then written into each new row directly, as the alarm routes do (docs/geofences.md).
+   */
+  async function applyRows (actor: Actor, pick: DefinitionRow, { rows, ownAreas }: Prepared, excluded: number[]): Promise<AppliedState> {
     const type = engineType(pick.alarmType)
     const before = await currentUids(type, actor.userId)
     await engine.tracking.create(type, actor.userId, rows, { silent: true })
     const created = [...await currentUids(type, actor.userId)].filter((uid) => !before.has(uid)).sort((a, b) => a - b)
+    if (ownAreas !== null && created.length > 0 && await engine.generation() === 'ng') {
+      for (const uid of created) await engineDb.setOverrideAreas(type, actor.userId, uid, ownAreas)
+      await engine.reload()
+    }
     const values = {
       userId: actor.userId,
       profileNo: actor.profileNo,
@@ -194,7 +206,7 @@ function createQuickPicks (fastify: FastifyInstance) {
   }
 
   /** The rows an apply will send, after the type's gate and every check: nothing is written before this passes. */
-  async function prepare (pick: DefinitionRow, options: ApplyOptions): Promise<Row[]> {
+  async function prepare (pick: DefinitionRow, options: ApplyOptions, actor: Actor): Promise<Prepared> {
     if (!pick.enabled) throw badRequest('This quick pick is disabled.')
     const type = engineType(pick.alarmType)
     await featureGates.ensure(KIND_OF[type].disableKey)
@@ -203,15 +215,21 @@ function createQuickPicks (fastify: FastifyInstance) {
     if (options.clean !== undefined) extra.clean = options.clean
     if (options.template !== undefined) extra.template = options.template
     if (options.overrideLocationLabel !== undefined) extra.override_location_label = options.overrideLocationLabel
-    if (options.overrideAreas !== undefined) extra.override_areas = options.overrideAreas.map((a) => a.trim().toLowerCase())
+    let ownAreas: string[] | null = null
+    if (options.overrideAreas !== undefined) {
+      const names = [...new Set(options.overrideAreas.map((a) => a.trim().toLowerCase()))]
+      const split = splitOverrideAreas(await userGeofences.privateNames(), actor.userId, names, '/overrideAreas')
+      if (split.sent !== null) extra.override_areas = split.sent
+      if (split.own) ownAreas = names
+    }
     const filters = parseJson<Row>(pick.filtersJson, {})
     const excluded = options.excludePokemonIds ?? []
-    if (excluded.length === 0) return alarmsOf(pick.alarmType, filters, extra)
+    if (excluded.length === 0) return { rows: alarmsOf(pick.alarmType, filters, extra), ownAreas }
     if (type !== 'pokemon' || (filters.pokemon_id ?? 0) !== 0) throw badRequest('Pokemon can only be excluded from picks for every pokemon.')
     // "Every pokemon but these": one alarm per remaining species of the engine's game data.
     const species = new Set(Object.keys(await engine.masterdata.monsters()).map((key) => Number.parseInt(key, 10)).filter((id) => id > 0))
     for (const id of excluded) species.delete(id)
-    return alarmsOf(pick.alarmType, { ...filters, pokemon_id: [...species].sort((a, b) => a - b) }, extra)
+    return { rows: alarmsOf(pick.alarmType, { ...filters, pokemon_id: [...species].sort((a, b) => a - b) }, extra), ownAreas }
   }
 
   /** Deletes the alarms an apply created that still exist, and forgets the applied state. */
@@ -308,18 +326,18 @@ function createQuickPicks (fastify: FastifyInstance) {
 
     async apply (id: string, actor: Actor, options: ApplyOptions): Promise<AppliedState> {
       const pick = await visible(id, actor)
-      const rows = await prepare(pick, options)
+      const prepared = await prepare(pick, options, actor)
       if (await stateOf(actor, id) !== null) throw conflict('This quick pick is already applied; re-apply or remove it.')
-      return applyRows(actor, pick, rows, options.excludePokemonIds ?? [])
+      return applyRows(actor, pick, prepared, options.excludePokemonIds ?? [])
     },
 
     /** Checks the new apply completely before removing the old one's alarms. */
     async reapply (id: string, actor: Actor, options: ApplyOptions): Promise<AppliedState> {
       const pick = await visible(id, actor)
-      const rows = await prepare(pick, options)
+      const prepared = await prepare(pick, options, actor)
       const state = await stateOf(actor, id)
       if (state !== null) await removeApplied(actor, state)
-      return applyRows(actor, pick, rows, options.excludePokemonIds ?? [])
+      return applyRows(actor, pick, prepared, options.excludePokemonIds ?? [])
     },
 
     /** Removes exactly the alarms the apply created (as re-keyed since); a pick that is disabled or gone can still be removed. */
@@ -371,4 +389,4 @@ declare module 'fastify' {
 }
 
 /** One-click alarm presets: global and personal definitions, and which alarms each apply created. */
-export default decoratorPlugin('quick-picks', createQuickPicks, ['db', 'engine', 'feature-gates', 'site-settings', 'alarm-events', 'clock'])
+export default decoratorPlugin('quick-picks', createQuickPicks, ['db', 'engine', 'engine-db', 'user-geofences', 'feature-gates', 'site-settings', 'alarm-events', 'clock'])

@@ -36,6 +36,38 @@ async function setup (t: Test, mode: 'ng' | 'js'): Promise<Setup> {
   return Object.assign(s, { owner, stored })
 }
 
+const applyPick = (s: Setup, overrideAreas: string[]) =>
+  s.app.inject({ method: 'POST', url: '/api/quick-picks/invasion-leaders/apply', headers: s.owner, payload: { overrideAreas } })
+
+t.test('quick pick apply on PoracleNG: the own active fence is an override area; others\' and unknown areas are refused', async (t) => {
+  const s = await setup(t, 'ng')
+  const foreign = await applyPick(s, ['Town', 'Theirs'])
+  t.equal(foreign.statusCode, 400, 'another user\'s fence')
+  t.same(foreign.json(), { error: 'Invalid request', details: [{ field: '/overrideAreas', message: 'unknown area: theirs' }] }, 'refused as unknown before anything is sent')
+  t.notOk(s.engine.requests.some((r) => r.method === 'POST' && /^\/api\/tracking\//.test(r.path)), 'the engine received no write')
+  const unknown = await applyPick(s, ['mine', 'Nowhere'])
+  t.equal(unknown.statusCode, 400, 'an area nobody has')
+  t.same(unknown.json(), { error: 'unknown area: nowhere' }, 'the engine\'s refusal, passed on')
+  t.same(await s.stored('invasion'), [], 'nothing written')
+  const applied = await applyPick(s, ['Town', 'MINE'])
+  t.equal(applied.statusCode, 200)
+  const rows = await s.stored('invasion')
+  t.equal(rows.length, 3, 'one alarm per leader')
+  t.same(rows.map((r) => r.areas), [['town', 'mine'], ['town', 'mine'], ['town', 'mine']], 'the own fence is stored, lower-cased')
+  t.same((applied.json() as { trackedUids: number[] }).trackedUids, rows.map((r) => r.uid))
+  t.ok(s.engine.reloads.includes('reload'), 'the engine re-reads the directly written column')
+  const listed = await s.app.inject({ method: 'GET', url: '/api/invasions', headers: s.owner })
+  t.same((listed.json() as Array<{ override_areas: string[] }>).map((a) => a.override_areas), [['town', 'mine'], ['town', 'mine'], ['town', 'mine']])
+})
+
+t.test('quick pick apply on PoracleJS: own fence accepted (no such column), others\' refused', async (t) => {
+  const s = await setup(t, 'js')
+  t.equal((await applyPick(s, ['theirs'])).statusCode, 400)
+  t.same(await s.stored('invasion'), [], 'nothing written')
+  t.equal((await applyPick(s, ['mine'])).statusCode, 200)
+  t.same((await s.stored('invasion')).map((r) => r.areas), [null, null, null], 'PoracleJS does not read the column: no direct write')
+})
+
 t.test('a failed multi-step write is undone with the own-fence override areas intact', async (t) => {
   const s = await setup(t, 'ng')
   const created = await s.app.inject({ method: 'POST', url: '/api/lures', headers: s.owner, payload: { lure_id: 501, override_areas: ['Town', 'Mine'] } })
