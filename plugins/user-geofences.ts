@@ -7,6 +7,7 @@ import { badRequest, conflict, notFound } from './errors.js'
 import { openRing, userPolygonProblem, type LatLon } from '../lib/polygon.js'
 import { TtlCache } from '../lib/ttl-cache.js'
 import { decoratorPlugin } from './decorator-plugin.js'
+import type { AlarmType } from '../schemas/alarm-types.js'
 
 /** The reference's limits for user-drawn fences. */
 export const MAX_FENCES_PER_USER = 10
@@ -36,6 +37,22 @@ export function splitOverrideAreas (owners: Map<string, string>, userId: string,
   if (foreign !== undefined) throw badRequest('Invalid request', { details: [{ field, message: `unknown area: ${foreign}` }] })
   const sent = names.filter((n) => !owners.has(n))
   return { sent: sent.length > 0 ? sent : null, own: sent.length < names.length }
+}
+
+/** One alarm's full override areas, own fence names included, to write directly (writeOverrideAreas). */
+export interface OverrideAreasWrite { type: AlarmType, uid: number, areas: string[] }
+
+/**
+ * The second half of splitOverrideAreas: the alarms were sent to the engine without the user's own fence
+ * names, so their full lists are written straight into the engine DB and the engine re-reads them.
+ * PoracleNG only: PoracleJS has no per-alarm override areas and does not read the column. Says whether
+ * anything was written.
+ */
+export async function writeOverrideAreas ({ engine, engineDb }: Pick<FastifyInstance, 'engine' | 'engineDb'>, userId: string, writes: OverrideAreasWrite[]): Promise<boolean> {
+  if (writes.length === 0 || await engine.generation() !== 'ng') return false
+  for (const w of writes) await engineDb.setOverrideAreas(w.type, userId, w.uid, w.areas)
+  await engine.reload()
+  return true
 }
 
 type Row = typeof userGeofences.$inferSelect

@@ -87,3 +87,55 @@ t.test('a failed multi-step write is undone with the own-fence override areas in
   const listed = await s.app.inject({ method: 'GET', url: '/api/lures', headers: s.owner })
   t.match(listed.json(), [{ lure_id: 501, clean: 0, override_areas: ['town', 'mine'] }])
 })
+
+/** The override areas of the owner's rows of `table` in one profile. */
+async function areasIn (s: Setup, table: string, profileNo: number): Promise<Array<string[] | null>> {
+  const rows = await s.app.engineDb.pool.query(`SELECT override_areas FROM \`${table}\` WHERE id = ? AND profile_no = ? ORDER BY uid`, [OWNER, profileNo]) as Array<{ override_areas: string | null }>
+  return rows.map((r) => JSON.parse(r.override_areas ?? 'null') as string[] | null)
+}
+
+const importProfile = (s: Setup, profileName: string, alarms: object) =>
+  s.app.inject({ method: 'POST', url: '/api/profile-overview/import', headers: s.owner, payload: { profileName, alarms } })
+
+t.test('profile duplicate and import on PoracleNG keep the own fence in the copied alarms\' override areas', async (t) => {
+  const s = await setup(t, 'ng')
+  t.equal((await s.app.inject({ method: 'POST', url: '/api/lures', headers: s.owner, payload: { lure_id: 501, override_areas: ['Town', 'Mine'] } })).statusCode, 201)
+  s.engine.reloads.length = 0
+  const duplicated = await s.app.inject({ method: 'POST', url: '/api/profile-overview/duplicate/1', headers: s.owner, payload: { name: 'Copy' } })
+  t.equal(duplicated.statusCode, 201)
+  const copy = duplicated.json() as { alarmsCopied: number, newProfileNo: number }
+  t.equal(copy.alarmsCopied, 1)
+  t.same(await areasIn(s, 'lures', copy.newProfileNo), [['town', 'mine']], 'the copy names the own fence as the original does')
+  t.same(await areasIn(s, 'lures', 1), [['town', 'mine']], 'the original is unchanged')
+  t.ok(s.engine.reloads.includes('reload'), 'the engine re-reads the directly written column')
+
+  const imported = await importProfile(s, 'Imported', { lure: [{ lure_id: 502, override_areas: ['Town', 'MINE'] }, { lure_id: 503 }] })
+  t.equal(imported.statusCode, 201)
+  const made = imported.json() as { alarmsCopied: number, newProfileNo: number }
+  t.equal(made.alarmsCopied, 2)
+  t.same(await areasIn(s, 'lures', made.newProfileNo), [['town', 'mine'], null], 'the own fence is stored, lower-cased; the other alarm has none')
+  const exported = await s.app.inject({ method: 'GET', url: `/api/profile-overview/export/${made.newProfileNo}`, headers: s.owner })
+  t.match(exported.json(), { alarms: { lure: [{ lure_id: 502, override_areas: ['town', 'mine'] }, { lure_id: 503 }] } }, 'the export carries the list back out')
+})
+
+t.test('profile import naming another user\'s fence is refused before anything is written', async (t) => {
+  const s = await setup(t, 'ng')
+  const profilesBefore = await s.app.engineDb.pool.query('SELECT profile_no FROM profiles WHERE id = ?', [OWNER]) as unknown[]
+  const writesBefore = s.engine.requests.filter((r) => r.method !== 'GET').length
+  const refused = await importProfile(s, 'Stolen', { lure: [{ lure_id: 501 }, { lure_id: 502, override_areas: ['Town', 'Theirs'] }] })
+  t.equal(refused.statusCode, 400)
+  t.same(refused.json(), { error: 'Invalid request', details: [{ field: '/alarms/lure/1/override_areas', message: 'unknown area: theirs' }] })
+  t.equal(s.engine.requests.filter((r) => r.method !== 'GET').length, writesBefore, 'the engine received no write')
+  t.same(await s.app.engineDb.pool.query('SELECT profile_no FROM profiles WHERE id = ?', [OWNER]), profilesBefore, 'no profile was added')
+  t.same(await s.stored('lures'), [], 'no alarm was written')
+})
+
+t.test('profile import on PoracleJS: own fence accepted (no such column), others\' refused', async (t) => {
+  const s = await setup(t, 'js')
+  t.equal((await importProfile(s, 'Stolen', { lure: [{ lure_id: 502, override_areas: ['theirs'] }] })).statusCode, 400)
+  t.same(await s.stored('lures'), [], 'nothing written')
+  const imported = await importProfile(s, 'Imported', { lure: [{ lure_id: 502, override_areas: ['Town', 'Mine'] }] })
+  t.equal(imported.statusCode, 201)
+  t.same(await areasIn(s, 'lures', (imported.json() as { newProfileNo: number }).newProfileNo), [null], 'PoracleJS does not read the column: no direct write')
+  t.notOk(s.engine.reloads.includes('reload'), 'no reload for a column nobody reads')
+})

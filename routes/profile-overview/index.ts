@@ -11,6 +11,7 @@ import {
   Undo, createProfile, ensureAlarmTypes, findProfile, geographyOf, humanGeography, loadProfiles, sameGeography, storedActiveHours, typesIn,
   uniqueName, writeGeography, type Geography, type ProfileState
 } from '../../plugins/profile-operations.js'
+import { splitOverrideAreas, writeOverrideAreas, type OverrideAreasWrite } from '../../plugins/user-geofences.js'
 
 /**
  * Alarm field names are case-insensitive (the spec's deserialization rule, as for the alarm routes):
@@ -40,7 +41,37 @@ async function lowerCaseAlarmKeys (request: FastifyRequest): Promise<void> {
   body.alarms = alarms
 }
 
-interface AlarmToCopy { type: AlarmType, body: Record<string, unknown> }
+interface AlarmToCopy {
+  type: AlarmType
+  body: Record<string, unknown>
+  /** The full override areas, lower-cased, when they name the user's own fences (the body is without them). */
+  ownAreas?: string[]
+}
+
+/**
+ * The engine drops names of user-drawn fences from override areas, so an alarm naming the user's own
+ * fence is sent without them and keeps its full list to write directly once created, as the alarm routes
+ * do (splitOverrideAreas). Another user's fence is a 400 on that alarm, before anything is written.
+ */
+async function withoutOwnFences (fastify: FastifyInstance, userId: string, alarms: AlarmToCopy[]): Promise<AlarmToCopy[]> {
+  const listed = (body: Record<string, unknown>) => Array.isArray(body.override_areas)
+    ? [...new Set(body.override_areas.map((n) => String(n).trim().toLowerCase()))]
+    : []
+  if (!alarms.some((a) => listed(a.body).length > 0)) return alarms
+  const owners = await fastify.userGeofences.privateNames()
+  const position = new Map<AlarmType, number>()
+  return alarms.map((alarm) => {
+    const index = position.get(alarm.type) ?? 0
+    position.set(alarm.type, index + 1)
+    const names = listed(alarm.body)
+    const split = splitOverrideAreas(owners, userId, names, `/alarms/${alarm.type}/${index}/override_areas`)
+    if (!split.own) return alarm
+    const body = { ...alarm.body }
+    if (split.sent === null) delete body.override_areas
+    else body.override_areas = split.sent
+    return { type: alarm.type, body, ownAreas: names }
+  })
+}
 
 /**
  * Creates a profile and fills it with `alarms`, one engine create call per alarm: the engine writes
@@ -64,10 +95,19 @@ async function fillNewProfile (fastify: FastifyInstance, request: FastifyRequest
     undo.push('switch back to the active profile', () => engine.humans.switchProfile(userId, current))
     if (opts.geography !== undefined) await writeGeography(fastify, userId, opts.geography)
     let copied = 0
+    const writes: OverrideAreasWrite[] = []
     for (const alarm of opts.alarms) {
+      // The row the engine creates for an alarm with own fences is the one not there before.
+      const before = alarm.ownAreas === undefined ? null : new Set((await engine.tracking.get(alarm.type, userId)).map((r) => r.uid))
       await engine.tracking.create(alarm.type, userId, alarm.body, { silent: true })
+      if (before !== null && alarm.ownAreas !== undefined) {
+        for (const row of await engine.tracking.get(alarm.type, userId)) {
+          if (!before.has(row.uid)) writes.push({ type: alarm.type, uid: row.uid, areas: alarm.ownAreas })
+        }
+      }
       copied++
     }
+    await writeOverrideAreas(fastify, userId, writes)
     await engine.humans.switchProfile(userId, current)
     undo.pop()
     return { profileNo, copied }
@@ -118,9 +158,9 @@ const profileOverviewRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     const [state, snapshot] = await Promise.all([loadProfiles(fastify, userId), engine.tracking.allProfiles(userId, { includeDescriptions: false })])
     const source = findProfile(state, profileNo)
     await ensureAlarmTypes(fastify, typesIn(snapshot.alarms, profileNo))
-    const alarms = ALARM_TYPES.flatMap((type) => snapshot.alarms[type]
+    const alarms = await withoutOwnFences(fastify, userId, ALARM_TYPES.flatMap((type) => snapshot.alarms[type]
       .filter((row) => Number(row.profile_no) === profileNo)
-      .map((row) => ({ type, body: toTransferAlarm(type, row) })))
+      .map((row) => ({ type, body: toTransferAlarm(type, row) }))))
     const wanted = geographyOf(source)
     const result = await fillNewProfile(fastify, request, state, request.body.name, {
       activeHours: storedActiveHours(source.activeHours),
@@ -137,8 +177,9 @@ const profileOverviewRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   }, async (request, reply) => userWriteLock.run(request.user.userId, async () => {
     const { userId } = request.user
     const imported = request.body.alarms as Partial<Record<AlarmType, Array<Record<string, unknown>>>>
-    const alarms = ALARM_TYPES.flatMap((type) => (imported[type] ?? []).map((alarm) => ({ type, body: fromTransferAlarm(alarm) })))
-    await ensureAlarmTypes(fastify, [...new Set(alarms.map((a) => a.type))])
+    const all = ALARM_TYPES.flatMap((type) => (imported[type] ?? []).map((alarm) => ({ type, body: fromTransferAlarm(alarm) })))
+    await ensureAlarmTypes(fastify, [...new Set(all.map((a) => a.type))])
+    const alarms = await withoutOwnFences(fastify, userId, all)
     const state = await loadProfiles(fastify, userId)
     const name = uniqueName(state.profiles.map((p) => p.name), request.body.profileName.trim())
     const result = await fillNewProfile(fastify, request, state, name, { activeHours: [], alarms })
