@@ -11,7 +11,7 @@ import { KIND_OF, type AlarmType } from '../schemas/alarm-types.js'
 import type { AppliedState, ApplyOptions, QuickPick, QuickPickType, QuickPickWrite } from '../schemas/quick-picks.js'
 import { BUILT_IN_PICKS } from './quick-picks-built-in.js'
 import { decoratorPlugin } from './decorator-plugin.js'
-import { splitOverrideAreas } from './user-geofences.js'
+import { splitOverrideAreas, writeOverrideAreas } from './user-geofences.js'
 
 const BUILT_IN_IDS: ReadonlySet<string> = new Set(BUILT_IN_PICKS.map((p) => p.id))
 
@@ -87,7 +87,7 @@ function expand (filters: Row): Row[] {
 interface Prepared { rows: Row[], ownAreas: string[] | null }
 
 function createQuickPicks (fastify: FastifyInstance) {
-  const { db, engine, engineDb, userGeofences, featureGates, siteSettings, alarmEvents, clock, log } = fastify
+  const { db, engine, userGeofences, featureGates, siteSettings, alarmEvents, clock, log } = fastify
   const ajv = new Ajv({ allErrors: true, strict: false })
   const validators = new Map<AlarmType, ValidateFunction>()
   const validatorFor = (type: AlarmType) => {
@@ -186,10 +186,7 @@ function createQuickPicks (fastify: FastifyInstance) {
     const before = await currentUids(type, actor.userId)
     await engine.tracking.create(type, actor.userId, rows, { silent: true })
     const created = [...await currentUids(type, actor.userId)].filter((uid) => !before.has(uid)).sort((a, b) => a - b)
-    if (ownAreas !== null && created.length > 0 && await engine.generation() === 'ng') {
-      for (const uid of created) await engineDb.setOverrideAreas(type, actor.userId, uid, ownAreas)
-      await engine.reload()
-    }
+    if (ownAreas !== null) await writeOverrideAreas(fastify, actor.userId, created.map((uid) => ({ type, uid, areas: ownAreas })))
     const values = {
       userId: actor.userId,
       profileNo: actor.profileNo,

@@ -3,7 +3,7 @@ import { badRequest, conflict, notFound } from '../../plugins/errors.js'
 import { EngineError, type AlarmRow } from '../../plugins/engine.js'
 import { ALARM_FIELDS } from '../../schemas/alarms.js'
 import { engineRules, type AlarmKind } from '../../schemas/alarm-types.js'
-import { splitOverrideAreas } from '../../plugins/user-geofences.js'
+import { splitOverrideAreas, writeOverrideAreas, type OverrideAreasWrite } from '../../plugins/user-geofences.js'
 import { META_FIELDS, canon, differences, predict, sameAlarm } from './diff.js'
 
 type Row = Record<string, unknown>
@@ -104,7 +104,7 @@ const unstored = (kind: AlarmKind) =>
 const sameKey = (fields: string[], a: Row, b: Row) => fields.every((f) => canon(a[f]) === canon(b[f]))
 
 export function createAlarmService (fastify: FastifyInstance) {
-  const { engine, alarmEvents, log, userWriteLock, userGeofences, engineDb } = fastify
+  const { engine, alarmEvents, log, userWriteLock, userGeofences } = fastify
 
   const lists = (row: Row | undefined) => (Array.isArray(row?.override_areas) ? row.override_areas.map(String) : [])
 
@@ -216,18 +216,14 @@ export function createAlarmService (fastify: FastifyInstance) {
           return explicit(r) ? { ...body, uid: r.uid } : body
         }), { silent: true })
         const after = await list(kind, userId)
-        const direct = await engine.generation() === 'ng'
-        let rewritten = false
+        const rewrites: OverrideAreasWrite[] = []
         for (const [i, r] of damaged.entries()) {
           const back = explicit(r) ? after.find((a) => a.uid === r.uid) : after.find((a) => !known.has(a.uid) && sameAlarm(sent[i] as Row, a))
           if (back === undefined) continue
-          if (direct && sent[i]?.override_areas !== r.override_areas) {
-            await engineDb.setOverrideAreas(kind.type, userId, back.uid, lists(r))
-            rewritten = true
-          }
+          if (sent[i]?.override_areas !== r.override_areas) rewrites.push({ type: kind.type, uid: back.uid, areas: lists(r) })
           if (!explicit(r)) alarmEvents.emit('uidChanged', { userId, type: kind.type, oldUid: r.uid, newUid: back.uid })
         }
-        if (rewritten) await engine.reload()
+        await writeOverrideAreas(fastify, userId, rewrites)
       }
       log.warn({ type: kind.type, removed: added.length, restored: damaged.length }, 'undid a partly applied alarm change')
     } catch (err) {
@@ -273,16 +269,16 @@ export function createAlarmService (fastify: FastifyInstance) {
           (steps.length === 1 && fresh.length === 1 ? fresh[0] : undefined))
       })
       if (results.some((r, i) => r === null && steps[i]?.replaces !== undefined)) throw unstored(kind)
-      // PoracleJS has no per-alarm override areas: it stores none of the names, so there is nothing to add.
-      if (fullAreas.some((a) => a !== null) && await engine.generation() === 'ng') {
-        for (const [i, row] of results.entries()) {
-          const areas = fullAreas[i]
-          // Only the step's own row (new, or the one it replaces), never an older alarm the engine matched.
-          if (areas === null || areas === undefined || row === null || (known.has(row.uid) && row.uid !== steps[i]?.replaces?.uid)) continue
-          await engineDb.setOverrideAreas(kind.type, userId, row.uid, areas)
-          row.override_areas = areas
-        }
-        await engine.reload()
+      // Only the step's own row (new, or the one it replaces), never an older alarm the engine matched.
+      const rewrites = results.flatMap((row, i) => {
+        const areas = fullAreas[i]
+        return areas === null || areas === undefined || row === null || (known.has(row.uid) && row.uid !== steps[i]?.replaces?.uid)
+          ? []
+          : [{ row, write: { type: kind.type, uid: row.uid, areas } }]
+      })
+      // PoracleJS has no per-alarm override areas: it stores none of the names, so nothing is written there.
+      if (await writeOverrideAreas(fastify, userId, rewrites.map((r) => r.write))) {
+        for (const { row, write } of rewrites) row.override_areas = write.areas
       }
 
       const superseded = steps.flatMap((s, i) => {
