@@ -99,7 +99,7 @@ function Pin ({ location, distances }: { location: LocationAnswer, distances: nu
         <dd>{pin === null ? t('dashboard.noLocation') : `${format.number(pin.latitude, { maximumFractionDigits: 6 })}, ${format.number(pin.longitude, { maximumFractionDigits: 6 })}`}</dd>
         {location.geocoder && pin !== null && <PinAddress pin={pin} />}
         <dt>{t('maps.distances')}</dt>
-        <dd>{distances.length === 0 ? t('maps.noDistances') : distances.map((m) => format.number(m / 1000, { maximumFractionDigits: 2 }) + ' km').join(', ')}</dd>
+        <dd>{distances.length === 0 ? t('maps.noDistances') : distances.map((m) => format.number(m / 1000, { style: 'unit', unit: 'kilometer', maximumFractionDigits: 2 })).join(', ')}</dd>
       </dl>
       <div role='status' aria-live='polite'>{saved && !busy && <p className='notice'>{t('maps.locationSaved')}</p>}</div>
       <div role='alert'>{error !== null && <p className='notice notice-error'>{error}</p>}</div>
