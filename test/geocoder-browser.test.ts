@@ -1,5 +1,6 @@
 import t from 'tap'
 import { axeViolations, browserMissing, PHONE, startBrowserApp } from './browser.js'
+import { bearer } from './helper.js'
 import { startNominatimFake } from './fakes/nominatim.js'
 
 /**
@@ -78,5 +79,19 @@ else {
     await page.getByText('Alarm distances').waitFor()
     t.equal(await page.getByRole('searchbox', { name: 'Address or place' }).count(), 0)
     t.equal(await page.getByText('Address', { exact: true }).count(), 0)
+  })
+
+  t.test('the distances of the user\'s alarms are listed once each, smallest first', async (t) => {
+    const site = await startBrowserApp(t)
+    const { app } = site.testApp
+    const auth = bearer(app, { userId: MEMBER.id })
+    const page = await site.signIn(t, MEMBER, '/location', PHONE)
+    await page.getByText('None of your alarms uses a distance.').waitFor()
+    for (const [pokemonId, distance] of [[1, 2500], [4, 500], [7, 2500], [10, 0]]) {
+      const res = await app.inject({ method: 'POST', url: '/api/monsters', headers: auth, payload: { pokemon_id: pokemonId, min_iv: 80, distance } })
+      t.equal(res.statusCode, 201)
+    }
+    await page.reload()
+    await page.locator('dl.facts').getByText('0.5 km, 2.5 km', { exact: true }).waitFor()
   })
 }
