@@ -247,5 +247,14 @@ async function browserTests (): Promise<void> {
     t.equal(await banner(admin).count(), 0)
     t.equal(await tokenUser(admin), ADMIN, 'the admin\'s own session is back')
     t.equal(await admin.locator('#site-nav a[href="/admin/users"]').count(), 1, 'with the admin pages')
+
+    // A put-aside session that is no longer readable: the way back signs out instead of keeping the borrowed one.
+    await carol.getByRole('button', { name: 'View as' }).click()
+    await banner(admin).getByText('You are viewing the site as Carol.').waitFor()
+    await admin.evaluate(() => { localStorage.setItem('aw.viewAs.adminTokens', '{not json') })
+    await banner(admin).getByRole('button', { name: 'Back to my account' }).click()
+    await admin.waitForURL('**/login')
+    t.same(await admin.evaluate(() => [localStorage.getItem('aw.token'), localStorage.getItem('aw.viewAs.adminTokens')]), [null, null],
+      'an unreadable way back ends the borrowed session')
   })
 }

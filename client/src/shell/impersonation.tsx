@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next'
 import { api } from '../api'
-import { VIEW_AS_KEY, getRefreshToken, getToken, storeTokens } from '../session'
+import { VIEW_AS_KEY, clearSession, getRefreshToken, getToken, storeTokens } from '../session'
 import { useSession } from './session-context'
 
 /** What is put aside while viewing as someone: one's own tokens and the page to come back to. */
@@ -30,14 +30,29 @@ export async function viewAs (userId: string): Promise<void> {
   startViewingAs(token)
 }
 
+/** The session put aside by startViewingAs, or null when it is missing or not what was stored. */
+function savedSession (): SavedSession | null {
+  try {
+    const saved: unknown = JSON.parse(localStorage.getItem(VIEW_AS_KEY) ?? 'null')
+    return typeof saved === 'object' && saved !== null && typeof (saved as SavedSession).token === 'string' ? saved as SavedSession : null
+  } catch {
+    return null
+  }
+}
+
 function stopViewingAs (): void {
-  const stored = localStorage.getItem(VIEW_AS_KEY)
+  const saved = savedSession()
   localStorage.removeItem(VIEW_AS_KEY)
-  const saved = stored === null ? null : JSON.parse(stored) as SavedSession
-  if (saved !== null) storeTokens(saved.token, saved.refreshToken)
+  // Without one's own tokens there is no way back but signing in again: the borrowed session must not stay.
+  if (saved === null) {
+    clearSession()
+    window.location.assign('/login')
+    return
+  }
+  storeTokens(saved.token, saved.refreshToken)
   // Only a path of this site: the stored value is never taken as an address elsewhere.
-  const back = saved?.returnTo
-  window.location.assign(back !== undefined && back.startsWith('/') && !back.startsWith('//') ? back : '/')
+  const back = saved.returnTo
+  window.location.assign(typeof back === 'string' && back.startsWith('/') && !back.startsWith('//') ? back : '/')
 }
 
 /** Stays on top of every page while an administrator or a delegate views the site as another account. */
