@@ -15,6 +15,9 @@ function createDelegates (fastify: FastifyInstance) {
     return rows.map((r) => r.userId)
   }
 
+  /** Every grant row, by webhook then user. */
+  const grants = () => db.db.select().from(webhookDelegates).orderBy(asc(webhookDelegates.webhookId), asc(webhookDelegates.userId))
+
   async function typeOf (id: string): Promise<string | null> {
     const [row] = await engineDb.db.select({ type: humans.type }).from(humans).where(eq(humans.id, id)).limit(1)
     return row?.type ?? null
@@ -25,7 +28,7 @@ function createDelegates (fastify: FastifyInstance) {
 
     /** Every grant, webhook id → user ids. */
     async all (): Promise<Record<string, string[]>> {
-      const rows = await db.db.select().from(webhookDelegates).orderBy(asc(webhookDelegates.webhookId), asc(webhookDelegates.userId))
+      const rows = await grants()
       const map: Record<string, string[]> = {}
       for (const row of rows) (map[row.webhookId] ??= []).push(row.userId)
       return map
@@ -36,7 +39,7 @@ function createDelegates (fastify: FastifyInstance) {
      * grants live in the service's database, the names in the engine's (possibly another server).
      */
     async allNamed (): Promise<Record<string, NamedDelegate[]>> {
-      const rows = await db.db.select().from(webhookDelegates).orderBy(asc(webhookDelegates.webhookId), asc(webhookDelegates.userId))
+      const rows = await grants()
       const ids = [...new Set(rows.map((r) => r.userId))]
       const names = new Map<string, string>()
       if (ids.length > 0) {

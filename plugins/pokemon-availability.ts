@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import { fetchJson } from '../lib/fetch-json.js'
+import { TtlCache } from '../lib/ttl-cache.js'
 import { decoratorPlugin } from './decorator-plugin.js'
 
 const TTL_MS = 5 * 60_000
@@ -27,9 +28,8 @@ function createPokemonAvailability (fastify: FastifyInstance) {
   const { config, clock, log } = fastify
   const enabled = config.GOLBAT_API_ADDRESS !== '' && config.GOLBAT_API_SECRET !== ''
   const url = `${config.GOLBAT_API_ADDRESS.replace(/\/+$/, '')}/api/pokemon/available`
-  let cached: { ids: number[], until: number } | null = null
+  const cache = new TtlCache<'ids', number[]>(clock, 1)
   let lastGood: number[] | null = null
-  let inFlight: Promise<number[]> | null = null
 
   async function load (): Promise<number[]> {
     try {
@@ -45,14 +45,7 @@ function createPokemonAvailability (fastify: FastifyInstance) {
     enabled,
     async get (): Promise<Availability> {
       if (!enabled) return { enabled: false, available: [] }
-      if (cached === null || cached.until <= clock.now()) {
-        inFlight ??= load().then((ids) => {
-          cached = { ids, until: clock.now() + TTL_MS }
-          return ids
-        }).finally(() => { inFlight = null })
-        await inFlight
-      }
-      return { enabled: true, available: cached?.ids ?? [] }
+      return { enabled: true, available: await cache.getOrLoad('ids', async () => ({ value: await load(), ttlMs: TTL_MS })) }
     }
   }
 }
