@@ -2,12 +2,12 @@ import { useEffect, useId, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { api, ApiError } from '../api'
 import { useSubmit } from '../forms/useSubmit'
+import { loadSiteSettings } from '../pickers/game-data'
 import { useSession } from '../shell/session-context'
 import { Status } from '../shell/Status'
 import { useLoad } from '../shell/useLoad'
 import { usePageTitle } from '../shell/usePageTitle'
 import '../forms/forms.css'
-import type { SiteSetting } from '../types'
 import { ActiveHoursEditor, parseHours } from './profiles/ActiveHoursEditor'
 
 /** Languages the alert engine ships translations for, offered when the site does not restrict the list. */
@@ -88,7 +88,7 @@ function Language () {
   const [state, retry] = useLoad(async (signal) => {
     const [current, settings] = await Promise.all([
       api<{ language: string | null }>('/api/location/language', { signal }),
-      api<SiteSetting[]>('/api/settings', { signal }).catch(() => [])
+      loadSiteSettings().catch(() => [])
     ])
     const allowed = settings.find((s) => s.key === 'allowed_languages')?.value?.split(',').map((l) => l.trim().toLowerCase()).filter((l) => l !== '') ?? []
     return { current: current.language, choices: allowed.length > 0 ? allowed : ENGINE_LANGUAGES }

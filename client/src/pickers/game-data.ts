@@ -39,18 +39,24 @@ export const loadRaidLevels = (): Promise<RaidLevel[]> => once('raid-levels', as
  */
 export const raidLevelName = (t: TFunction, level: number, fallback: string): string => t(`pickers.raidLevels.${level}`, { defaultValue: fallback })
 
-/** Grunt types by their engine name (lower case), each once. */
 /** The engine's grunt types are lower-case keys ("dragon"); shown as names they start with a capital. */
 export const gruntName = (grunt: string): string => grunt.charAt(0).toUpperCase() + grunt.slice(1)
 
+/** Grunt types by their engine name (lower case), each once. */
 export const loadGruntTypes = (): Promise<string[]> => once('grunts', async () => {
   const data = await api<Record<string, Grunt>>('/api/masterdata/grunts')
   return [...new Set(Object.values(data).map((g) => g.type.toLowerCase()))].sort()
 })
 
+/**
+ * The site settings a member may read (icon sets, language list, switched-off types), once per page load:
+ * the pages that need one key each share one request. Admin pages read their own fresh copy to edit.
+ */
+export const loadSiteSettings = (): Promise<SiteSetting[]> => once('settings', async () => await api<SiteSetting[]>('/api/settings'))
+
 /** The pokemon icon base: the site's `uicons_pkmn` setting, else the public repository. */
 export const loadIconBase = (): Promise<string> => once('uicons', async () => {
-  const settings = await api<SiteSetting[]>('/api/settings').catch(() => [])
+  const settings = await loadSiteSettings().catch(() => [])
   const custom = settings.find((s) => s.key === 'uicons_pkmn')?.value
   return (custom !== undefined && custom !== null && custom.trim() !== '' ? custom.trim() : DEFAULT_UICONS).replace(/\/+$/, '')
 })

@@ -9,13 +9,12 @@ import type { Vocabulary } from '../../alarms/describe'
 import { recreateBody, type Alarm } from '../../alarms/form-model'
 import { useAnnouncer } from '../../alarms/useAnnouncer'
 import { useFormat } from '../../i18n/format'
-import { loadRaidLevels, type RaidLevel } from '../../pickers/game-data'
+import { loadRaidLevels, loadSiteSettings, type RaidLevel } from '../../pickers/game-data'
 import { useGymNames, useMonsters } from '../../pickers/useGameData'
 import { useSession } from '../../shell/session-context'
 import { Status } from '../../shell/Status'
 import { useLoad } from '../../shell/useLoad'
 import { usePageTitle } from '../../shell/usePageTitle'
-import type { SiteSetting } from '../../types'
 import '../../forms/forms.css'
 
 /**
@@ -47,7 +46,7 @@ function Unavailable ({ disableKey }: { disableKey: string }) {
   const { t } = useTranslation()
   const [reason] = useLoad(async (signal) => {
     const [settings, upstream] = await Promise.all([
-      api<SiteSetting[]>('/api/settings', { signal }),
+      loadSiteSettings(),
       api<string[]>('/api/settings/upstream-disabled', { signal })
     ])
     if (settings.some((s) => s.key === disableKey && s.value === 'true')) return 'site'
