@@ -102,6 +102,36 @@ t.test('avatars come from the chat platform in the background when a bot token i
   t.equal(lookups[0]?.headers.authorization, 'Bot bot-token')
 })
 
+t.test('a failed avatar lookup leaves the default in the list and is retried after an hour, not on every list', async (t) => {
+  const platform = await startChatPlatformFake({ botToken: 'bot-token', users: [{ id: USER, username: 'uma', avatar: 'a1b2c3' }] })
+  t.teardown(() => platform.close())
+  const s = await setup(t, { env: { DISCORD_BOT_TOKEN: platform.botToken, DISCORD_API_URL: platform.url } })
+  platform.failures.userById = 'server_error'
+  const list = async () => (await s.app.inject({ method: 'GET', url: `/api/admin/users?search=${USER}`, headers: asAdmin(s.app) }))
+  const lookups = () => platform.requests.filter((r) => r.path.startsWith('/users/') && r.path !== '/users/@me').length
+  const first = await list()
+  t.equal(first.statusCode, 200)
+  t.match((first.json() as { users: Array<{ avatarUrl: string }> }).users[0]?.avatarUrl, /embed\/avatars/)
+  for (let i = 0; i < 250 && lookups() === 0; i++) await new Promise((resolve) => setTimeout(resolve, 20))
+  await new Promise((resolve) => setTimeout(resolve, 50))
+  const afterFailure = lookups()
+  t.ok(afterFailure > 0, 'the platform was asked')
+  const again = await list()
+  t.equal(again.statusCode, 200, 'the list still answers')
+  t.match((again.json() as { users: Array<{ avatarUrl: string }> }).users[0]?.avatarUrl, /embed\/avatars/, 'the default, not an error')
+  await new Promise((resolve) => setTimeout(resolve, 50))
+  t.equal(lookups(), afterFailure, 'the failure is remembered: no lookup on the next list')
+
+  delete platform.failures.userById
+  s.clock.advance(3_600_001)
+  let url = ''
+  for (let i = 0; i < 250 && !url.includes('a1b2c3'); i++) {
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    url = ((await list()).json() as { users: Array<{ avatarUrl: string }> }).users[0]?.avatarUrl ?? ''
+  }
+  t.equal(url, `https://cdn.discordapp.com/avatars/${USER}/a1b2c3.png`, 'after an hour it is looked up again')
+})
+
 t.test('a user by id comes from the engine; update writes the editable columns and nothing else', async (t) => {
   const s = await setup(t)
   const one = await s.app.inject({ method: 'GET', url: `/api/admin/users/by-id?id=${USER}`, headers: asAdmin(s.app) })
