@@ -185,6 +185,8 @@ t.test('the lock is shared by instances: a change held on one is refused by the 
     t.same(refused.json(), { error: IN_PROGRESS })
     t.ok(waited >= 290 && waited < 3000, `waited about the configured 300 ms (${Math.round(waited)} ms)`)
     t.same(ng.engine.requests.filter((r) => r.method !== 'GET'), [], 'nothing was written')
+    const language = await call(second, 'PUT', '/api/location/language', { language: 'de' })
+    t.equal(language.statusCode, 409, 'a language change waits for the same lock (its undo must not cross another change)')
 
     const read = await call(second, 'GET', '/api/quests')
     t.equal(read.statusCode, 200, 'reads do not wait for the lock')

@@ -75,8 +75,9 @@ const locationRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   }, async (request) => ({ language: (await engine.humans.one(request.user.userId)).language ?? null }))
 
   fastify.put('/language', {
-    schema: { tags: ['location'], body: LanguageWriteSchema, response: { 200: Type.Object({ language: Type.String() }), ...errors(400, 401, 404, 500) } }
-  }, async (request) => {
+    schema: { tags: ['location'], body: LanguageWriteSchema, response: { 200: Type.Object({ language: Type.String() }), ...errors(400, 401, 404, 409, 500, 503) } }
+  }, async (request) => userWriteLock.run(request.user.userId, async () => {
+    // Read, write and the undo on a failed reload belong together: a second change in between would be undone.
     const { userId } = request.user
     const { language } = request.body
     const human = await engine.humans.one(userId)
@@ -89,7 +90,7 @@ const locationRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       throw err
     }
     return { language }
-  })
+  }))
 }
 
 export default locationRoutes
