@@ -40,7 +40,8 @@ export function LanguageChoice () {
     setDone(null)
     void run(async () => {
       await api('/api/location/language', { method: 'PUT', json: { language: engineLanguage(language) } })
-      setDone(t('userMenu.alertsTooSaved', { language: nativeName(language) }))
+      // Said in the language just chosen: `t` of this render may still be the previous one.
+      setDone(i18n.getFixedT(language)('userMenu.alertsTooSaved', { language: nativeName(language) }))
     })
   }
 
@@ -50,8 +51,7 @@ export function LanguageChoice () {
         <label htmlFor={languageId}>{t('userMenu.language')}</label>
         <select id={languageId} className='select' value={i18n.language} onChange={(e) => {
           const language = e.target.value
-          void changeLanguage(language)
-          if (alertsToo) sendToEngine(language)
+          void changeLanguage(language).then(() => { if (alertsToo) sendToEngine(language) })
         }}>
           {languages.map((language) => <option key={language} value={language} lang={language}>{nativeName(language)}</option>)}
         </select>
