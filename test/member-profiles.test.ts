@@ -35,10 +35,10 @@ async function profileTests (): Promise<void> {
   t.test('switching profile shows the other profile\'s alarms', async (t) => {
     const user = await twoProfiles()
     const page = await open(t, user, '/alarms/monsters')
-    await page.getByText('Pikachu, IV ≥ 90 %, in your areas', { exact: true }).waitFor()
+    await page.getByText('Pikachu, IV ≥ 90%, in your areas', { exact: true }).waitFor()
     await page.getByLabel('Active profile').selectOption({ label: 'Work' })
-    await page.getByText('Mewtwo, IV ≥ 100 %, in your areas', { exact: true }).waitFor()
-    t.equal(await page.getByText('Pikachu, IV ≥ 90 %, in your areas', { exact: true }).count(), 0, 'Home\'s alarm is not shown')
+    await page.getByText('Mewtwo, IV ≥ 100%, in your areas', { exact: true }).waitFor()
+    t.equal(await page.getByText('Pikachu, IV ≥ 90%, in your areas', { exact: true }).count(), 0, 'Home\'s alarm is not shown')
     const [human] = await pool.query('SELECT current_profile_no FROM humans WHERE id = ?', [user.id]) as Array<{ current_profile_no: number }>
     t.equal(human?.current_profile_no, 2, 'the engine switched')
   })

@@ -196,7 +196,7 @@ async function shellTests (): Promise<void> {
     await page.getByRole('button', { name: 'Account menu' }).click()
     await page.getByRole('radio', { name: 'Dark' }).check()
     t.equal(await page.evaluate(() => document.documentElement.dataset.theme), 'dark')
-    await page.getByLabel('Language').selectOption('de')
+    await page.getByLabel('Language', { exact: true }).selectOption('de')
     await page.getByRole('heading', { name: 'Hallo, Misty' }).waitFor()
     t.equal(await page.evaluate(() => document.documentElement.lang), 'de')
 

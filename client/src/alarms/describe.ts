@@ -9,6 +9,7 @@ export interface Vocabulary {
   monsters: Monster[] | null
   raidLevels: RaidLevel[] | null
   number: (value: number, options?: Intl.NumberFormatOptions) => string
+  numberRange: (start: number, end: number, options?: Intl.NumberFormatOptions) => string
   /** Gym names by id, from the scanner; an id without a name is shown as it is. */
   gymNames: Map<string, string>
 }
@@ -18,6 +19,14 @@ const NOT_FILTERS = new Set(['pokemon_id', 'form', 'level', 'reward_type', 'rewa
   'distance', 'override_areas', 'override_location_label', 'template', 'ping', 'clean'])
 
 const num = (value: unknown): number => typeof value === 'number' ? value : Number(value)
+
+/** How a field's number is written in the page's language: its unit (percent, seconds) as `Intl` writes it. */
+const unitOptions = (field: FieldDescriptor): Intl.NumberFormatOptions =>
+  field.unit === '%' ? { style: 'unit', unit: 'percent' } : field.unit === 's' ? { style: 'unit', unit: 'second' } : {}
+
+/** A number through `Intl`; a value that is not a number (a text filter) as it is. */
+const quantity = (field: FieldDescriptor, value: unknown, v: Vocabulary): string =>
+  typeof value === 'number' || (typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value))) ? v.number(num(value), unitOptions(field)) : String(value)
 
 export function levelName (v: Vocabulary, level: number): string {
   if (level === 90) return v.t('pickers.everyLevel')
@@ -65,7 +74,7 @@ function valueText (field: FieldDescriptor, value: unknown, v: Vocabulary): stri
   if (field.kind === 'boolean') return v.t(`alarms.fields.${field.name}`)
   if (field.kind === 'enum' || field.name === 'gender') return v.t(`pickers.values.${field.name}.${String(value)}`, { defaultValue: String(value) })
   if (Array.isArray(value)) return value.join(', ')
-  return field.unit === '%' ? `${String(value)} %` : field.unit === 's' ? `${String(value)} s` : String(value)
+  return quantity(field, value, v)
 }
 
 /** The filters that differ from "anything": ranges as "IV ≥ 90" or "IV 90–95", other values as "label: value". */
@@ -90,10 +99,9 @@ function filters (type: AlarmTypeDescriptor, alarm: Alarm, v: Vocabulary): strin
       const low = byName.get(lowName)!
       const high = byName.get(highName)!
       const label = t(`describe.range.${base}`, { defaultValue: t(`alarms.fields.${lowName}`) })
-      const unit = low.unit === '%' ? ' %' : ''
-      if (differs(low) && differs(high)) parts.push(`${label} ${String(alarm[lowName])}–${String(alarm[highName])}${unit}`)
-      else if (differs(low)) parts.push(`${label} ≥ ${String(alarm[lowName])}${unit}`)
-      else if (differs(high)) parts.push(`${label} ≤ ${String(alarm[highName])}${unit}`)
+      if (differs(low) && differs(high)) parts.push(`${label} ${v.numberRange(num(alarm[lowName]), num(alarm[highName]), unitOptions(low))}`)
+      else if (differs(low)) parts.push(`${label} ≥ ${quantity(low, alarm[lowName], v)}`)
+      else if (differs(high)) parts.push(`${label} ≤ ${quantity(low, alarm[highName], v)}`)
       continue
     }
     if (!differs(field)) continue

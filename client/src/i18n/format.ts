@@ -19,16 +19,22 @@ export function formatNumber (language: string, value: number, options: Intl.Num
   return cached(`n|${language}|${JSON.stringify(options)}`, () => new Intl.NumberFormat(language, options)).format(value)
 }
 
+/** A range of two numbers, the unit said once where the language does ("90–95 %", "90%–95%"). */
+export function formatNumberRange (language: string, start: number, end: number, options: Intl.NumberFormatOptions = {}): string {
+  return cached(`n|${language}|${JSON.stringify(options)}`, () => new Intl.NumberFormat(language, options)).formatRange(start, end)
+}
+
 export function formatDateTime (language: string, value: Date | number, options: Intl.DateTimeFormatOptions = { dateStyle: 'medium', timeStyle: 'short' }): string {
   return cached(`d|${language}|${JSON.stringify(options)}`, () => new Intl.DateTimeFormat(language, options)).format(value)
 }
 
-/** The two formatters bound to the current interface language. */
+/** The formatters bound to the current interface language. */
 export function useFormat () {
   const { i18n } = useTranslation()
   const language = i18n.language
   return {
     number: (value: number, options?: Intl.NumberFormatOptions) => formatNumber(language, value, options),
+    numberRange: (start: number, end: number, options?: Intl.NumberFormatOptions) => formatNumberRange(language, start, end, options),
     dateTime: (value: Date | number, options?: Intl.DateTimeFormatOptions) => formatDateTime(language, value, options)
   }
 }

@@ -26,6 +26,20 @@ export function supportedLanguage (wanted: string | null | undefined): string {
   return LANGUAGES.find((l) => l.toLowerCase() === base) ?? FALLBACK
 }
 
+/**
+ * The shipped languages an `allowed_languages` site setting lets members choose: a comma-separated list
+ * of tags (`en,de,pt-br`; a base tag such as `pt` also allows its regional variants). English, the
+ * fallback, is always kept; an empty setting allows every language.
+ */
+export function allowedLanguages (setting: string | null | undefined): string[] {
+  const listed = new Set((setting ?? '').split(',').map((l) => l.trim().toLowerCase().replace('_', '-')).filter((l) => l !== ''))
+  if (listed.size === 0) return LANGUAGES
+  return LANGUAGES.filter((l) => l === FALLBACK || listed.has(l.toLowerCase()) || listed.has(l.split('-')[0]?.toLowerCase() ?? ''))
+}
+
+/** The alarm engine's name for an interface language: the engine's locale files are named in lower case (`pt-br`). */
+export const engineLanguage = (language: string): string => language.toLowerCase()
+
 async function ensureLoaded (language: string): Promise<void> {
   const load = lazyLanguages.get(language)
   if (load === undefined || i18next.hasResourceBundle(language, 'translation')) return
@@ -43,6 +57,16 @@ export async function changeLanguage (language: string): Promise<void> {
 /** The stored choice, else the browser's preference. */
 function initialLanguage (): string {
   return supportedLanguage(localStorage.getItem(LANGUAGE_KEY) ?? navigator.languages.find((l) => supportedLanguage(l) !== FALLBACK) ?? navigator.language)
+}
+
+/**
+ * Keeps the interface in an allowed language: when the site no longer allows the current one, the
+ * browser's first preference among the allowed languages takes over, else English.
+ */
+export async function keepAllowed (allowed: string[]): Promise<void> {
+  if (allowed.includes(i18next.language)) return
+  const preferred = navigator.languages.map((l) => supportedLanguage(l)).find((l) => allowed.includes(l))
+  await changeLanguage(preferred ?? FALLBACK)
 }
 
 export async function setUpI18n (): Promise<void> {

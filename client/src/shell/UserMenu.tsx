@@ -1,14 +1,11 @@
 import { useEffect, useId, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { signOut } from '../api'
-import { changeLanguage, LANGUAGES } from '../i18n'
+import { LanguageChoice } from '../i18n/LanguageChoice'
 import { setTheme, storedTheme, THEMES, type ThemeChoice } from '../theme'
 import { AlertsToggle } from './AlertsToggle'
 import { ProfileSwitcher } from './ProfileSwitcher'
 import { useSession } from './session-context'
-
-/** Each language named in itself, as people look for their own language's name. */
-const nativeName = (language: string): string => new Intl.DisplayNames([language], { type: 'language' }).of(language) ?? language
 
 /**
  * The user's menu: who is signed in, language, theme and sign-out. Escape or a click outside closes it.
@@ -16,13 +13,12 @@ const nativeName = (language: string): string => new Intl.DisplayNames([language
  * button while alerts are paused, since the bar no longer shows the "Resume alerts" button.
  */
 export function UserMenu ({ compact }: { compact: boolean }) {
-  const { t, i18n } = useTranslation()
+  const { t } = useTranslation()
   const { user } = useSession()
   const [open, setOpen] = useState(false)
   const [theme, setThemeChoice] = useState<ThemeChoice>(storedTheme)
   const [signingOut, setSigningOut] = useState(false)
   const panelId = useId()
-  const languageId = useId()
   const root = useRef<HTMLDivElement>(null)
   const button = useRef<HTMLButtonElement>(null)
 
@@ -79,12 +75,7 @@ export function UserMenu ({ compact }: { compact: boolean }) {
         </p>
         {compact && <ProfileSwitcher inMenu />}
         {compact && <AlertsToggle />}
-        <div className='field'>
-          <label htmlFor={languageId}>{t('userMenu.language')}</label>
-          <select id={languageId} className='select' value={i18n.language} onChange={(e) => { void changeLanguage(e.target.value) }}>
-            {LANGUAGES.map((language) => <option key={language} value={language} lang={language}>{nativeName(language)}</option>)}
-          </select>
-        </div>
+        <LanguageChoice />
         <fieldset className='field'>
           <legend>{t('userMenu.theme')}</legend>
           <div className='segmented'>

@@ -76,7 +76,7 @@ function AlarmList ({ type }: { type: AlarmTypeDescriptor }) {
   useEffect(() => { void loadRaidLevels().then(setRaidLevels, () => undefined) }, [])
   const list = alarms.status === 'ready' ? alarms.data : []
   const gymNames = useGymNames(list.flatMap((a) => typeof a.gym_id === 'string' && a.gym_id !== '' ? [a.gym_id] : []))
-  const vocabulary: Vocabulary = useMemo(() => ({ t, monsters, raidLevels, number: format.number, gymNames }), [t, monsters, raidLevels, format.number, gymNames])
+  const vocabulary: Vocabulary = useMemo(() => ({ t, monsters, raidLevels, number: format.number, numberRange: format.numberRange, gymNames }), [t, monsters, raidLevels, format.number, format.numberRange, gymNames])
   // Selections of alarms that are gone (deleted, re-keyed) are dropped.
   const chosen = list.filter((a) => selected.has(a.uid)).map((a) => a.uid)
 
