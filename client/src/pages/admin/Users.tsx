@@ -4,6 +4,7 @@ import { api } from '../../api'
 import { useSubmit } from '../../forms/useSubmit'
 import { useFormat } from '../../i18n/format'
 import { viewAs } from '../../shell/impersonation'
+import { maskedAddress } from '../webhooks/webhook-state'
 import { Status } from '../../shell/Status'
 import { useLoad } from '../../shell/useLoad'
 import { usePageTitle } from '../../shell/usePageTitle'
@@ -20,6 +21,12 @@ interface UserPage { users: AdminUser[], total: number, page: number, pageSize: 
 type StatusFilter = '' | 'active' | 'paused' | 'blocked'
 
 const PAGE_SIZE = 25
+
+/**
+ * A webhook's id is its address, secret token included: the list shows it masked as the Webhooks page
+ * does (whoever reads the screen could otherwise post into the channel).
+ */
+const shownId = (user: AdminUser): string => user.type.startsWith('webhook') ? maskedAddress(user.id) : user.id
 
 /**
  * Engine users for administrators: search by id or name, filter by state, page through; block (which
@@ -125,9 +132,9 @@ function UserList ({ page, announce: setMessage, changed, removed, turned, goTo 
         {page.users.map((user) => (
           <li key={user.id} className='list-item stack'>
             <div className='stack-tight'>
-              <strong>{user.name === '' ? user.id : user.name}</strong>
-              <span className='small muted'>
-                {user.id} · {user.type} · {user.adminDisable ? t('adminUsers.statusBlocked') : user.enabled ? t('adminUsers.statusActive') : t('adminUsers.statusPaused')}
+              <strong className='wrap-anywhere'>{user.name === '' ? shownId(user) : user.name}</strong>
+              <span className='small muted wrap-anywhere'>
+                {shownId(user)} · {user.type} · {user.adminDisable ? t('adminUsers.statusBlocked') : user.enabled ? t('adminUsers.statusActive') : t('adminUsers.statusPaused')}
                 {user.lastChecked !== null && ` · ${t('adminUsers.lastSeen', { when: format.dateTime(new Date(user.lastChecked)) })}`}
               </span>
             </div>
