@@ -1,14 +1,25 @@
 import { useEffect, useId, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
+import { Link } from 'react-router'
 import { signOut } from '../api'
 import { changeLanguage, LANGUAGES } from '../i18n'
 import { setTheme, storedTheme, THEMES, type ThemeChoice } from '../theme'
 import { AlertsToggle } from './AlertsToggle'
 import { ProfileSwitcher } from './ProfileSwitcher'
-import { useSession } from './session-context'
+import { featureOff, useSession } from './session-context'
 
 /** Each language named in itself, as people look for their own language's name. */
 const nativeName = (language: string): string => new Intl.DisplayNames([language], { type: 'language' }).of(language) ?? language
+
+/**
+ * The languages the site offers (`allowed_languages`, a comma list; empty offers every shipped one),
+ * plus the one in use, so the menu never shows a language that is not among its options.
+ */
+function offeredLanguages (allowed: string | null, current: string): string[] {
+  const wanted = new Set((allowed ?? '').split(',').map((l) => l.trim().toLowerCase()).filter((l) => l !== ''))
+  if (wanted.size === 0) return LANGUAGES
+  return LANGUAGES.filter((l) => wanted.has(l.toLowerCase()) || l === current)
+}
 
 /**
  * The user's menu: who is signed in, language, theme and sign-out. Escape or a click outside closes it.
@@ -17,7 +28,8 @@ const nativeName = (language: string): string => new Intl.DisplayNames([language
  */
 export function UserMenu ({ compact }: { compact: boolean }) {
   const { t, i18n } = useTranslation()
-  const { user } = useSession()
+  const { user, settings } = useSession()
+  const languages = offeredLanguages(settings.get('allowed_languages') ?? null, i18n.language)
   const [open, setOpen] = useState(false)
   const [theme, setThemeChoice] = useState<ThemeChoice>(storedTheme)
   const [signingOut, setSigningOut] = useState(false)
@@ -77,12 +89,12 @@ export function UserMenu ({ compact }: { compact: boolean }) {
           {t('userMenu.signedInAs', { name: user.username })}
           {user.isAdmin && <span className='badge'>{t('userMenu.admin')}</span>}
         </p>
-        {compact && <ProfileSwitcher inMenu />}
+        {compact && !featureOff(settings, 'disable_profiles') && <ProfileSwitcher inMenu />}
         {compact && <AlertsToggle />}
         <div className='field'>
           <label htmlFor={languageId}>{t('userMenu.language')}</label>
           <select id={languageId} className='select' value={i18n.language} onChange={(e) => { void changeLanguage(e.target.value) }}>
-            {LANGUAGES.map((language) => <option key={language} value={language} lang={language}>{nativeName(language)}</option>)}
+            {languages.map((language) => <option key={language} value={language} lang={language}>{nativeName(language)}</option>)}
           </select>
         </div>
         <fieldset className='field'>
@@ -96,6 +108,7 @@ export function UserMenu ({ compact }: { compact: boolean }) {
             ))}
           </div>
         </fieldset>
+        <Link className='button' to='/help' onClick={() => { setOpen(false) }}>{t('nav.help')}</Link>
         <button
           type='button'
           className='button'

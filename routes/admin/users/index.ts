@@ -1,7 +1,7 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { errors } from '../../../schemas/common.js'
 import {
-  AdminUserDetailSchema, DeletedAlarmsSchema, UserIdQuerySchema, UserListQuerySchema, UserPageSchema, UserUpdateSchema, WebhookCreateSchema
+  AdminUserDetailSchema, DeletedAlarmsSchema, UserIdQuerySchema, UserListQuerySchema, UserOverviewSchema, UserPageSchema, UserUpdateSchema, WebhookCreateSchema
 } from '../../../schemas/admin-users.js'
 import { WebhookWithDelegatesSchema } from '../../../schemas/delegates.js'
 
@@ -25,17 +25,27 @@ const adminUserRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     schema: { tags, querystring: UserIdQuerySchema, response: { 200: AdminUserDetailSchema, ...errors(400, 401, 403, 404, 500, 501) } }
   }, async (request) => adminUsers.one(request.query.id))
 
+  fastify.get('/users/overview', {
+    ...admin,
+    schema: {
+      tags,
+      summary: 'The user\'s profiles with alarm counts per type, and the areas the user may choose',
+      querystring: UserIdQuerySchema,
+      response: { 200: UserOverviewSchema, ...errors(400, 401, 403, 404, 500, 503) }
+    }
+  }, async (request) => adminUsers.overview(request.query.id))
+
   fastify.patch('/users', {
     ...admin,
     schema: {
       tags,
-      summary: 'Edit name, notes, language, area restriction and community membership',
+      summary: 'Edit name, notes, language, area restriction, community membership, and the active profile\'s location and areas',
       querystring: UserIdQuerySchema,
       body: UserUpdateSchema,
-      response: { 200: AdminUserDetailSchema, ...errors(400, 401, 403, 404, 500) }
+      response: { 200: AdminUserDetailSchema, ...errors(400, 401, 403, 404, 409, 500, 503) }
     }
   }, async (request) => {
-    await adminUsers.update(request.query.id, request.body)
+    await userWriteLock.run(request.query.id, () => adminUsers.update(request.query.id, request.body))
     return adminUsers.one(request.query.id)
   })
 
