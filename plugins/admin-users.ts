@@ -1,4 +1,4 @@
-import { and, asc, count, eq, getTableName, like, or, sql, type SQL } from 'drizzle-orm'
+import { and, asc, count, eq, getTableName, inArray, like, or, sql, type SQL } from 'drizzle-orm'
 import type { FastifyInstance } from 'fastify'
 import type { PoolConnection } from 'mariadb'
 import { alarmTables, humans, summarySchedules, weather } from '../db/schema/engine.js'
@@ -99,7 +99,7 @@ const listWhere = (query: UserListQuery): SQL | undefined => {
 }
 
 function createAdminUsers (fastify: FastifyInstance) {
-  const { engine, engineDb, db, refreshSessions, cacheEviction, avatars, userGeofences, areaSelection, clock, log } = fastify
+  const { config, engine, engineDb, db, refreshSessions, cacheEviction, avatars, userGeofences, areaSelection, clock, log } = fastify
   let existingTables: Promise<string[]> | null = null
 
   /** Which of the user tables this engine's database has (PoracleJS lacks several); asked once. */
@@ -177,6 +177,31 @@ function createAdminUsers (fastify: FastifyInstance) {
 
   return {
     one,
+
+    /**
+     * Everyone the service treats as an admin by configuration: PORACLE_ADMIN_IDS and the engine's
+     * admin lists. An engine that cannot be read leaves only the configured ids.
+     */
+    async poracleAdmins (): Promise<string[]> {
+      const engineAdmins = await engine.config.poracleWeb().then((c) => [...c.admins.discord, ...c.admins.telegram], (err: unknown) => {
+        log.warn({ kind: err instanceof EngineError ? err.kind : 'unknown' }, 'the alarm engine\'s admin list could not be read; answering the configured admins only')
+        return []
+      })
+      return [...new Set([...config.PORACLE_ADMIN_IDS, ...engineAdmins].map((id) => id.trim()).filter((id) => id !== ''))].sort()
+    },
+
+    /** Avatar addresses of these users by id (blank ids skipped, each once); never asks the chat platform. */
+    async avatarsOf (ids: string[]): Promise<Record<string, string>> {
+      const wanted = [...new Set(ids.map((id) => id.trim()).filter((id) => id !== ''))]
+      if (wanted.length === 0) return {}
+      const found = await engineDb.db.select({ id: humans.id, type: humans.type }).from(humans).where(inArray(humans.id, wanted))
+      const out: Record<string, string> = {}
+      for (const row of found) {
+        const url = avatars.urlFor(row.id, row.type)
+        if (url !== null) out[row.id] = url
+      }
+      return out
+    },
 
     /**
      * Every profile of the user with its alarm counts per type (one engine call), and the areas the
@@ -352,4 +377,4 @@ declare module 'fastify' {
 }
 
 /** The admin's user operations: list and edit engine users directly, block, pause, purge, webhooks. */
-export default decoratorPlugin('admin-users', createAdminUsers, ['clock', 'db', 'engine-db', 'engine', 'refresh-sessions', 'cache-eviction', 'avatars', 'user-geofences', 'area-selection'])
+export default decoratorPlugin('admin-users', createAdminUsers, ['config', 'clock', 'db', 'engine-db', 'engine', 'refresh-sessions', 'cache-eviction', 'avatars', 'user-geofences', 'area-selection'])

@@ -19,7 +19,8 @@ const ADMIN = '222222222222222222'
 const MEMBER = '111111111111111111'
 const WEBHOOK = 'https://discord.com/api/webhooks/123456/very-secret-token-abcdef'
 
-t.setTimeout(300_000)
+// Seven whole-site runs in a browser on a busy shared machine.
+t.setTimeout(600_000)
 
 const missing = browserMissing()
 if (missing !== undefined) t.fail(missing)

@@ -443,3 +443,19 @@ t.test('without Redis, the other instance keeps its cached answer until the TTL 
   b.clock.advance(61_000)
   t.equal((await onB()).statusCode, 403, 'refused once the entry expired')
 })
+
+t.test('avatars by id and the configured admins', async (t) => {
+  const s = await setup(t, { env: { PORACLE_ADMIN_IDS: ADMIN } })
+  const avatars = await s.app.inject({ method: 'POST', url: '/api/admin/users/avatars', headers: asAdmin(s.app), payload: [USER, ' ', USER, 'nobody'] })
+  t.equal(avatars.statusCode, 200)
+  t.same(Object.keys(avatars.json() as object), [USER], 'known users only, each once, blanks skipped')
+  t.match((avatars.json() as Record<string, string>)[USER], /^https:\/\/cdn\.discordapp\.com\/embed\/avatars\/[0-5]\.png$/)
+  t.equal((await s.app.inject({ method: 'POST', url: '/api/admin/users/avatars', headers: asAdmin(s.app), payload: Array.from({ length: 201 }, (_, i) => String(i)) })).statusCode, 400, 'at most 200 ids')
+  t.equal((await s.app.inject({ method: 'POST', url: '/api/admin/users/avatars', headers: asUser(s.app), payload: [USER] })).statusCode, 403)
+
+  s.engine.set({ admins: { discord: [OTHER], telegram: [] } })
+  const admins = await s.app.inject({ method: 'GET', url: '/api/admin/poracle-admins', headers: asAdmin(s.app) })
+  t.same(admins.json(), [ADMIN, OTHER].sort(), 'the configured ids and the engine\'s')
+  s.engine.failWith({ path: '/api/config/poracleWeb' })
+  t.same((await s.app.inject({ method: 'GET', url: '/api/admin/poracle-admins', headers: asAdmin(s.app) })).json(), [ADMIN], 'an engine failure leaves the configured ones')
+})

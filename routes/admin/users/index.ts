@@ -25,6 +25,21 @@ const adminUserRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     schema: { tags, querystring: UserIdQuerySchema, response: { 200: AdminUserDetailSchema, ...errors(400, 401, 403, 404, 500, 501) } }
   }, async (request) => adminUsers.one(request.query.id))
 
+  fastify.post('/users/avatars', {
+    ...admin,
+    schema: {
+      tags,
+      summary: 'Avatar addresses of up to 200 users, by id (from what is known; the chat platform is not asked)',
+      body: Type.Array(Type.String({ maxLength: 255 }), { maxItems: 200 }),
+      response: { 200: Type.Record(Type.String(), Type.String()), ...errors(400, 401, 403) }
+    }
+  }, async (request) => adminUsers.avatarsOf(request.body))
+
+  fastify.get('/poracle-admins', {
+    ...admin,
+    schema: { tags, summary: 'Ids that are admins by configuration: PORACLE_ADMIN_IDS and the engine\'s admin lists', response: { 200: Type.Array(Type.String()), ...errors(401, 403) } }
+  }, async () => adminUsers.poracleAdmins())
+
   fastify.get('/users/overview', {
     ...admin,
     schema: {

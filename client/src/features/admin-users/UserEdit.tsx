@@ -77,8 +77,9 @@ function AccountForm ({ user, areas, saved }: { user: UserDetail, areas: Overvie
   const [name, setName] = useState(user.name)
   const [notes, setNotes] = useState(user.notes)
   const [language, setLanguage] = useState(user.language ?? '')
-  const [latitude, setLatitude] = useState(String(user.latitude))
-  const [longitude, setLongitude] = useState(String(user.longitude))
+  // The engine stores coordinates as floats: shown to six decimals (about 10 cm), as typed.
+  const [latitude, setLatitude] = useState(String(Math.round(user.latitude * 1e6) / 1e6))
+  const [longitude, setLongitude] = useState(String(Math.round(user.longitude * 1e6) / 1e6))
   const [chosen, setChosen] = useState<string[]>(user.area.map((a) => a.toLowerCase()))
   const [problems, setProblems] = useState<Record<string, string>>({})
   const [done, setDone] = useState(false)
@@ -98,7 +99,7 @@ function AccountForm ({ user, areas, saved }: { user: UserDetail, areas: Overvie
     if (name.trim() !== user.name) patch.name = name.trim()
     if (notes !== user.notes) patch.notes = notes
     if (language !== (user.language ?? '')) patch.language = language === '' ? null : language
-    if (lat !== user.latitude || lon !== user.longitude) patch.location = { latitude: lat, longitude: lon }
+    if (Math.abs(lat - user.latitude) > 1e-6 || Math.abs(lon - user.longitude) > 1e-6) patch.location = { latitude: lat, longitude: lon }
     const before = user.area.map((a) => a.toLowerCase()).sort().join(',')
     if ([...chosen].sort().join(',') !== before) patch.area = chosen
     if (Object.keys(patch).length === 0) { setDone(true); return }
