@@ -39,6 +39,7 @@ import quickPicks from './plugins/quick-picks.js'
 import masterNames from './plugins/master-names.js'
 import scannerDb from './plugins/scanner-db.js'
 import pokemonAvailability from './plugins/pokemon-availability.js'
+import iconSets from './plugins/icon-sets.js'
 import healthRoutes from './routes/health/index.js'
 import settingsRoutes from './routes/settings/index.js'
 import oidcRoutes from './routes/auth/oidc/index.js'
@@ -53,6 +54,7 @@ import impersonationRoutes from './routes/admin/impersonation.js'
 import adminUserRoutes from './routes/admin/users/index.js'
 import delegateRoutes from './routes/admin/delegates/index.js'
 import serverProfileRoutes from './routes/admin/server-profile/index.js'
+import iconSetRoutes from './routes/admin/icon-sets/index.js'
 import settingsCardRoutes from './routes/settings/cards.js'
 import quickPickRoutes from './routes/quick-picks/index.js'
 import upstreamDisabledRoutes from './routes/settings/upstream-disabled.js'
@@ -175,6 +177,7 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   await fastify.register(masterNames)
   await fastify.register(scannerDb)
   await fastify.register(pokemonAvailability)
+  await fastify.register(iconSets)
 
   await fastify.register(healthRoutes, { prefix: '/api' })
   await fastify.register(settingsRoutes, { prefix: '/api/settings' })
@@ -190,6 +193,7 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   await fastify.register(adminUserRoutes, { prefix: '/api/admin' })
   await fastify.register(delegateRoutes, { prefix: '/api/admin' })
   await fastify.register(serverProfileRoutes, { prefix: '/api/admin' })
+  await fastify.register(iconSetRoutes, { prefix: '/api/admin/icon-sets' })
   await fastify.register(settingsCardRoutes, { prefix: '/api/settings' })
   await fastify.register(quickPickRoutes, { prefix: '/api/quick-picks' })
   await fastify.register(upstreamDisabledRoutes, { prefix: '/api/settings' })

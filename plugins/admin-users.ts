@@ -1,4 +1,4 @@
-import { and, asc, count, eq, getTableName, like, or, sql, type SQL } from 'drizzle-orm'
+import { and, asc, count, eq, getTableName, inArray, like, or, sql, type SQL } from 'drizzle-orm'
 import type { FastifyInstance } from 'fastify'
 import type { PoolConnection } from 'mariadb'
 import { alarmTables, humans, summarySchedules, weather } from '../db/schema/engine.js'
@@ -6,7 +6,7 @@ import { toSqlTime } from '../db/client.js'
 import { EngineError, type EngineHuman } from './engine.js'
 import { ERRORS, badRequest, conflict, notFound } from './errors.js'
 import { REASON } from './refresh-sessions.js'
-import type { AdminUser, AdminUserDetail, UserListQuery, UserUpdate } from '../schemas/admin-users.js'
+import type { AdminUser, AdminUserDetail, UserOverview, UserListQuery, UserUpdate } from '../schemas/admin-users.js'
 import { decoratorPlugin } from './decorator-plugin.js'
 
 /** Why a self-inflicted action is refused: an admin locked out of their own account cannot undo it. */
@@ -99,7 +99,7 @@ const listWhere = (query: UserListQuery): SQL | undefined => {
 }
 
 function createAdminUsers (fastify: FastifyInstance) {
-  const { engine, engineDb, db, refreshSessions, cacheEviction, avatars, userGeofences, clock, log } = fastify
+  const { config, engine, engineDb, db, refreshSessions, cacheEviction, avatars, userGeofences, areaSelection, clock, log } = fastify
   let existingTables: Promise<string[]> | null = null
 
   /** Which of the user tables this engine's database has (PoracleJS lacks several); asked once. */
@@ -179,6 +179,55 @@ function createAdminUsers (fastify: FastifyInstance) {
     one,
 
     /**
+     * Everyone the service treats as an admin by configuration: PORACLE_ADMIN_IDS and the engine's
+     * admin lists. An engine that cannot be read leaves only the configured ids.
+     */
+    async poracleAdmins (): Promise<string[]> {
+      const engineAdmins = await engine.config.poracleWeb().then((c) => [...c.admins.discord, ...c.admins.telegram], (err: unknown) => {
+        log.warn({ kind: err instanceof EngineError ? err.kind : 'unknown' }, 'the alarm engine\'s admin list could not be read; answering the configured admins only')
+        return []
+      })
+      return [...new Set([...config.PORACLE_ADMIN_IDS, ...engineAdmins].map((id) => id.trim()).filter((id) => id !== ''))].sort()
+    },
+
+    /** Avatar addresses of these users by id (blank ids skipped, each once); never asks the chat platform. */
+    async avatarsOf (ids: string[]): Promise<Record<string, string>> {
+      const wanted = [...new Set(ids.map((id) => id.trim()).filter((id) => id !== ''))]
+      if (wanted.length === 0) return {}
+      const found = await engineDb.db.select({ id: humans.id, type: humans.type }).from(humans).where(inArray(humans.id, wanted))
+      const out: Record<string, string> = {}
+      for (const row of found) {
+        const url = avatars.urlFor(row.id, row.type)
+        if (url !== null) out[row.id] = url
+      }
+      return out
+    },
+
+    /**
+     * Every profile of the user with its alarm counts per type (one engine call), and the areas the
+     * user may choose. A user without profile rows has one implicit profile: the active number.
+     */
+    async overview (userId: string): Promise<UserOverview> {
+      let snapshot: Awaited<ReturnType<typeof engine.tracking.allProfiles>>
+      let areas: Awaited<ReturnType<typeof engine.humans.areas>>
+      try {
+        [snapshot, areas] = await Promise.all([engine.tracking.allProfiles(userId), engine.humans.areas(userId)])
+      } catch (error) {
+        if (error instanceof EngineError && error.kind === 'not_found') throw notFound('User not found.')
+        throw error
+      }
+      const current = Number(snapshot.human.current_profile_no)
+      const rows = snapshot.profiles.map((p) => ({ profileNo: Number(p.profile_no), name: String(p.name) }))
+      if (!rows.some((r) => r.profileNo === current)) rows.push({ profileNo: current, name: 'Default' })
+      const profiles = rows.sort((a, b) => a.profileNo - b.profileNo).map((row) => ({
+        ...row,
+        active: row.profileNo === current,
+        counts: Object.fromEntries(Object.entries(snapshot.alarms).map(([type, alarms]) => [type, alarms.filter((a) => Number(a.profile_no) === row.profileNo).length]))
+      }))
+      return { profiles, areas: areas.map((a) => ({ name: String(a.name), group: a.group ?? '' })) }
+    },
+
+    /**
      * One page and the number of matches in a single statement: the window count is taken over every
      * match before LIMIT, so the table (which has no index the search could use) is scanned once, not
      * twice. Only a page past the end needs the separate count.
@@ -208,7 +257,11 @@ function createAdminUsers (fastify: FastifyInstance) {
       return found.map((r) => toListRow(r, null))
     },
 
-    /** The spec's "update user": a direct write of the admin-editable columns. */
+    /**
+     * The spec's "update user": a direct write of the admin-editable columns; the active profile's
+     * location and areas go through the engine as the user's own changes do. The caller holds the
+     * user's write lock.
+     */
     async update (userId: string, patch: UserUpdate): Promise<void> {
       await row(userId)
       const set: Partial<HumanRow> = {}
@@ -217,8 +270,13 @@ function createAdminUsers (fastify: FastifyInstance) {
       if (patch.language !== undefined) set.language = patch.language
       if (patch.areaRestriction !== undefined) set.areaRestriction = patch.areaRestriction === null ? null : JSON.stringify(patch.areaRestriction.map((a) => a.toLowerCase()))
       if (patch.communityMembership !== undefined) set.communityMembership = JSON.stringify(patch.communityMembership.map((c) => c.toLowerCase()))
-      await engineDb.db.update(humans).set(set).where(eq(humans.id, userId))
-      await reloadEngine()
+      if (Object.keys(set).length > 0) {
+        await engineDb.db.update(humans).set(set).where(eq(humans.id, userId))
+        await reloadEngine()
+      }
+      const { location } = patch
+      if (location !== undefined) await viaEngine(() => engine.humans.setLocation(userId, location.latitude, location.longitude))
+      if (patch.area !== undefined) await areaSelection.write(userId, patch.area)
     },
 
     /**
@@ -319,4 +377,4 @@ declare module 'fastify' {
 }
 
 /** The admin's user operations: list and edit engine users directly, block, pause, purge, webhooks. */
-export default decoratorPlugin('admin-users', createAdminUsers, ['clock', 'db', 'engine-db', 'engine', 'refresh-sessions', 'cache-eviction', 'avatars', 'user-geofences'])
+export default decoratorPlugin('admin-users', createAdminUsers, ['config', 'clock', 'db', 'engine-db', 'engine', 'refresh-sessions', 'cache-eviction', 'avatars', 'user-geofences', 'area-selection'])

@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify'
-import { ERRORS, notFound, notSupported } from './errors.js'
+import { ERRORS, conflict, notFound, notSupported } from './errors.js'
 import { parseAreaText } from './area-selection.js'
 import type { AlarmRow, EngineHuman, EngineProfile } from './engine.js'
 import { ALARM_DISABLE_KEYS, NG_ONLY_ALARM_TYPES, type AlarmType } from '../schemas/alarm-types.js'
@@ -90,6 +90,7 @@ const lowestFree = (rows: EngineProfile[]) => {
  */
 export async function createProfile (fastify: FastifyInstance, state: ProfileState, name: string, activeHours: ActiveHour[]): Promise<number> {
   const { engine } = fastify
+  ensureNameFree(state, name)
   const userId = state.human.id
   const current = Number(state.human.current_profile_no)
   let before = state.rows
@@ -129,6 +130,22 @@ export async function deleteProfile (fastify: FastifyInstance, userId: string, p
   const first = remaining[0]
   if (first !== undefined && !remaining.includes(Number(human.current_profile_no))) {
     await engine.humans.switchProfile(userId, first)
+  }
+}
+
+/**
+ * Refuses a name another of the user's profiles has (letter case aside): the profile switcher, the
+ * overview and the engine's bot commands tell profiles apart by name, so two "Home (copy)" would be
+ * indistinguishable. `except` is the profile being renamed, which may keep its own name.
+ */
+export function ensureNameFree (state: ProfileState, name: string, except?: number): void {
+  const wanted = name.trim().toLowerCase()
+  const taken = state.profiles.find((p) => p.profileNo !== except && p.name.trim().toLowerCase() === wanted)
+  if (taken !== undefined) {
+    throw conflict(`You already have a profile named "${taken.name}". Choose another name.`, {
+      reason: 'profile_name_taken',
+      details: [{ field: '/name', message: 'is already the name of another profile' }]
+    })
   }
 }
 

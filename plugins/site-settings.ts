@@ -1,7 +1,7 @@
 import { asc, eq } from 'drizzle-orm'
 import type { FastifyRequest } from 'fastify'
 import { siteSettings } from '../db/schema/service.js'
-import { ACCENT_COLOR_PATTERN, BRANDING_TEXT_MAX } from '../schemas/settings.js'
+import { ACCENT_COLOR_PATTERN, BRANDING_TEXT_MAX, ICON_SET_KEYS } from '../schemas/settings.js'
 import { badRequest } from './errors.js'
 import { TtlCache } from '../lib/ttl-cache.js'
 import { decoratorPlugin } from './decorator-plugin.js'
@@ -78,23 +78,50 @@ function brandingTextProblem (value: string): string | null {
   return null
 }
 
+/** A language code as the client and the engine write them: `de`, `pt-BR`, `zh-Hant`. */
+const LANGUAGE_CODE = /^[a-z]{2,3}(-[A-Za-z0-9]{2,8})?$/
+
+/** Why a comma-separated language list is refused, or null. */
+function languageListProblem (value: string): string | null {
+  const codes = value.split(',').map((code) => code.trim())
+  const bad = codes.find((code) => !LANGUAGE_CODE.test(code))
+  if (bad !== undefined) return `lists "${bad.slice(0, 20)}", which is not a language code such as en or pt-BR`
+  if (new Set(codes).size !== codes.length) return 'lists a language twice'
+  return codes.length > 50 ? 'lists more than 50 languages' : null
+}
+
+/** A short mark shown before the custom page's link (an emoji or a few letters). */
+function iconTextProblem (value: string): string | null {
+  if (/[\r\n\t]/.test(value)) return 'must be one line'
+  return [...value].length > 8 ? 'is longer than 8 characters' : null
+}
+
 /**
- * The branding values the client puts into the page (text, image addresses, a CSS colour): checked on
- * write, so a stored value is always safe to use. Null or empty clears a key.
+ * The values the client puts into the page (text, link and image addresses, a CSS colour, the language
+ * list): checked on write, so a stored value is always safe to use. Null or empty clears a key.
  */
-const BRANDING_RULES: Record<string, (value: string) => string | null> = {
+const VALUE_RULES: Record<string, (value: string) => string | null> = {
   site_name: brandingTextProblem,
   custom_title: brandingTextProblem,
   header_logo_url: imageUrlProblem,
   favicon_url: imageUrlProblem,
-  accent_color: (value) => ACCENT_COLOR_PATTERN.test(value) ? null : 'must be a colour written #rrggbb, for example #1d4ed8'
+  accent_color: (value) => ACCENT_COLOR_PATTERN.test(value) ? null : 'must be a colour written #rrggbb, for example #1d4ed8',
+  signup_url: imageUrlProblem,
+  custom_page_url: imageUrlProblem,
+  custom_page_name: brandingTextProblem,
+  custom_page_icon: iconTextProblem,
+  allowed_languages: languageListProblem,
+  ...Object.fromEntries(ICON_SET_KEYS.map((key) => [key, imageUrlProblem]))
 }
+
+/** Switches (`disable_*`, `enable_*`, `hide_header_logo`) hold "true" or "false"; anything else would read as off. */
+const isSwitch = (key: string): boolean => key === 'hide_header_logo' || key.startsWith('disable_') || key.startsWith('enable_')
 
 function createSiteSettings (fastify: import('fastify').FastifyInstance) {
   const { db, clock } = fastify
   const cache = new TtlCache<string, string | null>(clock, CACHE_MAX_KEYS)
   const guards = new Map<string, SettingGuard>()
-  for (const [key, problem] of Object.entries(BRANDING_RULES)) {
+  for (const [key, problem] of Object.entries(VALUE_RULES)) {
     guards.set(key, (write) => {
       const found = write.value === null || write.value === '' ? null : problem(write.value)
       if (found !== null) throw badRequest(`The setting ${key} ${found}.`, { details: [{ field: '/value', message: found }] })
@@ -133,6 +160,9 @@ function createSiteSettings (fastify: import('fastify').FastifyInstance) {
 
     /** Runs the key's guard, then upserts; category and value type are kept when omitted. */
     async set (key: string, write: SettingWrite, request: FastifyRequest): Promise<SiteSetting> {
+      if (isSwitch(key) && write.value !== null && write.value !== 'true' && write.value !== 'false') {
+        throw badRequest(`The setting ${key} is a switch: its value is "true", "false" or null.`, { details: [{ field: '/value', message: 'must be "true", "false" or null' }] })
+      }
       await guards.get(key)?.(write, request)
       const insert = { key, value: write.value, category: write.category ?? 'general', valueType: write.valueType ?? 'string' }
       await db.db.insert(siteSettings).values(insert).onDuplicateKeyUpdate({

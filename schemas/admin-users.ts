@@ -60,7 +60,14 @@ export const UserUpdateSchema = Type.Object({
   notes: Type.Optional(Type.String({ maxLength: 255 })),
   language: Type.Optional(Type.Union([Type.String({ pattern: '^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})?$' }), Type.Null()])),
   areaRestriction: Type.Optional(Type.Union([Type.Array(AreaName, { maxItems: 500 }), Type.Null()])),
-  communityMembership: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { maxItems: 100 }))
+  communityMembership: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { maxItems: 100 })),
+  /** The areas of the user's active profile, written as the user's own area change is (the engine drops names it does not know). */
+  area: Type.Optional(Type.Array(AreaName, { maxItems: 500 })),
+  /** The location of the user's active profile. */
+  location: Type.Optional(Type.Object({
+    latitude: Type.Number({ minimum: -90, maximum: 90 }),
+    longitude: Type.Number({ minimum: -180, maximum: 180 })
+  }, { additionalProperties: false }))
 }, { additionalProperties: false, minProperties: 1 })
 export type UserUpdate = Static<typeof UserUpdateSchema>
 
@@ -71,3 +78,15 @@ export const WebhookCreateSchema = Type.Object({
   name: FreeText({ minLength: 1, maxLength: 255, pattern: '\\S' }),
   url: FreeText({ minLength: 1, maxLength: 255, pattern: '^https?://[^\\s/?#]+[^\\s]*$' })
 }, { additionalProperties: false })
+
+/** A user's profiles with their alarm counts per type, and the areas the user may choose (admin edit screen). */
+export const UserOverviewSchema = Type.Object({
+  profiles: Type.Array(Type.Object({
+    profileNo: Type.Integer(),
+    name: Type.String(),
+    active: Type.Boolean(),
+    counts: Type.Record(Type.String(), Type.Integer())
+  })),
+  areas: Type.Array(Type.Object({ name: Type.String(), group: Type.String() }))
+})
+export type UserOverview = Static<typeof UserOverviewSchema>

@@ -6,6 +6,9 @@ export const ACCENT_COLOR_PATTERN = /^#[0-9a-fA-F]{6}$/
 /** Site name and page title: one line of at most this many characters. */
 export const BRANDING_TEXT_MAX = 80
 
+/** The icon-set base of each icon category (UICONS sets; the reference's keys). */
+export const ICON_SET_KEYS = ['uicons_pkmn', 'uicons_gym', 'uicons_raid', 'uicons_reward', 'uicons_item', 'uicons_type'] as const
+
 export const SettingKeySchema = Type.String({ pattern: '^[a-z][a-z0-9_]{0,99}$', description: 'snake_case setting key' })
 
 export const SiteSettingSchema = Type.Object({

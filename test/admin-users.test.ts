@@ -154,6 +154,37 @@ t.test('a user by id comes from the engine; update writes the editable columns a
   t.same(after, before, 'refused input changed nothing')
 })
 
+t.test('update also sets the active profile\'s location and areas through the engine, under the user\'s lock', async (t) => {
+  const s = await setup(t)
+  s.engine.set({ fences: [{ name: 'North', path: [[51, 7], [51, 7.2], [51.2, 7.2], [51.2, 7]] }, { name: 'South', path: [[48, 9], [48, 9.5], [49, 9.5], [49, 9]] }] })
+  const patch = (payload: unknown) => s.app.inject({ method: 'PATCH', url: `/api/admin/users?id=${USER}`, headers: asAdmin(s.app), payload: payload as object })
+  const res = await patch({ location: { latitude: 51.1, longitude: 7.1 }, area: ['North'] })
+  t.equal(res.statusCode, 200)
+  t.match(res.json(), { area: ['north'] })
+  t.ok(Math.abs(res.json().latitude - 51.1) < 1e-5 && Math.abs(res.json().longitude - 7.1) < 1e-5, 'the new location')
+  t.ok(s.engine.requests.some((r) => r.path === `/api/humans/${USER}/setLocation/51.1/7.1`), 'location through the engine')
+  for (const bad of [{ location: { latitude: 91, longitude: 0 } }, { location: { latitude: 1 } }, { area: 'north' }]) {
+    t.equal((await patch(bad)).statusCode, 400, JSON.stringify(bad))
+  }
+})
+
+t.test('the overview counts each profile\'s alarms per type and lists the areas the user may choose', async (t) => {
+  const s = await setup(t)
+  s.engine.set({ fences: [{ name: 'North', path: [[51, 7], [51, 7.2], [51.2, 7.2], [51.2, 7]] }] })
+  await insertProfile(s.app.engineDb.pool, { id: USER, profileNo: 2, name: 'Away', area: [], latitude: 0, longitude: 0 })
+  await insertAlarm(s.app.engineDb.pool, 'pokemon', { id: USER, pokemon_id: 25 })
+  await insertAlarm(s.app.engineDb.pool, 'pokemon', { id: USER, pokemon_id: 26 })
+  await insertAlarm(s.app.engineDb.pool, 'raid', { id: USER, level: 5, profile_no: 2 })
+  const res = await s.app.inject({ method: 'GET', url: `/api/admin/users/overview?id=${USER}`, headers: asAdmin(s.app) })
+  t.equal(res.statusCode, 200)
+  const body = res.json() as { profiles: Array<{ profileNo: number, name: string, active: boolean, counts: Record<string, number> }>, areas: Array<{ name: string }> }
+  t.same(body.profiles.map((p) => [p.profileNo, p.active, p.counts.pokemon, p.counts.raid]), [[1, true, 2, 0], [2, false, 0, 1]])
+  t.equal(body.profiles[1]?.name, 'Away')
+  t.ok(body.areas.some((a) => a.name.toLowerCase() === 'north'), 'the choosable areas')
+  t.equal((await s.app.inject({ method: 'GET', url: '/api/admin/users/overview?id=nobody', headers: asAdmin(s.app) })).statusCode, 404)
+  t.equal((await s.app.inject({ method: 'GET', url: `/api/admin/users/overview?id=${USER}`, headers: asUser(s.app) })).statusCode, 403)
+})
+
 // ---------------------------------------------------------------------------------------------------
 // Block, pause
 
@@ -411,4 +442,20 @@ t.test('without Redis, the other instance keeps its cached answer until the TTL 
   t.equal((await onB()).statusCode, 200, 'still the cached answer')
   b.clock.advance(61_000)
   t.equal((await onB()).statusCode, 403, 'refused once the entry expired')
+})
+
+t.test('avatars by id and the configured admins', async (t) => {
+  const s = await setup(t, { env: { PORACLE_ADMIN_IDS: ADMIN } })
+  const avatars = await s.app.inject({ method: 'POST', url: '/api/admin/users/avatars', headers: asAdmin(s.app), payload: [USER, ' ', USER, 'nobody'] })
+  t.equal(avatars.statusCode, 200)
+  t.same(Object.keys(avatars.json() as object), [USER], 'known users only, each once, blanks skipped')
+  t.match((avatars.json() as Record<string, string>)[USER], /^https:\/\/cdn\.discordapp\.com\/embed\/avatars\/[0-5]\.png$/)
+  t.equal((await s.app.inject({ method: 'POST', url: '/api/admin/users/avatars', headers: asAdmin(s.app), payload: Array.from({ length: 201 }, (_, i) => String(i)) })).statusCode, 400, 'at most 200 ids')
+  t.equal((await s.app.inject({ method: 'POST', url: '/api/admin/users/avatars', headers: asUser(s.app), payload: [USER] })).statusCode, 403)
+
+  s.engine.set({ admins: { discord: [OTHER], telegram: [] } })
+  const admins = await s.app.inject({ method: 'GET', url: '/api/admin/poracle-admins', headers: asAdmin(s.app) })
+  t.same(admins.json(), [ADMIN, OTHER].sort(), 'the configured ids and the engine\'s')
+  s.engine.failWith({ path: '/api/config/poracleWeb' })
+  t.same((await s.app.inject({ method: 'GET', url: '/api/admin/poracle-admins', headers: asAdmin(s.app) })).json(), [ADMIN], 'an engine failure leaves the configured ones')
 })

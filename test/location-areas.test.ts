@@ -198,3 +198,23 @@ t.test('engine down, slow or talking garbage', async (t) => {
   t.equal(garbage.statusCode, 500)
   t.same(garbage.json(), { error: 'An unexpected error occurred.' })
 })
+
+t.test('static maps of a pin and of a distance come from the engine; none is a 404', async (t) => {
+  const s = await build(t)
+  await seedHuman(s, { id: '111111111111111111' })
+  const headers = bearer(s.app, { userId: '111111111111111111' })
+  const get = (url: string) => s.app.inject({ method: 'GET', url, headers })
+  t.equal((await get('/api/location/staticmap?lat=51.1&lon=7.1')).statusCode, 404, 'an engine without a tile server has no map')
+  s.engine.set({ staticMaps: true })
+  const pin = await get('/api/location/staticmap?lat=51.1&lon=7.1')
+  t.equal(pin.statusCode, 200)
+  t.match(pin.json(), { url: /\/staticmap\/location-51\.1-7\.1\.png$/ })
+  const circle = await get('/api/location/distancemap?lat=51.1&lon=7.1&distance=2000')
+  t.match(circle.json(), { url: /\/staticmap\/distance-51\.1-7\.1-2000\.png$/ })
+  for (const bad of ['/api/location/staticmap?lat=91&lon=0', '/api/location/staticmap?lat=1', '/api/location/distancemap?lat=1&lon=1&distance=-5', '/api/location/distancemap?lat=1&lon=1&distance=x']) {
+    t.equal((await get(bad)).statusCode, 400, bad)
+  }
+  await s.app.db.db.insert(siteSettings).values({ key: 'disable_location', value: 'true' })
+  s.app.siteSettings.evict('disable_location')
+  t.equal((await get('/api/location/staticmap?lat=51.1&lon=7.1')).statusCode, 403, 'gated with the location')
+})

@@ -254,3 +254,31 @@ t.test('engine down or talking garbage', async (t) => {
   engine.reset()
   t.same((await profileRows(s)).map((r) => r.profile_no), [1])
 })
+
+t.test('profile names are unique per user: create, duplicate, copy with alarms and rename answer 409 and change nothing', async (t) => {
+  const s = await setup(t)
+  const { app, headers } = s
+  await insertProfile(app.engineDb.pool, { id: USER, profileNo: 2, name: 'Home (copy)', area: ['town'], latitude: 51.1, longitude: 7.1 })
+  const before = await profileRows(s)
+  const requestsBefore = writes(s).length
+
+  const attempts = [
+    ['POST', '/api/profiles', { name: 'home (COPY)' }],
+    ['POST', '/api/profiles/duplicate', { fromProfileNo: 1, name: 'Home (copy)' }],
+    ['POST', '/api/profile-overview/duplicate/1', { name: ' Home (copy) ' }],
+    ['PUT', '/api/profiles/1', { name: 'Home (copy)' }]
+  ] as const
+  for (const [method, url, payload] of attempts) {
+    const res = await app.inject({ method, url, headers, payload })
+    t.equal(res.statusCode, 409, `${method} ${url}`)
+    t.match(res.json(), { error: /already have a profile named "Home \(copy\)"/, reason: 'profile_name_taken', details: [{ field: '/name' }] })
+  }
+  t.same(await profileRows(s), before, 'no profile was added or renamed')
+  t.equal(writes(s).length, requestsBefore, 'and the engine was not asked to write')
+
+  const same = await app.inject({ method: 'PUT', url: '/api/profiles/2', headers, payload: { name: 'Home (Copy)' } })
+  t.equal(same.statusCode, 200, 'a profile may change the case of its own name')
+  t.equal((await profileRows(s))[1]?.name, 'Home (Copy)')
+  const other = await app.inject({ method: 'POST', url: '/api/profiles/duplicate', headers, payload: { fromProfileNo: 1, name: 'Home (copy) 2' } })
+  t.equal(other.statusCode, 201, 'a free name is accepted')
+})

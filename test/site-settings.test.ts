@@ -185,3 +185,36 @@ t.test('anonymous callers read the branding and the sign-in switches, nothing mo
   t.ok(member.some((row) => row.key === 'accent_color'), 'members read the accent colour too')
   t.notOk(member.some((row) => row.key === 'allowed_role_ids' || row.key === 'telegram_bot'), 'but not the admin-only keys')
 })
+
+t.test('switches, links, the custom page, the language list and icon sets are checked on write', async (t) => {
+  const { app } = await build(t)
+  const headers = bearer(app, admin)
+  const put = (key: string, value: string | null) => app.inject({ method: 'PUT', url: `/api/settings/${key}`, headers, payload: { value } })
+  const refused: Array<[string, string, RegExp]> = [
+    ['disable_areas', 'yes', /is a switch/],
+    ['enable_templates', 'TRUE', /is a switch/],
+    ['hide_header_logo', '1', /is a switch/],
+    ['signup_url', 'javascript:alert(1)', /https:\/\/ address or a path/],
+    ['custom_page_url', 'http://example.com/page', /https:\/\/ address or a path/],
+    ['custom_page_name', 'two\nlines', /one line/],
+    ['custom_page_icon', 'much too long', /longer than 8/],
+    ['allowed_languages', 'en,deutsch', /"deutsch", which is not a language code/],
+    ['allowed_languages', 'en,de,en', /twice/],
+    ['uicons_pkmn', '//cdn.example.com/icons', /https:\/\/ address or a path/],
+    ['uicons_item', 'https://user:pw@cdn.example.com/icons', /user name or password/]
+  ]
+  for (const [key, value, message] of refused) {
+    const res = await put(key, value)
+    t.equal(res.statusCode, 400, `${key}=${JSON.stringify(value)} is refused`)
+    t.match(res.json(), { error: message, details: [{ field: '/value' }] })
+  }
+  t.same((await app.siteSettings.list()).map((row) => row.key), [], 'nothing was stored')
+
+  const accepted: Array<[string, string | null]> = [
+    ['disable_areas', 'true'], ['disable_profiles', 'false'], ['enable_templates', null],
+    ['signup_url', 'https://discord.gg/example'], ['custom_page_url', '/rules.html'], ['custom_page_name', 'Rules'], ['custom_page_icon', '📜'],
+    ['allowed_languages', 'en,de,pt-BR'], ['uicons_pkmn', 'https://cdn.example.com/uicons/'], ['uicons_gym', '/icons'], ['uicons_type', '']
+  ]
+  for (const [key, value] of accepted) t.equal((await put(key, value)).statusCode, 200, `${key}=${JSON.stringify(value)} is stored`)
+  t.equal(await app.siteSettings.get('allowed_languages'), 'en,de,pt-BR')
+})

@@ -9,28 +9,32 @@ export interface PageEntry {
   path: string
   /** i18n key of its navigation label (also the start of its page title). */
   label: string
-  /** Navigation section. */
-  section: 'main' | 'admin'
+  /** Navigation section; `menu` pages are linked from the user menu instead, `hidden` ones from other pages. */
+  section: 'main' | 'admin' | 'menu' | 'hidden'
   adminOnly?: boolean
   /** Listed only for people an administrator lets manage at least one webhook (admins have the admin page). */
   delegatesOnly?: boolean
+  /** The site switch that turns the page's feature off (`disable_*`): off, the page leaves the navigation. */
+  feature?: string
   Component: LazyExoticComponent<ComponentType>
 }
 
 export const PAGES: PageEntry[] = [
   { path: '/', label: 'nav.home', section: 'main', Component: lazy(() => import('./pages/Home')) },
-  { path: '/profiles', label: 'nav.profiles', section: 'main', Component: lazy(() => import('./pages/profiles/Profiles')) },
+  { path: '/profiles', label: 'nav.profiles', section: 'main', feature: 'disable_profiles', Component: lazy(() => import('./pages/profiles/Profiles')) },
   { path: '/preferences', label: 'nav.preferences', section: 'main', Component: lazy(() => import('./pages/Preferences')) },
-  { path: '/location', label: 'nav.location', section: 'main', Component: lazy(() => import('./pages/maps/Location')) },
-  { path: '/areas', label: 'nav.areas', section: 'main', Component: lazy(() => import('./pages/maps/Areas')) },
-  { path: '/geofences', label: 'nav.geofences', section: 'main', Component: lazy(() => import('./pages/maps/Geofences')) },
+  { path: '/location', label: 'nav.location', section: 'main', feature: 'disable_location', Component: lazy(() => import('./pages/maps/Location')) },
+  { path: '/areas', label: 'nav.areas', section: 'main', feature: 'disable_areas', Component: lazy(() => import('./pages/maps/Areas')) },
+  { path: '/geofences', label: 'nav.geofences', section: 'main', feature: 'disable_user_geofences', Component: lazy(() => import('./pages/maps/Geofences')) },
   { path: '/quick-picks', label: 'nav.quickPicks', section: 'main', Component: lazy(() => import('./pages/quick-picks/QuickPicks')) },
   { path: '/my-webhooks', label: 'nav.myWebhooks', section: 'main', delegatesOnly: true, Component: lazy(() => import('./pages/webhooks/MyWebhooks')) },
+  { path: '/help', label: 'nav.help', section: 'menu', Component: lazy(() => import('./features/help/Help')) },
   { path: '/admin/users', label: 'nav.adminUsers', section: 'admin', adminOnly: true, Component: lazy(() => import('./pages/admin/Users')) },
   { path: '/admin/webhooks', label: 'nav.adminWebhooks', section: 'admin', adminOnly: true, Component: lazy(() => import('./pages/admin/Webhooks')) },
   { path: '/admin/geofences', label: 'nav.geofenceReview', section: 'admin', adminOnly: true, Component: lazy(() => import('./pages/admin/GeofenceReview')) },
   { path: '/admin/sign-in', label: 'nav.signInSettings', section: 'admin', adminOnly: true, Component: lazy(() => import('./pages/admin/SignInSettings')) },
-  { path: '/admin/settings', label: 'nav.siteSettings', section: 'admin', adminOnly: true, Component: lazy(() => import('./pages/admin/SiteSettings')) }
+  { path: '/admin/settings', label: 'nav.siteSettings', section: 'admin', adminOnly: true, Component: lazy(() => import('./pages/admin/SiteSettings')) },
+  { path: '/admin/users/edit', label: 'nav.adminUserEdit', section: 'hidden', adminOnly: true, Component: lazy(() => import('./features/admin-users/UserEdit')) }
 ]
 
 /** One page serves every alarm type: `/alarms/<type path>`; the navigation lists the offered types. */

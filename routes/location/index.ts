@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
-import { notSupported } from '../../plugins/errors.js'
+import { EngineError } from '../../plugins/engine.js'
+import { notFound, notSupported } from '../../plugins/errors.js'
 import { errors } from '../../schemas/common.js'
 import {
   AddressMatchSchema, AddressNameSchema, GeocodeQuerySchema, LanguageSchema, LanguageWriteSchema, LocationAnswerSchema, LocationSchema,
@@ -69,6 +70,39 @@ const locationRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     preHandler: locationGate,
     schema: { tags: ['location'], params: PlaceLabelParamsSchema, response: errors(400, 401, 403, 501) }
   }, async () => { throw placesUnsupported() })
+
+  const MapUrlSchema = Type.Object({ url: Type.String() })
+  const Latitude = Type.Number({ minimum: -90, maximum: 90 })
+  const Longitude = Type.Number({ minimum: -180, maximum: 180 })
+  /** The engine's static map image address; an engine without a tile server (or failing) has none: 404. */
+  const mapOrNotFound = async (make: () => Promise<string>): Promise<{ url: string }> => {
+    try {
+      return { url: await make() }
+    } catch (err) {
+      if (!(err instanceof EngineError)) throw err
+      throw notFound('No map for this place.')
+    }
+  }
+
+  fastify.get('/staticmap', {
+    preHandler: locationGate,
+    schema: {
+      tags: ['location'],
+      summary: 'A static map image of a pin, from the alarm engine',
+      querystring: Type.Object({ lat: Latitude, lon: Longitude }, { additionalProperties: false }),
+      response: { 200: MapUrlSchema, ...errors(400, 401, 403, 404) }
+    }
+  }, async (request) => mapOrNotFound(() => engine.geofence.locationMap(request.query.lat, request.query.lon)))
+
+  fastify.get('/distancemap', {
+    preHandler: locationGate,
+    schema: {
+      tags: ['location'],
+      summary: 'A static map image of a pin and a distance circle (metres), from the alarm engine',
+      querystring: Type.Object({ lat: Latitude, lon: Longitude, distance: Type.Integer({ minimum: 0, maximum: 10_726_000 }) }, { additionalProperties: false }),
+      response: { 200: MapUrlSchema, ...errors(400, 401, 403, 404) }
+    }
+  }, async (request) => mapOrNotFound(() => engine.geofence.distanceMap(request.query.lat, request.query.lon, request.query.distance)))
 
   fastify.get('/language', {
     schema: { tags: ['location'], response: { 200: LanguageSchema, ...errors(401, 404, 500) } }

@@ -7,7 +7,7 @@ import {
   parseActiveHours, type ActiveHoursInput
 } from '../../schemas/profiles.js'
 import {
-  Undo, createProfile, deleteProfile, ensureAlarmTypes, findProfile, geographyOf, humanGeography, loadProfiles, sameGeography, storedActiveHours, typesIn,
+  Undo, createProfile, deleteProfile, ensureAlarmTypes, ensureNameFree, findProfile, geographyOf, humanGeography, loadProfiles, sameGeography, storedActiveHours, typesIn,
   writeGeography
 } from '../../plugins/profile-operations.js'
 
@@ -64,6 +64,7 @@ const profileRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     const state = await loadProfiles(fastify, userId)
     const row = state.rows.find((r) => Number(r.profile_no) === profileNo)
     if (row === undefined) throw notFound('Profile not found.')
+    if (name !== undefined) ensureNameFree(state, name, profileNo)
 
     const undo = new Undo(request.log)
     await undo.guard(async () => {

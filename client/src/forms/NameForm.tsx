@@ -1,19 +1,24 @@
 import { useId, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 
-/** A one-field form for a name (new profile, rename, copy, import), with its own label and button. */
-export function NameForm ({ label, submit, initial = '', busy, onSubmit, onCancel }: {
+/**
+ * A one-field form for a name (new profile, rename, copy, import), with its own label and button.
+ * `refused` is the server's reason the last name was not taken (e.g. a name already in use), said at the field.
+ */
+export function NameForm ({ label, submit, initial = '', busy, refused = null, onSubmit, onCancel }: {
   label: string
   submit: string
   initial?: string
   busy: boolean
+  refused?: string | null
   onSubmit: (name: string) => void
   onCancel?: () => void
 }) {
   const { t } = useTranslation()
   const id = useId()
   const [name, setName] = useState(initial)
-  const [error, setError] = useState<string | null>(null)
+  const [local, setError] = useState<string | null>(null)
+  const error = local ?? refused
   return (
     <form
       className='name-form'

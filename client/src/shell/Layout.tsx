@@ -8,7 +8,7 @@ import { AlertsToggle } from './AlertsToggle'
 import { ImpersonationBanner } from './impersonation'
 import { PageLoading } from './PageLoading'
 import { ProfileSwitcher } from './ProfileSwitcher'
-import { SessionProvider, useSession } from './session-context'
+import { featureOff, SessionProvider, useSession } from './session-context'
 import { useMediaQuery } from './useMediaQuery'
 import { UserMenu } from './UserMenu'
 
@@ -33,6 +33,7 @@ function Frame () {
   const { pathname } = useLocation()
   const [navOpen, setNavOpen] = useState(false)
   const wide = useMediaQuery(WIDE_BAR)
+  const { settings } = useSession()
 
   // A chosen page closes the drawer.
   useEffect(() => { setNavOpen(false) }, [pathname])
@@ -53,7 +54,7 @@ function Frame () {
         </button>
         <Brand home='/' />
         <div className='topbar-tools'>
-          {wide && <ProfileSwitcher />}
+          {wide && !featureOff(settings, 'disable_profiles') && <ProfileSwitcher />}
           {wide && <AlertsToggle />}
           <UserMenu compact={!wide} />
         </div>
@@ -71,17 +72,36 @@ function Frame () {
   )
 }
 
+/** The admin's extra link (`custom_page_*`): shown when it has both a name and an address. */
+function customPageOf (settings: ReadonlyMap<string, string | null>): { name: string, url: string, icon: string } | null {
+  const name = settings.get('custom_page_name')?.trim() ?? ''
+  const url = settings.get('custom_page_url')?.trim() ?? ''
+  if (name === '' || url === '') return null
+  return { name, url, icon: settings.get('custom_page_icon')?.trim() ?? '' }
+}
+
 function Navigation ({ open }: { open: boolean }) {
   const { t } = useTranslation()
-  const { user, alarmTypes } = useSession()
+  const { user, alarmTypes, settings } = useSession()
   const delegate = (user.managedWebhooks ?? []).length > 0
-  const pages = PAGES.filter((page) => (page.adminOnly !== true || user.isAdmin) && (page.delegatesOnly !== true || delegate))
+  const pages = PAGES.filter((page) => (page.adminOnly !== true || user.isAdmin) && (page.delegatesOnly !== true || delegate) &&
+    (page.feature === undefined || !featureOff(settings, page.feature)))
+  const customPage = customPageOf(settings)
   const main = pages.filter((page) => page.section === 'main')
   const admin = pages.filter((page) => page.section === 'admin')
   return (
     <nav id='site-nav' className={open ? 'nav nav-open' : 'nav'} aria-label={t('shell.navigation')}>
       <ul className='nav-list'>
         {main.map((page) => <li key={page.path}><NavLink to={page.path} end>{t(page.label)}</NavLink></li>)}
+        {customPage !== null && (
+          <li>
+            <a href={customPage.url} target='_blank' rel='noopener noreferrer'>
+              {customPage.icon !== '' && <span className='nav-icon' aria-hidden='true'>{customPage.icon}</span>}
+              {customPage.name}
+              <span className='visually-hidden'> {t('nav.opensInNewTab')}</span>
+            </a>
+          </li>
+        )}
       </ul>
       {alarmTypes.length > 0 && (
         <>

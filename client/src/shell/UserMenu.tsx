@@ -1,11 +1,13 @@
 import { useEffect, useId, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
+import { Link } from 'react-router'
 import { signOut } from '../api'
 import { LanguageChoice } from '../i18n/LanguageChoice'
 import { setTheme, storedTheme, THEMES, type ThemeChoice } from '../theme'
 import { AlertsToggle } from './AlertsToggle'
 import { ProfileSwitcher } from './ProfileSwitcher'
-import { useSession } from './session-context'
+import { featureOff, useSession } from './session-context'
+
 
 /**
  * The user's menu: who is signed in, language, theme and sign-out. Escape or a click outside closes it.
@@ -14,7 +16,7 @@ import { useSession } from './session-context'
  */
 export function UserMenu ({ compact }: { compact: boolean }) {
   const { t } = useTranslation()
-  const { user } = useSession()
+  const { user, settings } = useSession()
   const [open, setOpen] = useState(false)
   const [theme, setThemeChoice] = useState<ThemeChoice>(storedTheme)
   const [signingOut, setSigningOut] = useState(false)
@@ -73,7 +75,7 @@ export function UserMenu ({ compact }: { compact: boolean }) {
           {t('userMenu.signedInAs', { name: user.username })}
           {user.isAdmin && <span className='badge'>{t('userMenu.admin')}</span>}
         </p>
-        {compact && <ProfileSwitcher inMenu />}
+        {compact && !featureOff(settings, 'disable_profiles') && <ProfileSwitcher inMenu />}
         {compact && <AlertsToggle />}
         <LanguageChoice />
         <fieldset className='field'>
@@ -87,6 +89,7 @@ export function UserMenu ({ compact }: { compact: boolean }) {
             ))}
           </div>
         </fieldset>
+        <Link className='button' to='/help' onClick={() => { setOpen(false) }}>{t('nav.help')}</Link>
         <button
           type='button'
           className='button'

@@ -2,6 +2,7 @@ import { createContext, useCallback, useContext, useMemo, type ReactNode } from 
 import { useTranslation } from 'react-i18next'
 import { api, signOut } from '../api'
 import { loadAlarmTypes, type AlarmTypeDescriptor } from '../alarm-types'
+import { loadSiteSettings } from '../pickers/game-data'
 import { getRefreshToken, storeTokens } from '../session'
 import type { User } from '../types'
 import { Status } from './Status'
@@ -11,6 +12,10 @@ interface SessionValue {
   user: User
   /** Alarm types this site offers right now. */
   alarmTypes: AlarmTypeDescriptor[]
+  /** The site settings a member may read (feature switches, links, language list), by key. */
+  settings: ReadonlyMap<string, string | null>
+  /** Takes over a setting an admin just saved, so the navigation follows without a reload. */
+  setSetting: (key: string, value: string | null) => void
   /** Reads /me again (after a profile switch, a pause, an impersonation). */
   reload: () => void
   /** Replaces the user without a round trip, when an answer already said what changed. */
@@ -19,13 +24,15 @@ interface SessionValue {
 
 const SessionContext = createContext<SessionValue | null>(null)
 
-interface Loaded { user: User, alarmTypes: AlarmTypeDescriptor[] }
+interface Loaded { user: User, alarmTypes: AlarmTypeDescriptor[], settings: ReadonlyMap<string, string | null> }
 
 async function loadSession (signal: AbortSignal): Promise<Loaded> {
   const user = await api<User>('/api/auth/me', { signal })
   // The active profile changed outside this site: the server re-issued the JWT to match.
   if (user.token !== undefined) storeTokens(user.token, getRefreshToken())
-  return { user, alarmTypes: await loadAlarmTypes(signal) }
+  // Without the settings the site still works, with every feature shown: the server refuses what is off.
+  const [alarmTypes, rows] = await Promise.all([loadAlarmTypes(signal), loadSiteSettings().catch(() => [])])
+  return { user, alarmTypes, settings: new Map(rows.map((row) => [row.key, row.value])) }
 }
 
 /** Loads the signed-in user once for every page of the shell. */
@@ -35,7 +42,11 @@ export function SessionProvider ({ children }: { children: ReactNode }) {
     if (state.status !== 'ready') return
     replace({ ...state.data, user: { ...state.data.user, ...change } })
   }, [state, replace])
-  const value = useMemo(() => state.status === 'ready' ? { ...state.data, reload, update } : null, [state, reload, update])
+  const setSetting = useCallback((key: string, value: string | null) => {
+    if (state.status !== 'ready') return
+    replace({ ...state.data, settings: new Map(state.data.settings).set(key, value) })
+  }, [state, replace])
+  const value = useMemo(() => state.status === 'ready' ? { ...state.data, reload, update, setSetting } : null, [state, reload, update, setSetting])
   if (state.status === 'failed') return <SessionUnavailable message={state.message} code={state.code} retry={reload} />
   return (
     <Status state={state} retry={reload}>
@@ -66,6 +77,9 @@ function SessionUnavailable ({ message, code, retry }: { message: string, code: 
     </main>
   )
 }
+
+/** A feature is off when its `disable_*` switch is exactly "true", as the server reads it. */
+export const featureOff = (settings: ReadonlyMap<string, string | null>, disableKey: string): boolean => settings.get(disableKey) === 'true'
 
 export function useSession (): SessionValue {
   const value = useContext(SessionContext)

@@ -1,7 +1,7 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { errors } from '../../../schemas/common.js'
 import {
-  AdminUserDetailSchema, DeletedAlarmsSchema, UserIdQuerySchema, UserListQuerySchema, UserPageSchema, UserUpdateSchema, WebhookCreateSchema
+  AdminUserDetailSchema, DeletedAlarmsSchema, UserIdQuerySchema, UserListQuerySchema, UserOverviewSchema, UserPageSchema, UserUpdateSchema, WebhookCreateSchema
 } from '../../../schemas/admin-users.js'
 import { WebhookWithDelegatesSchema } from '../../../schemas/delegates.js'
 
@@ -25,17 +25,42 @@ const adminUserRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     schema: { tags, querystring: UserIdQuerySchema, response: { 200: AdminUserDetailSchema, ...errors(400, 401, 403, 404, 500, 501) } }
   }, async (request) => adminUsers.one(request.query.id))
 
+  fastify.post('/users/avatars', {
+    ...admin,
+    schema: {
+      tags,
+      summary: 'Avatar addresses of up to 200 users, by id (from what is known; the chat platform is not asked)',
+      body: Type.Array(Type.String({ maxLength: 255 }), { maxItems: 200 }),
+      response: { 200: Type.Record(Type.String(), Type.String()), ...errors(400, 401, 403) }
+    }
+  }, async (request) => adminUsers.avatarsOf(request.body))
+
+  fastify.get('/poracle-admins', {
+    ...admin,
+    schema: { tags, summary: 'Ids that are admins by configuration: PORACLE_ADMIN_IDS and the engine\'s admin lists', response: { 200: Type.Array(Type.String()), ...errors(401, 403) } }
+  }, async () => adminUsers.poracleAdmins())
+
+  fastify.get('/users/overview', {
+    ...admin,
+    schema: {
+      tags,
+      summary: 'The user\'s profiles with alarm counts per type, and the areas the user may choose',
+      querystring: UserIdQuerySchema,
+      response: { 200: UserOverviewSchema, ...errors(400, 401, 403, 404, 500, 503) }
+    }
+  }, async (request) => adminUsers.overview(request.query.id))
+
   fastify.patch('/users', {
     ...admin,
     schema: {
       tags,
-      summary: 'Edit name, notes, language, area restriction and community membership',
+      summary: 'Edit name, notes, language, area restriction, community membership, and the active profile\'s location and areas',
       querystring: UserIdQuerySchema,
       body: UserUpdateSchema,
-      response: { 200: AdminUserDetailSchema, ...errors(400, 401, 403, 404, 500) }
+      response: { 200: AdminUserDetailSchema, ...errors(400, 401, 403, 404, 409, 500, 503) }
     }
   }, async (request) => {
-    await adminUsers.update(request.query.id, request.body)
+    await userWriteLock.run(request.query.id, () => adminUsers.update(request.query.id, request.body))
     return adminUsers.one(request.query.id)
   })
 

@@ -10,6 +10,8 @@ import { useSubmit } from '../../forms/useSubmit'
 import { useFormat } from '../../i18n/format'
 import { Status } from '../../shell/Status'
 import { useLoad } from '../../shell/useLoad'
+import { useSession } from '../../shell/session-context'
+import { FeaturesCard, IconSetsCard, LanguagesCard, LinksCard } from '../../features/site-settings/SettingsGroups'
 import { usePageTitle } from '../../shell/usePageTitle'
 import { accentContrastOnPage } from '../../theme'
 import type { SiteSetting } from '../../types'
@@ -29,30 +31,49 @@ async function loadPage (signal: AbortSignal): Promise<PageData> {
   return { settings, upstreamDisabled }
 }
 
-type Save = (key: string, value: string | null) => Promise<void>
+type Save = (key: string, value: string | null, category?: string) => Promise<void>
 
-/** Admin: how the site looks (branding), which alarm types it offers, and the alarm engine behind it. */
+/** The groups of the page, in order, by the id of their card. */
+const GROUPS = ['features', 'alerts', 'branding', 'languages', 'links', 'icons', 'engine'] as const
+
+/**
+ * Admin: every site setting, grouped (member features, alarm types, branding, languages, links, icon
+ * sets) and the alarm engine behind the site. A saved switch reaches the admin's own navigation at once.
+ */
 export default function SiteSettings () {
   const { t } = useTranslation()
   usePageTitle(t('nav.siteSettings'))
   const [state, retry, replace] = useLoad(loadPage)
+  const { setSetting } = useSession()
 
   return (
     <div className='page'>
       <h1>{t('nav.siteSettings')}</h1>
+      <nav aria-label={t('siteSettings.groups')} className='card'>
+        <ul className='row settings-groups'>
+          {GROUPS.map((group) => <li key={group}><a href={`#${group}`}>{t(`siteSettings.group.${group}`)}</a></li>)}
+        </ul>
+      </nav>
       <Status state={state} retry={retry}>
         {(data) => {
           const merge = (rows: SiteSetting[]): void => {
             const settings = new Map(data.settings)
-            for (const row of rows) settings.set(row.key, row.value)
+            for (const row of rows) {
+              settings.set(row.key, row.value)
+              setSetting(row.key, row.value)
+            }
             replace({ ...data, settings })
             setBranding(brandingFrom(settings))
           }
-          const set: Save = async (key, value) => { merge([await saveSetting(key, value)]) }
+          const set: Save = async (key, value, category) => { merge([await saveSetting(key, value, false, category)]) }
           return (
             <>
-              <BrandingCard settings={data.settings} onSaved={merge} />
+              <FeaturesCard settings={data.settings} set={set} />
               <AlarmTypeSwitches settings={data.settings} upstreamDisabled={data.upstreamDisabled} set={set} />
+              <BrandingCard settings={data.settings} onSaved={merge} />
+              <LanguagesCard settings={data.settings} set={set} />
+              <LinksCard settings={data.settings} onSaved={merge} />
+              <IconSetsCard settings={data.settings} onSaved={merge} />
             </>
           )
         }}
@@ -137,7 +158,7 @@ function BrandingCard ({ settings, onSaved }: { settings: SettingValues, onSaved
   const logo = draft.header_logo_url.trim()
   const favicon = draft.favicon_url.trim()
   return (
-    <section className='card' aria-labelledby='branding-title'>
+    <section className='card' aria-labelledby='branding-title' id='branding'>
       <h2 id='branding-title'>{t('siteSettings.branding.title')}</h2>
       <p className='help'>{t('siteSettings.branding.help')}</p>
       <form className='stack' noValidate onSubmit={(e) => { e.preventDefault(); void save() }}>
@@ -265,7 +286,7 @@ const TYPE_SWITCHES = ALARM_TYPE_SWITCHES.filter((type, index) => ALARM_TYPE_SWI
 function AlarmTypeSwitches ({ settings, upstreamDisabled, set }: { settings: SettingValues, upstreamDisabled: string[], set: Save }) {
   const { t } = useTranslation()
   return (
-    <section className='card' aria-labelledby='types-title'>
+    <section className='card' aria-labelledby='types-title' id='alerts'>
       <h2 id='types-title'>{t('siteSettings.types.title')}</h2>
       <p className='help'>{t('siteSettings.types.help')}</p>
       {TYPE_SWITCHES.map((type) => {
@@ -278,7 +299,7 @@ function AlarmTypeSwitches ({ settings, upstreamDisabled, set }: { settings: Set
             {...(byEngine && { help: t('siteSettings.types.byEngine') })}
             checked={!byEngine && !isTrue(settings, type.disableKey)}
             disabled={byEngine}
-            onChange={(on) => set(type.disableKey, on ? 'false' : 'true')}
+            onChange={(on) => set(type.disableKey, on ? 'false' : 'true', 'features')}
           />
         )
       })}
@@ -321,7 +342,7 @@ function EngineCard () {
   }
 
   return (
-    <section className='card' aria-labelledby='engine-title' aria-busy={busy}>
+    <section className='card' aria-labelledby='engine-title' aria-busy={busy} id='engine'>
       <h2 id='engine-title'>{t('siteSettings.engine.title')}</h2>
       <Status state={state} retry={retry}>
         {(profile) => (

@@ -1,9 +1,12 @@
 import { useEffect, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
+import { Link } from 'react-router'
 import { api } from '../../api'
+import { ConfirmDialog } from '../../components/ConfirmDialog'
 import { useSubmit } from '../../forms/useSubmit'
 import { useFormat } from '../../i18n/format'
 import { viewAs } from '../../shell/impersonation'
+import { maskedAddress } from '../webhooks/webhook-state'
 import { Status } from '../../shell/Status'
 import { useLoad } from '../../shell/useLoad'
 import { usePageTitle } from '../../shell/usePageTitle'
@@ -20,6 +23,12 @@ interface UserPage { users: AdminUser[], total: number, page: number, pageSize: 
 type StatusFilter = '' | 'active' | 'paused' | 'blocked'
 
 const PAGE_SIZE = 25
+
+/**
+ * A webhook's id is its address, secret token included: the list shows it masked as the Webhooks page
+ * does (whoever reads the screen could otherwise post into the channel).
+ */
+const shownId = (user: AdminUser): string => user.type.startsWith('webhook') ? maskedAddress(user.id) : user.id
 
 /**
  * Engine users for administrators: search by id or name, filter by state, page through; block (which
@@ -90,6 +99,9 @@ function UserList ({ page, announce: setMessage, changed, removed, turned, goTo 
   const { t } = useTranslation()
   const format = useFormat()
   const { busy, error, run } = useSubmit()
+  // The deletion waiting for the admin's confirmation, and the dialog's own outcome.
+  const [pending, setPending] = useState<{ kind: 'alarms' | 'user', user: AdminUser } | null>(null)
+  const confirm = useSubmit()
   const pages = Math.max(1, Math.ceil(page.total / page.pageSize))
   const id = (user: AdminUser): string => encodeURIComponent(user.id)
   const heading = useRef<HTMLHeadingElement>(null)
@@ -101,19 +113,20 @@ function UserList ({ page, announce: setMessage, changed, removed, turned, goTo 
       setMessage(done)
     })
   }
-  const deleteAlarms = (user: AdminUser): void => {
-    if (!window.confirm(t('adminUsers.confirmDeleteAlarms', { name: user.name }))) return
-    void run(async () => {
-      const { deleted } = await api<{ deleted: number }>(`/api/admin/users/alarms?id=${id(user)}`, { method: 'DELETE' })
-      setMessage(t('adminUsers.alarmsDeleted', { name: user.name, count: deleted }))
-    })
-  }
-  const deleteUser = (user: AdminUser): void => {
-    if (!window.confirm(t('adminUsers.confirmDelete', { name: user.name, id: user.id }))) return
-    void run(async () => {
-      await api(`/api/admin/users?id=${id(user)}`, { method: 'DELETE' })
-      setMessage(t('adminUsers.deleted', { name: user.name }))
-      removed()
+  const confirmed = (): void => {
+    if (pending === null) return
+    const { kind, user } = pending
+    void confirm.run(async () => {
+      if (kind === 'alarms') {
+        const { deleted } = await api<{ deleted: number }>(`/api/admin/users/alarms?id=${id(user)}`, { method: 'DELETE' })
+        setMessage(t('adminUsers.alarmsDeleted', { name: user.name, count: deleted }))
+        setPending(null)
+      } else {
+        await api(`/api/admin/users?id=${id(user)}`, { method: 'DELETE' })
+        setMessage(t('adminUsers.deleted', { name: user.name }))
+        setPending(null)
+        removed()
+      }
     })
   }
 
@@ -125,9 +138,9 @@ function UserList ({ page, announce: setMessage, changed, removed, turned, goTo 
         {page.users.map((user) => (
           <li key={user.id} className='list-item stack'>
             <div className='stack-tight'>
-              <strong>{user.name === '' ? user.id : user.name}</strong>
-              <span className='small muted'>
-                {user.id} · {user.type} · {user.adminDisable ? t('adminUsers.statusBlocked') : user.enabled ? t('adminUsers.statusActive') : t('adminUsers.statusPaused')}
+              <strong className='wrap-anywhere'>{user.name === '' ? shownId(user) : user.name}</strong>
+              <span className='small muted wrap-anywhere'>
+                {shownId(user)} · {user.type} · {user.adminDisable ? t('adminUsers.statusBlocked') : user.enabled ? t('adminUsers.statusActive') : t('adminUsers.statusPaused')}
                 {user.lastChecked !== null && ` · ${t('adminUsers.lastSeen', { when: format.dateTime(new Date(user.lastChecked)) })}`}
               </span>
             </div>
@@ -139,12 +152,29 @@ function UserList ({ page, announce: setMessage, changed, removed, turned, goTo 
                 ? <button type='button' className='button' disabled={busy} onClick={() => { action(user, 'pause', t('adminUsers.paused', { name: user.name })) }}>{t('adminUsers.pause')}</button>
                 : <button type='button' className='button' disabled={busy} onClick={() => { action(user, 'resume', t('adminUsers.resumed', { name: user.name })) }}>{t('adminUsers.resume')}</button>}
               <button type='button' className='button' disabled={busy} onClick={() => { void run(() => viewAs(user.id)) }}>{t('adminUsers.viewAs')}</button>
-              <button type='button' className='button' disabled={busy} onClick={() => { deleteAlarms(user) }}>{t('adminUsers.deleteAlarms')}</button>
-              <button type='button' className='button button-danger' disabled={busy} onClick={() => { deleteUser(user) }}>{t('adminUsers.delete')}</button>
+              <Link className='button' to={`/admin/users/edit?id=${id(user)}`}>{t('adminUsers.edit', { name: user.name === '' ? shownId(user) : user.name })}</Link>
+              <button type='button' className='button' disabled={busy} onClick={() => { confirm.setError(null); setPending({ kind: 'alarms', user }) }}>{t('adminUsers.deleteAlarms')}</button>
+              <button type='button' className='button button-danger' disabled={busy} onClick={() => { confirm.setError(null); setPending({ kind: 'user', user }) }}>{t('adminUsers.delete')}</button>
             </div>
           </li>
         ))}
       </ul>
+      <ConfirmDialog
+        open={pending !== null}
+        title={pending?.kind === 'user' ? t('adminUsers.delete') : t('adminUsers.deleteAlarms')}
+        confirmLabel={pending?.kind === 'user' ? t('adminUsers.delete') : t('adminUsers.deleteAlarms')}
+        busy={confirm.busy}
+        error={confirm.error}
+        onConfirm={confirmed}
+        onCancel={() => { setPending(null) }}
+      >
+        {pending !== null && (
+          <p className='wrap-anywhere'>{pending.kind === 'user'
+            ? t('adminUsers.confirmDelete', { name: pending.user.name, id: shownId(pending.user) })
+            : t('adminUsers.confirmDeleteAlarms', { name: pending.user.name })}
+          </p>
+        )}
+      </ConfirmDialog>
       {/* One line down to 320 px: the position is "2 / 5" on screen and "Page 2 of 5" when read out. */}
       <nav className='pager' aria-label={t('adminUsers.pages')}>
         <button type='button' className='button' disabled={page.page <= 1} onClick={() => { goTo(page.page - 1) }}>

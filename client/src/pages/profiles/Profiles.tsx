@@ -16,6 +16,14 @@ import '../../forms/forms.css'
 
 type Action = 'rename' | 'hours' | 'duplicate' | 'copy' | 'delete'
 
+/** `name`, or `name 2`, `name 3`, ... the first no profile has (the server refuses a name in use). */
+function freeName (profiles: Profile[], name: string): string {
+  const taken = new Set(profiles.map((p) => p.name.trim().toLowerCase()))
+  let candidate = name
+  for (let n = 2; taken.has(candidate.toLowerCase()); n++) candidate = `${name} ${n}`
+  return candidate
+}
+
 interface CopyResult { alarmsCopied: number, newProfileNo: number, token: string }
 
 /**
@@ -30,7 +38,10 @@ export default function Profiles () {
   const [open, setOpen] = useState<{ profileNo: number, action: Action } | null>(null)
   const [message, setMessage] = useState<string | null>(null)
   const [overviewRound, setOverviewRound] = useState(0)
-  const { busy, error, run } = useSubmit()
+  const { busy, error, setError, run } = useSubmit()
+  /** The server's "that name is taken", shown at the name field of the form that sent it. */
+  const [nameTaken, setNameTaken] = useState<{ form: string, text: string } | null>(null)
+  const refusedAt = (form: string): string | null => nameTaken?.form === form ? nameTaken.text : null
   const fileInput = useRef<HTMLInputElement>(null)
   const [importing, setImporting] = useState<{ profileName: string, version?: unknown, alarms: unknown } | null>(null)
 
@@ -50,7 +61,19 @@ export default function Profiles () {
     retry()
   }
 
-  const act = (work: () => Promise<void>): void => { setMessage(null); void run(work) }
+  const act = (work: () => Promise<void>): void => { setMessage(null); setNameTaken(null); void run(work) }
+
+  /** As `act`, for a form that sends a profile name: a refused name is said at its field. */
+  const actOnName = (form: string, work: () => Promise<void>): void => {
+    setMessage(null)
+    setNameTaken(null)
+    void run(work, (err) => {
+      const reason = err instanceof ApiError ? (err.body as { reason?: unknown } | undefined)?.reason : undefined
+      if (reason === 'profile_name_taken') setNameTaken({ form, text: t('profiles.nameTaken') })
+      else setError(err instanceof ApiError ? err.message : t('status.failed'))
+    })
+  }
+  const toggleForm = (next: { profileNo: number, action: Action } | null): void => { setNameTaken(null); setOpen(next) }
 
   const download = (profile: Profile) => act(async () => {
     const data = await api<unknown>(`/api/profile-overview/export/${profile.profileNo}`)
@@ -88,7 +111,7 @@ export default function Profiles () {
                 const hours = parseHours(profile.activeHours)
                 const areas = parseList(profile.area)
                 const isOpen = (action: Action) => open?.profileNo === profile.profileNo && open.action === action
-                const toggle = (action: Action) => { setOpen(isOpen(action) ? null : { profileNo: profile.profileNo, action }) }
+                const toggle = (action: Action) => { toggleForm(isOpen(action) ? null : { profileNo: profile.profileNo, action }) }
                 return (
                   <li key={profile.profileNo} className='card profile-card'>
                     <div className='card-header'>
@@ -112,8 +135,8 @@ export default function Profiles () {
                     </div>
                     {list.length < 2 && <p className='help'>{t('profiles.lastOne')}</p>}
                     {isOpen('rename') && (
-                      <NameForm label={t('profiles.newName')} submit={t('profiles.rename')} initial={profile.name} busy={busy} onCancel={() => { setOpen(null) }}
-                        onSubmit={(name) => act(async () => {
+                      <NameForm label={t('profiles.newName')} submit={t('profiles.rename')} initial={profile.name} busy={busy} refused={refusedAt(`${profile.profileNo}-rename`)} onCancel={() => { toggleForm(null) }}
+                        onSubmit={(name) => actOnName(`${profile.profileNo}-rename`, async () => {
                           await api(`/api/profiles/${profile.profileNo}`, { method: 'PUT', json: { name } })
                           await finish(t('profiles.renamed', { name }))
                         })} />
@@ -131,8 +154,8 @@ export default function Profiles () {
                     {isOpen('duplicate') && (
                       <>
                         <p className='help'>{t('profiles.duplicateHelp')}</p>
-                        <NameForm label={t('profiles.copyName')} submit={t('profiles.duplicate')} initial={t('profiles.copyOf', { name: profile.name })} busy={busy} onCancel={() => { setOpen(null) }}
-                          onSubmit={(name) => act(async () => {
+                        <NameForm label={t('profiles.copyName')} submit={t('profiles.duplicate')} initial={freeName(list, t('profiles.copyOf', { name: profile.name }))} busy={busy} refused={refusedAt(`${profile.profileNo}-duplicate`)} onCancel={() => { toggleForm(null) }}
+                          onSubmit={(name) => actOnName(`${profile.profileNo}-duplicate`, async () => {
                             await api('/api/profiles/duplicate', { method: 'POST', json: { fromProfileNo: profile.profileNo, name } })
                             await finish(t('profiles.duplicated', { name }))
                           })} />
@@ -141,8 +164,8 @@ export default function Profiles () {
                     {isOpen('copy') && (
                       <>
                         <p className='help'>{t('profiles.copyHelp')}</p>
-                        <NameForm label={t('profiles.copyName')} submit={t('profiles.copyAlarms')} initial={t('profiles.copyOf', { name: profile.name })} busy={busy} onCancel={() => { setOpen(null) }}
-                          onSubmit={(name) => act(async () => {
+                        <NameForm label={t('profiles.copyName')} submit={t('profiles.copyAlarms')} initial={freeName(list, t('profiles.copyOf', { name: profile.name }))} busy={busy} refused={refusedAt(`${profile.profileNo}-copy`)} onCancel={() => { toggleForm(null) }}
+                          onSubmit={(name) => actOnName(`${profile.profileNo}-copy`, async () => {
                             const result = await api<CopyResult>(`/api/profile-overview/duplicate/${profile.profileNo}`, { method: 'POST', json: { name } })
                             await finish(t('profiles.copied', { name, count: result.alarmsCopied }), result.token)
                           })} />
@@ -169,8 +192,8 @@ export default function Profiles () {
       </Status>
       <section className='card' aria-labelledby='profiles-new'>
         <h2 id='profiles-new'>{t('profiles.create')}</h2>
-        <NameForm key={overviewRound} label={t('profiles.name')} submit={t('profiles.create')} busy={busy}
-          onSubmit={(name) => act(async () => {
+        <NameForm key={overviewRound} label={t('profiles.name')} submit={t('profiles.create')} busy={busy} refused={refusedAt('create')}
+          onSubmit={(name) => actOnName('create', async () => {
             await api('/api/profiles', { method: 'POST', json: { name } })
             await finish(t('profiles.created', { name }))
           })} />

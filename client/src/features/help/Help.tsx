@@ -1,0 +1,75 @@
+import { useTranslation } from 'react-i18next'
+import { Link } from 'react-router'
+import { usePageTitle } from '../../shell/usePageTitle'
+import { featureOff, useSession } from '../../shell/session-context'
+
+/** Every alarm type the engine knows, in the navigation's order; each has a sentence of its own. */
+const TYPES = ['pokemon', 'raid', 'egg', 'quest', 'invasion', 'lure', 'nest', 'gym', 'fort', 'maxbattle'] as const
+
+/**
+ * Help for members: what each alarm type does, how distance and areas decide where an alarm applies,
+ * what templates are and where alerts are delivered. Parts about a feature the site has switched off
+ * are left out, so the page never points at a page the member cannot open.
+ */
+export default function Help () {
+  const { t } = useTranslation()
+  usePageTitle(t('nav.help'))
+  const { settings, alarmTypes } = useSession()
+  const offered = new Set(alarmTypes.map((type) => type.type))
+  const areas = !featureOff(settings, 'disable_areas')
+  const location = !featureOff(settings, 'disable_location')
+  const profiles = !featureOff(settings, 'disable_profiles')
+
+  return (
+    <div className='page'>
+      <h1>{t('help.title')}</h1>
+      <p>{t('help.intro')}</p>
+      <nav aria-label={t('help.contents')} className='card'>
+        <ul className='row settings-groups'>
+          <li><a href='#help-types'>{t('help.types.title')}</a></li>
+          <li><a href='#help-where'>{t('help.where.title')}</a></li>
+          <li><a href='#help-templates'>{t('help.templates.title')}</a></li>
+          <li><a href='#help-delivery'>{t('help.delivery.title')}</a></li>
+        </ul>
+      </nav>
+
+      <section className='card' aria-labelledby='help-types' >
+        <h2 id='help-types'>{t('help.types.title')}</h2>
+        <dl className='help-list'>
+          {TYPES.filter((type) => offered.size === 0 || offered.has(type)).map((type) => (
+            <div key={type}>
+              <dt>{t(`alarms.types.${type}`)}</dt>
+              <dd>{t(`help.types.${type}`)}</dd>
+            </div>
+          ))}
+        </dl>
+      </section>
+
+      <section className='card' aria-labelledby='help-where'>
+        <h2 id='help-where'>{t('help.where.title')}</h2>
+        <p>{t('help.where.intro')}</p>
+        <h3>{t('help.where.distanceTitle')}</h3>
+        <p>{t('help.where.distance')}</p>
+        {location && <p><Link to='/location'>{t('help.where.setLocation')}</Link></p>}
+        <h3>{t('help.where.areasTitle')}</h3>
+        <p>{t('help.where.areas')}</p>
+        {areas && <p><Link to='/areas'>{t('help.where.chooseAreas')}</Link></p>}
+        <h3>{t('help.where.bothTitle')}</h3>
+        <p>{t('help.where.both')}</p>
+        {profiles && <p>{t('help.where.profiles')}</p>}
+      </section>
+
+      <section className='card' aria-labelledby='help-templates'>
+        <h2 id='help-templates'>{t('help.templates.title')}</h2>
+        <p>{t('help.templates.text')}</p>
+      </section>
+
+      <section className='card' aria-labelledby='help-delivery'>
+        <h2 id='help-delivery'>{t('help.delivery.title')}</h2>
+        <p>{t('help.delivery.text')}</p>
+        <p>{t('help.delivery.pause')}</p>
+        <p><Link to='/preferences'>{t('help.delivery.settings')}</Link></p>
+      </section>
+    </div>
+  )
+}

@@ -1,0 +1,90 @@
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import t from 'tap'
+import { INDEX_MAX_BYTES } from '../plugins/icon-sets.js'
+import { bearer, build, type Test } from './helper.js'
+
+/**
+ * The icon-set check of the site settings page (POST /api/admin/icon-sets/check) against a local
+ * stand-in of an icon repository that serves the UICONS root index, errors, a slow answer, a body
+ * without a length that goes on past the limit, and a redirect.
+ */
+async function iconRepository (t: Test): Promise<string> {
+  const server: Server = createServer((req, res) => {
+    switch (req.url) {
+      case '/good/index.json':
+        res.setHeader('content-type', 'application/json')
+        res.end(JSON.stringify({ pokemon: ['1.png', '25.png'], gym: ['0.png'], raid: { egg: ['1.png'] }, reward: { item: ['1.png'], stardust: ['0.png'] }, type: ['1.png'], 'notes.txt': 'x' }))
+        return
+      case '/missing/index.json':
+        res.statusCode = 404
+        res.end('not found')
+        return
+      case '/html/index.json':
+        res.end('<html>no</html>')
+        return
+      case '/slow/index.json':
+        setTimeout(() => { res.end('{}') }, 20_000).unref()
+        return
+      case '/huge/index.json': {
+        // No content-length: the reader has to stop by itself.
+        const chunk = Buffer.alloc(256 * 1024, 0x20)
+        let sent = 0
+        const push = (): void => {
+          while (sent <= INDEX_MAX_BYTES + chunk.length) {
+            sent += chunk.length
+            if (!res.write(chunk)) { res.once('drain', push); return }
+          }
+          res.end()
+        }
+        push()
+        return
+      }
+      case '/moved/index.json':
+        res.statusCode = 302
+        res.setHeader('location', '/good/index.json')
+        res.end()
+        return
+      default:
+        res.statusCode = 404
+        res.end()
+    }
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  t.teardown(() => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => { resolve() }) }))
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+}
+
+t.test('an icon set is checked by its index: categories, or why not', async (t) => {
+  const base = await iconRepository(t)
+  const { app } = await build(t)
+  const admin = bearer(app, { userId: 'admin1', isAdmin: true })
+  const check = async (url: string, headers = admin) => app.inject({ method: 'POST', url: '/api/admin/icon-sets/check', headers, payload: { url } })
+
+  const good = await check(`${base}/good/`)
+  t.equal(good.statusCode, 200)
+  t.same(good.json(), { ok: true, categories: ['gym', 'pokemon', 'raid', 'raid/egg', 'reward', 'reward/item', 'reward/stardust', 'type'] }, 'folders and sub-folders, not plain values')
+
+  t.same((await check(`${base}/missing`)).json(), { ok: false, problem: 'status', status: 404 })
+  t.same((await check(`${base}/html`)).json(), { ok: false, problem: 'not_an_index' })
+  t.same((await check(`${base}/moved`)).json(), { ok: false, problem: 'status', status: 302 }, 'a redirect is not followed')
+  const huge = await check(`${base}/huge`)
+  t.same(huge.json(), { ok: false, problem: 'too_large' }, 'a body past the limit is cut off')
+  t.same((await check('http://127.0.0.1:1')).json(), { ok: false, problem: 'unreachable' })
+
+  for (const url of ['ftp://example.com/icons', 'not an address', 'https://u:p@example.com/icons']) {
+    const res = await check(url)
+    t.equal(res.statusCode, 400, `${url} is refused`)
+    t.match(res.json(), { details: [{ field: '/url' }] })
+  }
+  t.equal((await check(`${base}/good`, bearer(app, { userId: 'member1' }))).statusCode, 403, 'admins only')
+})
+
+t.test('a slow icon set answers "timeout" within the limit', async (t) => {
+  const base = await iconRepository(t)
+  const { app } = await build(t)
+  const started = Date.now()
+  const res = await app.inject({ method: 'POST', url: '/api/admin/icon-sets/check', headers: bearer(app, { userId: 'admin1', isAdmin: true }), payload: { url: `${base}/slow` } })
+  t.same(res.json(), { ok: false, problem: 'timeout' })
+  t.ok(Date.now() - started < 12_000, 'gave up after the time limit')
+})
