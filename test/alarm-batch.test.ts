@@ -137,3 +137,16 @@ t.test('bad batches and patches are a 400 that reaches no engine', async (t) => 
   }
   t.same(writes(ng), [])
 })
+
+t.test('the alarm types carry every min/max pair with its span; the server refuses each pair inverted', async (t) => {
+  await fresh(ng)
+  const types = (await call(ng, 'GET', '/api/alarm-types')).json() as Array<{ type: string, ranges: Row[] }>
+  const pokemon = types.find((d) => d.type === 'pokemon') as { ranges: Row[] }
+  t.same(pokemon.ranges.map((r) => r.low), ['min_iv', 'min_level', 'min_cp', 'atk', 'def', 'sta', 'size', 'rarity', 'pvp_ranking_best'])
+  t.match(pokemon.ranges[0], { high: 'max_iv', min: -1, max: 100, section: 'primary', unit: '%' })
+  t.same(types.find((d) => d.type === 'raid')?.ranges, [])
+  for (const range of pokemon.ranges) {
+    const res = await call(ng, 'POST', '/api/monsters', { pokemon_id: 1, [range.low as string]: 3, [range.high as string]: 2 })
+    t.equal(res.statusCode, 400, `${String(range.low)} above ${String(range.high)}`)
+  }
+})
