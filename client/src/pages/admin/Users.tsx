@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { api } from '../../api'
+import { useDialogs } from '../../components/Dialog'
 import { useSubmit } from '../../forms/useSubmit'
 import { useFormat } from '../../i18n/format'
 import { viewAs } from '../../shell/impersonation'
@@ -93,6 +94,7 @@ function UserList ({ page, announce: setMessage, changed, removed, turned, goTo 
   const pages = Math.max(1, Math.ceil(page.total / page.pageSize))
   const id = (user: AdminUser): string => encodeURIComponent(user.id)
   const heading = useRef<HTMLHeadingElement>(null)
+  const ask = useDialogs()
   useEffect(() => { if (turned) heading.current?.focus() }, [turned])
 
   const action = (user: AdminUser, path: 'disable' | 'enable' | 'pause' | 'resume', done: string): void => {
@@ -101,15 +103,15 @@ function UserList ({ page, announce: setMessage, changed, removed, turned, goTo 
       setMessage(done)
     })
   }
-  const deleteAlarms = (user: AdminUser): void => {
-    if (!window.confirm(t('adminUsers.confirmDeleteAlarms', { name: user.name }))) return
+  const deleteAlarms = async (user: AdminUser): Promise<void> => {
+    if (!await ask.confirm({ title: t('adminUsers.confirmDeleteAlarms', { name: user.name }), confirmLabel: t('dialog.delete'), danger: true })) return
     void run(async () => {
       const { deleted } = await api<{ deleted: number }>(`/api/admin/users/alarms?id=${id(user)}`, { method: 'DELETE' })
       setMessage(t('adminUsers.alarmsDeleted', { name: user.name, count: deleted }))
     })
   }
-  const deleteUser = (user: AdminUser): void => {
-    if (!window.confirm(t('adminUsers.confirmDelete', { name: user.name, id: user.id }))) return
+  const deleteUser = async (user: AdminUser): Promise<void> => {
+    if (!await ask.confirm({ title: t('adminUsers.confirmDelete', { name: user.name, id: user.id }), confirmLabel: t('dialog.delete'), danger: true })) return
     void run(async () => {
       await api(`/api/admin/users?id=${id(user)}`, { method: 'DELETE' })
       setMessage(t('adminUsers.deleted', { name: user.name }))
@@ -119,6 +121,7 @@ function UserList ({ page, announce: setMessage, changed, removed, turned, goTo 
 
   return (
     <section className='card stack' aria-labelledby='user-list'>
+      {ask.dialog}
       <h2 id='user-list' ref={heading} tabIndex={-1}>{t('adminUsers.found', { count: page.total })}</h2>
       <div role='alert'>{error !== null && <p className='notice notice-error'>{error}</p>}</div>
       <ul className='list'>
@@ -139,8 +142,8 @@ function UserList ({ page, announce: setMessage, changed, removed, turned, goTo 
                 ? <button type='button' className='button' disabled={busy} onClick={() => { action(user, 'pause', t('adminUsers.paused', { name: user.name })) }}>{t('adminUsers.pause')}</button>
                 : <button type='button' className='button' disabled={busy} onClick={() => { action(user, 'resume', t('adminUsers.resumed', { name: user.name })) }}>{t('adminUsers.resume')}</button>}
               <button type='button' className='button' disabled={busy} onClick={() => { void run(() => viewAs(user.id)) }}>{t('adminUsers.viewAs')}</button>
-              <button type='button' className='button' disabled={busy} onClick={() => { deleteAlarms(user) }}>{t('adminUsers.deleteAlarms')}</button>
-              <button type='button' className='button button-danger' disabled={busy} onClick={() => { deleteUser(user) }}>{t('adminUsers.delete')}</button>
+              <button type='button' className='button' disabled={busy} onClick={() => { void deleteAlarms(user) }}>{t('adminUsers.deleteAlarms')}</button>
+              <button type='button' className='button button-danger' disabled={busy} onClick={() => { void deleteUser(user) }}>{t('adminUsers.delete')}</button>
             </div>
           </li>
         ))}
