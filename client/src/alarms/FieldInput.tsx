@@ -1,12 +1,11 @@
 import type { TFunction } from 'i18next'
-import { useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { AlarmTypeDescriptor, FieldDescriptor } from '../alarm-types'
 import { ChoicePicker, type Choice } from '../pickers/ChoicePicker'
 import { gruntName, loadGruntTypes, loadRaidLevels, raidLevelName } from '../pickers/game-data'
 import { GymPicker } from '../pickers/GymPicker'
 import { PokemonPicker } from '../pickers/PokemonPicker'
-import { loadTemplateNames } from './editor-data'
+import { TemplateInput } from './TemplateInput'
 import { listItems, type FormValues } from './form-model'
 
 /** Integer fields whose numbers name something (team 4 is "any team"): offered as a list of names. */
@@ -177,15 +176,3 @@ function Help ({ id, help, range }: { id: string, help: string, range: string })
   return <p id={id} className='help'>{[range, help].filter((s) => s !== '').join(' ')}</p>
 }
 
-/** The template's name, typed or chosen from the engine's own templates for this type. */
-export function TemplateInput ({ id, type, value, describedBy, invalid, onChange }: { id: string, type: string, value: string, describedBy?: string | undefined, invalid?: boolean, onChange: (value: string) => void }) {
-  const [names, setNames] = useState<string[]>([])
-  const { t } = useTranslation()
-  useEffect(() => { void loadTemplateNames(type).then(setNames, () => undefined) }, [type])
-  return (
-    <>
-      <input id={id} className='input' list={`${id}-names`} value={value} placeholder={t('fields.templateDefault')} aria-describedby={describedBy} aria-invalid={invalid} onChange={(e) => { onChange(e.target.value) }} />
-      <datalist id={`${id}-names`}>{names.map((n) => <option key={n} value={n} />)}</datalist>
-    </>
-  )
-}

@@ -50,7 +50,7 @@ export function PokemonSelection ({ selected, onChange, allowEverything = true, 
           })}
         </ul>
       )}
-      <label className='visually-hidden' htmlFor={inputId}>{t('pickers.searchPokemon')}</label>
+      <label className='visually-hidden' htmlFor={inputId}>{t('alarms.fields.pokemon_id')}</label>
       <PokemonPicker
         inputId={inputId}
         describedBy={undefined}
