@@ -38,12 +38,14 @@ export const AlarmCard = memo(function AlarmCard ({ type, alarm, vocabulary, ico
         </label>
       )}
       <span className='alarm-sprite'><PokemonIcon base={iconBase} id={pokemonId} form={Number(alarm.form ?? 0)} /></span>
-      <div className='alarm-main'>
+      {/* Screen readers get the one sentence; the title and pills below say the same to the eye. */}
+      <p className='visually-hidden alarm-text'>{sentence}</p>
+      <div className='alarm-main' aria-hidden='true'>
         <p className='alarm-title'>
           <strong>{subjectOf(type, alarm, vocabulary)}</strong>
           {pokemonId > 0 && pokemonId < 9000 && <span className='muted small'> #{pokemonId}</span>}
         </p>
-        <ul className='pills' aria-label={t('alarms.filters')}>
+        <ul className='pills'>
           {pills(type, alarm, vocabulary).map((p) => <li key={p.key} className={`pill pill-${p.tone}`}>{p.text}</li>)}
         </ul>
         {description !== null && <p className='alarm-description small muted'>{description}</p>}

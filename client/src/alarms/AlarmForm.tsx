@@ -1,6 +1,6 @@
 import { useEffect, useId, useMemo, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { api, ApiError } from '../api'
+import { api, ApiError, type FieldProblem } from '../api'
 import type { AlarmTypeDescriptor, FieldDescriptor } from '../alarm-types'
 import { useSubmit } from '../forms/useSubmit'
 import { useGymPickerAvailable } from '../pickers/useGameData'
@@ -27,7 +27,7 @@ const BY_LEVEL = new Set(['raid', 'maxbattle'])
 /** Types whose new alarms are picked many at once (one alarm per pokemon and form). */
 const MANY = new Set(['pokemon'])
 
-export interface BatchItem { index: number, status: 'created' | 'duplicate' | 'refused', alarm?: Alarm, reason?: string }
+export interface BatchItem { index: number, status: 'created' | 'duplicate' | 'refused', alarm?: Alarm, reason?: string, details?: FieldProblem[] }
 export type Outcome =
   | { kind: 'saved', alarm: Alarm, replaces: number }
   | { kind: 'unchanged' }
@@ -155,6 +155,19 @@ export function AlarmForm ({ type, alarm, vocabulary, onDone, onCancel }: Props)
         const answer = await api<{ created: number, results: BatchItem[] }>(`${type.path}/batch`, { method: 'POST', json: { alarms } })
         const created = answer.results.flatMap((r) => (r.status === 'created' && r.alarm !== undefined ? [r.alarm] : []))
         if (answer.results.every((r) => r.status === 'created')) { onDone({ kind: 'created', alarms: created }); return }
+        const [only] = answer.results
+        // One alarm: its refusal is shown at its fields, as for any other error, and the form stays.
+        if (alarms.length === 1 && only !== undefined && only.status !== 'created') {
+          if (only.status === 'duplicate') { onDone({ kind: 'unchanged' }); return }
+          const { fields, other } = serverErrors(type, only.details ?? [])
+          setErrors(fields)
+          focusFirstError(fields)
+          const count = Object.keys(fields).length
+          setProblem(count > 0
+            ? { message: t('fields.errors.summary', { count }), tone: 'error', extra: other }
+            : { message: t('alarms.conflict'), tone: 'warning', extra: [only.reason ?? ''] })
+          return
+        }
         setReport(answer.results)
         return
       }

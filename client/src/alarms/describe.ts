@@ -17,6 +17,9 @@ export interface Vocabulary {
 const NOT_FILTERS = new Set(['pokemon_id', 'form', 'level', 'reward_type', 'reward', 'grunt_type', 'lure_id', 'fort_type',
   'distance', 'override_areas', 'override_location_label', 'template', 'ping', 'clean'])
 
+/** Integer fields whose numbers have names (team 2 is Valor). */
+const NAMED = new Set(['gender', 'team', 'rsvp_changes', 'pvp_ranking_evolution'])
+
 const num = (value: unknown): number => typeof value === 'number' ? value : Number(value)
 
 export function levelName (v: Vocabulary, level: number): string {
@@ -63,7 +66,7 @@ function subject (type: AlarmTypeDescriptor, alarm: Alarm, v: Vocabulary): strin
 function valueText (field: FieldDescriptor, value: unknown, v: Vocabulary): string {
   if (field.name === 'gym_id') return v.gymNames.get(String(value)) ?? String(value)
   if (field.kind === 'boolean') return v.t(`alarms.fields.${field.name}`)
-  if (field.kind === 'enum' || field.name === 'gender') return v.t(`pickers.values.${field.name}.${String(value)}`, { defaultValue: String(value) })
+  if (field.kind === 'enum' || NAMED.has(field.name)) return v.t(`pickers.values.${field.name}.${String(value)}`, { defaultValue: String(value) })
   if (Array.isArray(value)) return value.join(', ')
   return field.unit === '%' ? `${String(value)} %` : field.unit === 's' ? `${String(value)} s` : String(value)
 }

@@ -194,6 +194,8 @@ function AlarmList ({ type }: { type: AlarmTypeDescriptor }) {
     } else {
       announce({ message: t('alarms.unchanged'), tone: 'info' })
     }
+    // Changes made elsewhere meanwhile (another device, the bot) come in too; the sort keeps the places.
+    void refresh()
   }
 
   const bulkDone = (results: BulkResult[]): void => {
