@@ -23,7 +23,7 @@ async function editorTests (): Promise<void> {
 
   /** A native confirm, prompt or alert fails the test: the client has its own dialog. */
   const noNativeDialogs = (t: Test, page: Page) => {
-    page.on('dialog', (dialog) => { t.fail(`native ${dialog.type()} dialog: ${dialog.message()}`); void dialog.dismiss() })
+    page.on('dialog', (dialog) => { t.fail(`native ${dialog.type()} dialog: ${dialog.message()}`); dialog.dismiss().catch(() => undefined) })
   }
 
   for (const [label, viewport] of [['phone', PHONE], ['desktop', DESKTOP]] as const) {
