@@ -36,6 +36,7 @@ import adminUsers from './plugins/admin-users.js'
 import delegates from './plugins/delegates.js'
 import serverProfile from './plugins/server-profile.js'
 import quickPicks from './plugins/quick-picks.js'
+import alarmDefaults from './plugins/alarm-defaults.js'
 import masterNames from './plugins/master-names.js'
 import scannerDb from './plugins/scanner-db.js'
 import pokemonAvailability from './plugins/pokemon-availability.js'
@@ -60,6 +61,7 @@ import quickPickRoutes from './routes/quick-picks/index.js'
 import upstreamDisabledRoutes from './routes/settings/upstream-disabled.js'
 import alarmRoutes from './routes/alarms/index.js'
 import alarmTypeRoutes from './routes/alarm-types/index.js'
+import alarmDefaultRoutes from './routes/alarm-defaults/index.js'
 import profileRoutes from './routes/profiles/index.js'
 import profileOverviewRoutes from './routes/profile-overview/index.js'
 import locationRoutes from './routes/location/index.js'
@@ -174,6 +176,7 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   await fastify.register(delegates)
   await fastify.register(serverProfile)
   await fastify.register(quickPicks)
+  await fastify.register(alarmDefaults)
   await fastify.register(masterNames)
   await fastify.register(scannerDb)
   await fastify.register(pokemonAvailability)
@@ -199,6 +202,7 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   await fastify.register(upstreamDisabledRoutes, { prefix: '/api/settings' })
   await fastify.register(alarmRoutes, { prefix: '/api' })
   await fastify.register(alarmTypeRoutes, { prefix: '/api/alarm-types' })
+  await fastify.register(alarmDefaultRoutes, { prefix: '/api/alarm-defaults' })
   await fastify.register(profileRoutes, { prefix: '/api/profiles' })
   await fastify.register(profileOverviewRoutes, { prefix: '/api/profile-overview' })
   await fastify.register(locationRoutes, { prefix: '/api/location' })

@@ -46,6 +46,19 @@ export interface DiffRules {
 
 type Row = Record<string, unknown>
 
+/** One min/max pair as a slider: its fields, its span and step, and the form section it belongs to. */
+export interface RangeSlider {
+  low: string
+  high: string
+  min: number
+  max: number
+  step: number
+  section: 'primary' | 'advanced' | 'pvp'
+  unit?: string
+}
+const slider = (low: string, high: string, min: number, max: number, section: RangeSlider['section'], step = 1, unit?: string): RangeSlider =>
+  ({ low, high, min, max, step, section, ...(unit !== undefined ? { unit } : {}) })
+
 /** Everything that differs between the alarm types, so one set of routes serves all of them. */
 export interface AlarmKind<T extends string = AlarmType> {
   type: T
@@ -78,6 +91,11 @@ export interface AlarmKind<T extends string = AlarmType> {
   uniqueKey?: string[]
   /** Pairs that must not be inverted. */
   ranges?: Array<[string, string]>
+  /**
+   * How the pairs are edited: one two-handle slider from `min` to `max` in `step`s. A pair at its full
+   * span (or at the engine's defaults) filters nothing and is shown as "any".
+   */
+  sliders?: RangeSlider[]
   fields: Record<string, FieldSpec>
 }
 
@@ -162,7 +180,19 @@ const KINDS = [
       pvp_ranking_cap: 0,
       ...COMMON_DEFAULTS
     },
-    ranges: [['min_iv', 'max_iv'], ['min_cp', 'max_cp'], ['min_level', 'max_level'], ['min_weight', 'max_weight']],
+    ranges: [['min_iv', 'max_iv'], ['min_cp', 'max_cp'], ['min_level', 'max_level'], ['min_weight', 'max_weight'], ['atk', 'max_atk'], ['def', 'max_def'],
+      ['sta', 'max_sta'], ['size', 'max_size'], ['rarity', 'max_rarity'], ['pvp_ranking_best', 'pvp_ranking_worst']],
+    sliders: [
+      slider('min_iv', 'max_iv', -1, 100, 'primary', 1, '%'),
+      slider('min_level', 'max_level', 0, 55, 'primary'),
+      slider('min_cp', 'max_cp', 0, 10_000, 'advanced', 10),
+      slider('atk', 'max_atk', 0, 15, 'advanced'),
+      slider('def', 'max_def', 0, 15, 'advanced'),
+      slider('sta', 'max_sta', 0, 15, 'advanced'),
+      slider('size', 'max_size', -1, 5, 'advanced'),
+      slider('rarity', 'max_rarity', -1, 6, 'advanced'),
+      slider('pvp_ranking_best', 'pvp_ranking_worst', 1, 4096, 'pvp')
+    ],
     fields: {
       pokemon_id: POKEMON_ID('0 = every pokemon.'),
       form: anyId(),
@@ -458,7 +488,16 @@ export const AlarmTypeDescriptorSchema = Type.Object({
   dashboardKey: Type.String({ description: 'Its count\'s name in GET /api/dashboard.' }),
   cleaningName: Type.Union([Type.String(), Type.Null()], { description: 'Its name in /api/cleaning paths; null: no auto-delete.' }),
   testAlert: Type.Boolean({ description: 'POST /api/test-alert/{type}/{uid} sends a sample.' }),
-  fields: Type.Array(FieldDescriptorSchema)
+  fields: Type.Array(FieldDescriptorSchema),
+  ranges: Type.Array(Type.Object({
+    low: Type.String({ description: 'The lower field of the pair.' }),
+    high: Type.String({ description: 'The upper field; never below `low` (a 400 otherwise).' }),
+    min: Type.Integer({ description: 'The slider\'s lowest value.' }),
+    max: Type.Integer({ description: 'The slider\'s highest value; the pair at min..max (or at its defaults) filters nothing.' }),
+    step: Type.Integer(),
+    section: Type.Union([Type.Literal('primary'), Type.Literal('advanced'), Type.Literal('pvp')]),
+    unit: Type.Optional(Type.String())
+  }), { description: 'The min/max pairs, each edited as one two-handle slider.' })
 })
 export type AlarmTypeDescriptor = Static<typeof AlarmTypeDescriptorSchema>
 
@@ -473,6 +512,7 @@ export function describeKind (kind: AlarmKind, apiPrefix = '/api'): AlarmTypeDes
     dashboardKey: kind.dashboardKey,
     cleaningName: kind.cleaningName,
     testAlert: kind.testAlert === 'available',
+    ranges: kind.sliders ?? [],
     fields: Object.entries(kind.fields).map(([name, spec]) => ({
       name,
       ...spec,

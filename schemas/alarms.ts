@@ -99,3 +99,43 @@ export const TestAlertParamsSchema = Type.Object({
 })
 
 export const TestAlertResultSchema = Type.Object({ status: Type.Literal('ok'), message: Type.String() })
+
+/** Alarms one batch may create; the picker's selection of every species and form stays below it. */
+export const BATCH_MAX = 2000
+
+const FieldProblemSchema = Type.Object({ field: Type.String(), message: Type.String() })
+
+export const batchCreateSchema = (type: AlarmType) => Type.Object({
+  alarms: Type.Array(alarmCreateSchema(type), { minItems: 1, maxItems: BATCH_MAX })
+}, { additionalProperties: false })
+
+export const batchCreateResultSchema = (type: AlarmType) => Type.Object({
+  created: Type.Integer(),
+  duplicates: Type.Integer(),
+  refused: Type.Integer(),
+  results: Type.Array(Type.Object({
+    index: Type.Integer({ description: 'The item\'s place in `alarms`.' }),
+    status: Type.Union([Type.Literal('created'), Type.Literal('duplicate'), Type.Literal('refused')]),
+    alarm: Type.Optional(alarmSchema(type)),
+    reason: Type.Optional(Type.String({ description: 'Why it was refused: a rule of the service or the alarm engine\'s own message.' })),
+    details: Type.Optional(Type.Array(FieldProblemSchema))
+  }))
+})
+
+export const bulkUpdateSchema = (type: AlarmType) => Type.Object({
+  uids: Type.Array(Type.Integer({ minimum: 1, maximum: UINT_MAX }), { minItems: 1, maxItems: BATCH_MAX, uniqueItems: true }),
+  patch: alarmUpdateSchema(type)
+}, { additionalProperties: false })
+
+export const bulkUpdateResultSchema = (type: AlarmType) => Type.Object({
+  updated: Type.Integer(),
+  unchanged: Type.Integer(),
+  refused: Type.Integer(),
+  results: Type.Array(Type.Object({
+    uid: Type.Integer({ description: 'The alarm\'s uid before the change; `alarm.uid` is its uid now.' }),
+    status: Type.Union([Type.Literal('updated'), Type.Literal('unchanged'), Type.Literal('refused')]),
+    alarm: Type.Optional(alarmSchema(type)),
+    reason: Type.Optional(Type.String()),
+    details: Type.Optional(Type.Array(FieldProblemSchema))
+  }))
+})

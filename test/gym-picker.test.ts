@@ -21,7 +21,7 @@ if (missing !== undefined) t.fail(missing)
 else await gymPickerTests()
 
 async function gymPickerTests (): Promise<void> {
-  const save = (page: Page) => page.getByRole('button', { name: 'Save', exact: true }).click()
+  const save = (page: Page) => page.getByRole('button', { name: /^(Save|Create 1 alarm)$/ }).click()
   const combobox = (page: Page) => page.getByRole('combobox', { name: 'Gym' })
 
   t.test('with the scanner: a gym picked by name is stored by id and named on the card', async (t) => {
@@ -66,7 +66,7 @@ async function gymPickerTests (): Promise<void> {
     await gym.press('Enter')
     await page.getByText('Selected: Central Fountain (Town)').waitFor()
     t.equal(await gym.getAttribute('aria-expanded'), 'false', 'the list closes on a choice')
-    t.equal(await page.getByRole('button', { name: 'Save', exact: true }).count(), 1, 'Enter chose the gym and did not submit the form')
+    t.equal(await page.getByRole('button', { name: 'Create 1 alarm' }).count(), 1, 'Enter chose the gym and did not submit the form')
 
     await save(page)
     await page.getByText('Raids: 5-Star Raid, Gym: Central Fountain, in your areas', { exact: true }).waitFor()

@@ -175,7 +175,7 @@ async function browserTests (): Promise<void> {
     await member.goto('/alarms/raids')
     await member.getByRole('button', { name: 'Add alarm' }).click()
     await member.getByLabel('Level', { exact: true }).selectOption({ label: '5-Star Raid' })
-    await member.getByRole('button', { name: 'Save', exact: true }).click()
+    await member.getByRole('button', { name: 'Create 1 alarm' }).click()
     await member.getByText('Raids: 5-Star Raid, in your areas', { exact: true }).waitFor()
     t.match(await rows(s, 'raid', WEBHOOK), [{ level: 5 }], 'the alarm is the webhook\'s in the engine')
     t.same(await rows(s, 'raid', MEMBER), [], 'and not the member\'s')

@@ -22,6 +22,17 @@ export interface FieldDescriptor {
   description?: string
 }
 
+/** A min/max pair edited as one slider: its fields, span, step and section (schemas/alarm-types.ts). */
+export interface RangeDescriptor {
+  low: string
+  high: string
+  min: number
+  max: number
+  step: number
+  section: 'primary' | 'advanced' | 'pvp'
+  unit?: string
+}
+
 /** An alarm type as GET /api/alarm-types describes it (schemas/alarm-types.ts on the server). */
 export interface AlarmTypeDescriptor {
   type: string
@@ -34,6 +45,8 @@ export interface AlarmTypeDescriptor {
   cleaningName: string | null
   testAlert: boolean
   fields: FieldDescriptor[]
+  /** Its min/max pairs; a maximum below its minimum is refused. */
+  ranges: RangeDescriptor[]
 }
 
 /** The page of a type: /alarms/<the last segment of its API path>. */

@@ -106,3 +106,15 @@ export const oidcSessions = mysqlTable('oidc_sessions', {
   index('oidc_sessions_revoked_expires_idx').on(t.revokedAt, t.expiresAt),
   index('oidc_sessions_expires_idx').on(t.expiresAt)
 ])
+
+/**
+ * A member's personal defaults for new alarms, the same on every device: the distance, clean bits and
+ * template every new alarm form starts with. One row per user (not per profile); null = no default.
+ */
+export const alarmDefaults = mysqlTable('alarm_defaults', {
+  userId: varchar('user_id', { length: 255 }).primaryKey(),
+  distance: int('distance'),
+  clean: int('clean'),
+  template: varchar('template', { length: 256 }),
+  updatedAt: utc('updated_at').notNull().default(sql`CURRENT_TIMESTAMP(6)`)
+})

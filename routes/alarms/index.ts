@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify'
 import { badRequest, notFound } from '../../plugins/errors.js'
 import { errors } from '../../schemas/common.js'
 import {
-  BulkDistanceSchema, DeletedSchema, DistanceSchema, TestAlertParamsSchema, TestAlertResultSchema,
+  BulkDistanceSchema, DeletedSchema, batchCreateResultSchema, batchCreateSchema, bulkUpdateResultSchema, bulkUpdateSchema, DistanceSchema, TestAlertParamsSchema, TestAlertResultSchema,
   UidParamsSchema, UpdatedSchema, alarmCreateSchema, alarmSchema, alarmUpdateSchema
 } from '../../schemas/alarms.js'
 import { createAlarmService, present, type AlarmService } from './service.js'
@@ -19,18 +19,33 @@ type Row = Record<string, unknown>
 async function lowerCaseKeys (request: FastifyRequest): Promise<void> {
   const body = request.body
   if (body === null || typeof body !== 'object' || Array.isArray(body)) return
-  const keys = new Map<string, unknown>()
   const details: Array<{ field: string, message: string }> = []
-  for (const [key, value] of Object.entries(body)) {
-    const lower = key.toLowerCase()
-    if (keys.has(lower)) details.push({ field: `/${key}`, message: 'repeats another field (field names are case-insensitive)' })
-    keys.set(lower, value)
+  const lower = (object: object, path: string): Record<string, unknown> => {
+    const keys = new Map<string, unknown>()
+    for (const [key, value] of Object.entries(object)) {
+      const name = key.toLowerCase()
+      if (keys.has(name)) details.push({ field: `${path}/${key}`, message: 'repeats another field (field names are case-insensitive)' })
+      keys.set(name, value)
+    }
+    return Object.fromEntries(keys)
   }
+  const isObject = (value: unknown): value is object => value !== null && typeof value === 'object' && !Array.isArray(value)
+  const top = lower(body, '')
+  // A batch carries alarms inside it: their keys are read the same way.
+  if (request.routeOptions.url?.endsWith('/batch') === true && Array.isArray(top.alarms)) {
+    top.alarms = top.alarms.map((item: unknown, i) => (isObject(item) ? lower(item, `/alarms/${i}`) : item))
+  }
+  if (isObject(top.patch)) top.patch = lower(top.patch, '/patch')
   if (details.length > 0) throw badRequest('Invalid request', { details })
-  request.body = Object.fromEntries(keys)
+  request.body = top
 }
 
-/** The nine routes of one alarm type; every one of them is behind the type's feature gate. */
+/** How many items ended in each status, under the answer's names for them. */
+function counts<S extends string, N extends string> (results: Array<{ status: string }>, statuses: readonly S[], names: readonly N[]): Record<N, number> {
+  return Object.fromEntries(statuses.map((status, i) => [names[i], results.filter((r) => r.status === status).length])) as Record<N, number>
+}
+
+/** The routes of one alarm type; every one of them is behind the type's feature gate. */
 function typeRoutes (kind: AlarmKind, service: AlarmService): FastifyPluginAsyncTypebox {
   return async (fastify) => {
     const { auth, featureGates } = fastify
@@ -61,6 +76,30 @@ function typeRoutes (kind: AlarmKind, service: AlarmService): FastifyPluginAsync
       const { created, alarm } = await service.create(kind, request.user.userId, request.body as Row)
       if (!created) return alarm
       return reply.code(201).header('location', location(alarm.uid)).send(alarm)
+    })
+
+    fastify.post('/batch', {
+      schema: {
+        tags,
+        description: 'Creates many alarms in one alarm-engine call. Per item: created, duplicate (already there, or equal to an earlier item) or refused with the reason.',
+        body: batchCreateSchema(kind.type),
+        response: { 200: batchCreateResultSchema(kind.type), ...errors(400, 401, 403, 404, 409, 500, 501, 503) }
+      }
+    }, async (request) => {
+      const results = await service.createMany(kind, request.user.userId, request.body.alarms as Row[])
+      return { ...counts(results, ['created', 'duplicate', 'refused'] as const, ['created', 'duplicates', 'refused'] as const), results }
+    })
+
+    fastify.patch('/', {
+      schema: {
+        tags,
+        description: 'Applies one partial change to many alarms in one alarm-engine call; each keeps the fields the patch does not name. Per uid: updated, unchanged or refused with the reason.',
+        body: bulkUpdateSchema(kind.type),
+        response: { 200: bulkUpdateResultSchema(kind.type), ...errors(400, 401, 403, 404, 409, 500, 501, 503) }
+      }
+    }, async (request) => {
+      const results = await service.updateMany(kind, request.user.userId, request.body.uids, request.body.patch as Row)
+      return { ...counts(results, ['updated', 'unchanged', 'refused'] as const, ['updated', 'unchanged', 'refused'] as const), results }
     })
 
     fastify.put('/distance', {

@@ -1,14 +1,37 @@
 import type { FastifyInstance } from 'fastify'
-import { badRequest, conflict, notFound } from '../../plugins/errors.js'
+import { ERRORS, badRequest, conflict, notFound } from '../../plugins/errors.js'
 import { EngineError, type AlarmRow } from '../../plugins/engine.js'
 import { ALARM_FIELDS } from '../../schemas/alarms.js'
-import { engineRules, type AlarmKind } from '../../schemas/alarm-types.js'
+import { engineRules, type AlarmKind, type DiffRules } from '../../schemas/alarm-types.js'
 import { splitOverrideAreas, writeOverrideAreas, type OverrideAreasWrite } from '../../plugins/user-geofences.js'
 import { META_FIELDS, canon, differences, predict, sameAlarm } from './diff.js'
 
 type Row = Record<string, unknown>
 /** A stored alarm as the API shows it: JSON-text list columns parsed to arrays. */
 export type Alarm = Row & { uid: number, id: string, profile_no: number }
+
+/** Why an item of a batch was not written: the message, and the fields it names when a rule of the service refused it. */
+interface BatchRefusal { reason: string, details: Array<{ field: string, message: string }> }
+
+/** One item of a batch create, by its place in the request. */
+export interface BatchCreateItem {
+  index: number
+  status: 'created' | 'duplicate' | 'refused'
+  alarm?: Alarm
+  reason?: string
+  details?: BatchRefusal['details']
+  /** While planning: the earlier item of the batch this one equals. */
+  sameAs?: number
+}
+
+/** One alarm of a bulk update, by its uid before the change. */
+export interface BulkUpdateItem {
+  uid: number
+  status: 'updated' | 'unchanged' | 'refused'
+  alarm?: Alarm
+  reason?: string
+  details?: BatchRefusal['details']
+}
 
 /** One row to write: a new alarm, or the new content of `replaces`. */
 interface Step {
@@ -299,6 +322,60 @@ export function createAlarmService (fastify: FastifyInstance) {
     }
   }
 
+  /** The complete row a create body becomes, as the engine will store and compare it (see `create`). */
+  function prepare (kind: AlarmKind, body: Row): { sent: Row, candidate: Row } {
+    const sent = normalize({ ...kind.createDefaults, ...given(kind, body) })
+    // The complete row the engine will compare and store; raids of one pokemon are stored at level 9000.
+    const candidate = { ...kind.engineDefaults, ...sent }
+    if (kind.type === 'raid' && candidate.pokemon_id !== 9000) candidate.level = 9000
+    return { sent, candidate }
+  }
+
+  /**
+   * Why the step at `i` cannot be written beside `untouched` rows and the `accepted` steps: the checks of
+   * `plan`, one step at a time, so a batch refuses only its bad items.
+   */
+  function refusalOf (kind: AlarmKind, rules: DiffRules, before: Alarm[], untouched: Row[], accepted: Step[], step: Step): string | null {
+    const others = accepted.map((s) => s.candidate)
+    if (untouched.some((r) => sameAlarm(step.candidate, r)) || others.some((c) => sameAlarm(step.candidate, c))) {
+      return 'This change would make two of your alarms identical.'
+    }
+    if (kind.uniqueKey !== undefined) {
+      const key = kind.uniqueKey
+      if (untouched.some((r) => sameKey(key, step.candidate, r)) || others.some((c) => sameKey(key, step.candidate, c))) {
+        return `You already have an alarm with this ${key.join(' and ').replace(/_/g, ' ')}.`
+      }
+    }
+    if (kind.type === 'pokemon' && step.replaces) return null
+    const outcome = predict(rules, step.candidate, before)
+    if (outcome.kind === 'update' && outcome.row.uid !== step.replaces?.uid) return TAKEOVER
+    return null
+  }
+
+  /** A rule the service checks, as an item's reason: the message and the fields it names. */
+  function reasonOf (err: unknown): BatchRefusal {
+    if (err instanceof ERRORS.BadRequest) {
+      const details = (err as { extra?: { details?: Problem[] } }).extra?.details ?? []
+      return { reason: details.length > 0 ? details.map((d) => `${d.field.replace(/^\//, '')} ${d.message}`).join('; ') : err.message, details }
+    }
+    throw err
+  }
+
+  /**
+   * Writes the accepted steps in one engine call. When the engine refuses the batch as a whole (a 400),
+   * every item of it is refused with the engine's own reason; other failures fail the request.
+   */
+  async function applyBatch (kind: AlarmKind, userId: string, before: Alarm[], steps: Step[]): Promise<Array<Alarm | null> | BatchRefusal> {
+    if (steps.length === 0) return []
+    try {
+      return await apply(kind, userId, before, steps)
+    } catch (err) {
+      if (err instanceof EngineError && err.kind === 'bad_request') return { reason: err.details.engineMessage ?? err.message, details: [] }
+      if (err instanceof ERRORS.Conflict) return { reason: err.message, details: [] }
+      throw err
+    }
+  }
+
   return {
     list,
 
@@ -308,10 +385,7 @@ export function createAlarmService (fastify: FastifyInstance) {
 
     /** `created: false` with uid 0 when the engine already had this exact alarm. */
     create: locked(async (kind: AlarmKind, userId: string, body: Row): Promise<{ created: boolean, alarm: Alarm }> => {
-      const sent = normalize({ ...kind.createDefaults, ...given(kind, body) })
-      // The complete row the engine will compare and store; raids of one pokemon are stored at level 9000.
-      const candidate = { ...kind.engineDefaults, ...sent }
-      if (kind.type === 'raid' && candidate.pokemon_id !== 9000) candidate.level = 9000
+      const { sent, candidate } = prepare(kind, body)
       check(kind, candidate)
       const before = await list(kind, userId)
       const rules = engineRules(kind.type, await engine.generation())
@@ -328,6 +402,112 @@ export function createAlarmService (fastify: FastifyInstance) {
       const existing = stored ?? twin
       if (existing === undefined) throw unstored(kind)
       return { created: false, alarm: { ...existing, uid: 0 } }
+    }),
+
+    /**
+     * Creates many alarms of one type in one engine call and says, per item, whether it was created, was
+     * already there, or was refused and why. Items refused by the service's own rules do not stop the others.
+     */
+    createMany: locked(async (kind: AlarmKind, userId: string, bodies: Row[]): Promise<BatchCreateItem[]> => {
+      const before = await list(kind, userId)
+      const rules = engineRules(kind.type, await engine.generation())
+      const outcomes: BatchCreateItem[] = bodies.map((_, index) => ({ index, status: 'refused' }))
+      const accepted: Step[] = []
+      /** The accepted steps as complete rows, to compare with later items. */
+      const complete: Row[] = []
+      const acceptedAt: number[] = []
+      bodies.forEach((body, index) => {
+        const outcome = outcomes[index] as BatchCreateItem
+        const { sent, candidate } = prepare(kind, body)
+        try {
+          check(kind, candidate)
+        } catch (err) {
+          Object.assign(outcome, reasonOf(err))
+          return
+        }
+        const twin = before.find((r) => sameAlarm(candidate, r))
+        if (twin !== undefined) {
+          Object.assign(outcome, { status: 'duplicate', alarm: twin })
+          return
+        }
+        const earlier = complete.findIndex((c) => sameAlarm(candidate, c))
+        if (earlier >= 0) {
+          Object.assign(outcome, { status: 'duplicate', sameAs: acceptedAt[earlier] })
+          return
+        }
+        const reason = refusalOf(kind, rules, before, before, complete.map((c) => ({ candidate: c })), { candidate })
+        if (reason !== null) {
+          Object.assign(outcome, { reason, details: [] })
+          return
+        }
+        accepted.push({ candidate: sent })
+        complete.push(candidate)
+        acceptedAt.push(index)
+      })
+      const stored = await applyBatch(kind, userId, before, accepted)
+      acceptedAt.forEach((index, i) => {
+        const outcome = outcomes[index] as BatchCreateItem
+        if (!Array.isArray(stored)) { Object.assign(outcome, stored); return }
+        const row = stored[i] ?? null
+        if (row === null) Object.assign(outcome, { status: 'duplicate' })
+        else Object.assign(outcome, { status: before.some((r) => r.uid === row.uid) ? 'duplicate' : 'created', alarm: row })
+      })
+      for (const outcome of outcomes) {
+        // An item equal to an earlier one of the batch shares that one's stored row.
+        if (outcome.sameAs !== undefined) {
+          const first = outcomes[outcome.sameAs]
+          if (first?.alarm !== undefined) outcome.alarm = first.alarm
+          if (first?.status === 'refused') Object.assign(outcome, { status: 'refused', reason: first.reason, details: first.details })
+          delete outcome.sameAs
+        }
+      }
+      return outcomes
+    }),
+
+    /**
+     * Applies one partial change to many alarms of one type in one engine call: each alarm keeps every
+     * field the patch does not name. Per uid: updated (with its possibly new uid), unchanged, or refused.
+     */
+    updateMany: locked(async (kind: AlarmKind, userId: string, uids: number[], patch: Row): Promise<BulkUpdateItem[]> => {
+      const before = await list(kind, userId)
+      const rules = engineRules(kind.type, await engine.generation())
+      const change = given(kind, patch)
+      const outcomes: BulkUpdateItem[] = uids.map((uid) => ({ uid, status: 'refused' }))
+      const planned: Array<{ step: Step, at: number }> = []
+      uids.forEach((uid, at) => {
+        const outcome = outcomes[at] as BulkUpdateItem
+        const stored = before.find((r) => r.uid === uid)
+        if (stored === undefined) { Object.assign(outcome, { reason: 'Alarm not found.', details: [] }); return }
+        const candidate = normalize({ ...content(stored), ...change })
+        try {
+          check(kind, candidate)
+        } catch (err) {
+          Object.assign(outcome, reasonOf(err))
+          return
+        }
+        if (differences(candidate, stored).length === 0) { Object.assign(outcome, { status: 'unchanged', alarm: stored }); return }
+        planned.push({ step: { candidate, replaces: stored }, at })
+      })
+      // Rows no step rewrites stay as they are, and so do rows whose change is refused on the way.
+      const moving = new Set(planned.map((p) => p.step.replaces?.uid))
+      const accepted: Array<{ step: Step, at: number }> = []
+      for (const item of planned) {
+        const staying = before.filter((r) => !moving.has(r.uid))
+        const reason = refusalOf(kind, rules, before, staying, accepted.map((a) => a.step), item.step)
+        if (reason === null) { accepted.push(item); continue }
+        Object.assign(outcomes[item.at] as BulkUpdateItem, { reason, details: [] })
+        moving.delete(item.step.replaces?.uid)
+      }
+      const steps = accepted.map((a) => a.step)
+      // Sets `deleteFirst` where the engine would otherwise insert beside a row under the same unique key.
+      if (steps.length > 0) await plan(kind, before, steps)
+      const stored = await applyBatch(kind, userId, before, steps)
+      accepted.forEach(({ at }, i) => {
+        const outcome = outcomes[at] as BulkUpdateItem
+        if (!Array.isArray(stored)) { Object.assign(outcome, stored); return }
+        Object.assign(outcome, { status: 'updated', alarm: stored[i] as Alarm })
+      })
+      return outcomes
     }),
 
     /** Null or absent fields keep their stored values; stored columns the API does not know are sent back unchanged. */

@@ -1,7 +1,8 @@
+import { memo } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { AlarmTypeDescriptor } from '../alarm-types'
 import { PokemonIcon } from '../pickers/PokemonIcon'
-import { describeAlarm, type Vocabulary } from './describe'
+import { describeAlarm, pills, subjectOf, type Vocabulary } from './describe'
 import type { Alarm } from './form-model'
 
 interface Props {
@@ -9,32 +10,53 @@ interface Props {
   alarm: Alarm
   vocabulary: Vocabulary
   iconBase: string | null
+  /** In select mode the card is a checkbox; otherwise it has its actions. */
+  selecting: boolean
   selected: boolean
   busy: boolean
-  onSelect: (on: boolean) => void
-  onEdit: () => void
-  onDelete: () => void
-  onTest?: (() => void) | undefined
+  onSelect: (uid: number, on: boolean) => void
+  onEdit: (alarm: Alarm) => void
+  onDelete: (alarm: Alarm) => void
+  onTest?: ((alarm: Alarm) => void) | undefined
 }
 
-/** One alarm in words ("Dragonite, IV ≥ 90, within 2 km"), with its selection box and actions. */
-export function AlarmCard ({ type, alarm, vocabulary, iconBase, selected, busy, onSelect, onEdit, onDelete, onTest }: Props) {
+/**
+ * One alarm: its sprite, its subject and coloured pills for every filter, where it is delivered, clean-up
+ * and template, and under them the engine's own one-line description where it gives one.
+ */
+export const AlarmCard = memo(function AlarmCard ({ type, alarm, vocabulary, iconBase, selecting, selected, busy, onSelect, onEdit, onDelete, onTest }: Props) {
   const { t } = useTranslation()
   const sentence = describeAlarm(type, alarm, vocabulary)
   const pokemonId = Number(type.type === 'quest' ? (Number(alarm.reward_type) === 7 ? alarm.reward : 0) : alarm.pokemon_id ?? 0)
+  const description = typeof alarm.description === 'string' && alarm.description.trim() !== '' ? alarm.description : null
   return (
-    <li className='alarm-card' data-uid={alarm.uid}>
-      <label className='alarm-select'>
-        <input type='checkbox' checked={selected} onChange={(e) => { onSelect(e.target.checked) }} />
-        <span className='visually-hidden'>{t('alarms.select', { alarm: sentence })}</span>
-      </label>
-      <PokemonIcon base={iconBase} id={pokemonId} form={Number(alarm.form ?? 0)} />
-      <p className='alarm-text'>{sentence}</p>
-      <div className='alarm-actions'>
-        <button type='button' className='button' onClick={onEdit} disabled={busy} aria-label={t('alarms.editOne', { alarm: sentence })}>{t('alarms.edit')}</button>
-        {onTest !== undefined && <button type='button' className='button' onClick={onTest} disabled={busy} aria-label={t('alarms.testOne', { alarm: sentence })}>{t('alarms.test')}</button>}
-        <button type='button' className='button button-danger' onClick={onDelete} disabled={busy} aria-label={t('alarms.deleteOne', { alarm: sentence })}>{t('alarms.delete')}</button>
+    <div className={`alarm-card${selected ? ' alarm-card-selected' : ''}`} data-uid={alarm.uid}>
+      {selecting && (
+        <label className='alarm-select'>
+          <input type='checkbox' checked={selected} onChange={(e) => { onSelect(alarm.uid, e.target.checked) }} />
+          <span className='visually-hidden'>{t('alarms.select', { alarm: sentence })}</span>
+        </label>
+      )}
+      <span className='alarm-sprite'><PokemonIcon base={iconBase} id={pokemonId} form={Number(alarm.form ?? 0)} /></span>
+      {/* Screen readers get the one sentence; the title and pills below say the same to the eye. */}
+      <p className='visually-hidden alarm-text'>{sentence}</p>
+      <div className='alarm-main' aria-hidden='true'>
+        <p className='alarm-title'>
+          <strong>{subjectOf(type, alarm, vocabulary)}</strong>
+          {pokemonId > 0 && pokemonId < 9000 && <span className='muted small'> #{pokemonId}</span>}
+        </p>
+        <ul className='pills'>
+          {pills(type, alarm, vocabulary).map((p) => <li key={p.key} className={`pill pill-${p.tone}`}>{p.text}</li>)}
+        </ul>
+        {description !== null && <p className='alarm-description small muted'>{description}</p>}
       </div>
-    </li>
+      {!selecting && (
+        <div className='alarm-actions'>
+          <button type='button' className='button' onClick={() => { onEdit(alarm) }} disabled={busy} aria-label={t('alarms.editOne', { alarm: sentence })}>{t('alarms.edit')}</button>
+          {onTest !== undefined && <button type='button' className='button' onClick={() => { onTest(alarm) }} disabled={busy} aria-label={t('alarms.testOne', { alarm: sentence })}>{t('alarms.test')}</button>}
+          <button type='button' className='button button-danger' onClick={() => { onDelete(alarm) }} disabled={busy} aria-label={t('alarms.deleteOne', { alarm: sentence })}>{t('alarms.delete')}</button>
+        </div>
+      )}
+    </div>
   )
-}
+})

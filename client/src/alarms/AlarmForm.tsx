@@ -1,59 +1,117 @@
-import { useEffect, useId, useRef, useState } from 'react'
+import { useEffect, useId, useMemo, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { api, ApiError } from '../api'
+import { api, ApiError, type FieldProblem } from '../api'
 import type { AlarmTypeDescriptor, FieldDescriptor } from '../alarm-types'
 import { useSubmit } from '../forms/useSubmit'
 import { useGymPickerAvailable } from '../pickers/useGameData'
+import { describeParts, type Vocabulary } from './describe'
+import { loadAlarmDefaults, loadEngineConfig, rememberSection, sectionOpen, type EngineConfig } from './editor-data'
 import { FieldInput } from './FieldInput'
 import { formFields, initialValues, serverErrors, toBody, validate, type Alarm, type FieldErrors, type FormValues } from './form-model'
+import { PokemonSelection, parseKey, selectionKey } from './PokemonSelection'
+import { RangeField } from './RangeField'
 import { ScopeField } from './ScopeField'
 
-/** Fields shown first; the rest of a type's filters wait behind "More filters". */
+/** Fields shown first (besides the primary ranges); the rest of a type's filters wait behind "More filters". */
 const PRIMARY: Record<string, string[]> = {
-  pokemon: ['pokemon_id', 'min_iv', 'max_iv', 'min_cp', 'max_cp', 'min_level', 'max_level'],
+  pokemon: ['pokemon_id'],
   raid: ['pokemon_id', 'level', 'team', 'gym_id'],
   maxbattle: ['pokemon_id', 'level']
 }
 /** Set by other controls: the scope field, and the picker (which sets the form with the pokemon). */
 const HANDLED_ELSEWHERE = new Set(['distance', 'override_areas', 'form'])
 const DELIVERY = new Set(['clean', 'template', 'ping'])
+const PVP = new Set(['pvp_ranking_league', 'pvp_ranking_cap', 'pvp_ranking_min_cp', 'pvp_ranking_evolution'])
 /** Types where pokemon_id 9000 means "by level" and a level is chosen instead. */
 const BY_LEVEL = new Set(['raid', 'maxbattle'])
+/** Types whose new alarms are picked many at once (one alarm per pokemon and form). */
+const MANY = new Set(['pokemon'])
 
-type Outcome = { kind: 'saved', alarm: Alarm } | { kind: 'unchanged' }
+export interface BatchItem { index: number, status: 'created' | 'duplicate' | 'refused', alarm?: Alarm, reason?: string, details?: FieldProblem[] }
+export type Outcome =
+  | { kind: 'saved', alarm: Alarm, replaces: number }
+  | { kind: 'unchanged' }
+  | { kind: 'created', alarms: Alarm[] }
 
 interface Props {
   type: AlarmTypeDescriptor
   /** The alarm being edited; a new alarm when absent. */
   alarm?: Alarm | undefined
+  vocabulary: Vocabulary
   onDone: (outcome: Outcome) => void
   onCancel: () => void
 }
 
+/** A details section whose open state is remembered on this device. */
+function Section ({ name, title, fallback, force, children }: { name: string, title: string, fallback: boolean, force: boolean, children: React.ReactNode }) {
+  const [open, setOpen] = useState(() => sectionOpen(name, fallback))
+  return (
+    <details className='more' open={open || force} onToggle={(e) => { const now = e.currentTarget.open; if (now !== open) { setOpen(now); rememberSection(name, now) } }}>
+      <summary>{title}</summary>
+      {children}
+    </details>
+  )
+}
+
 /**
- * Add or edit one alarm, rendered from the type's descriptor. Checked before sending; the server's field
- * errors land at their fields; nothing is sent twice; the values stay when the engine cannot be reached.
+ * Add many alarms or edit one, rendered from the type's descriptor. Filters chosen once apply to every
+ * pokemon selected; saving creates them in one request and says, per pokemon, created, already there or
+ * refused. Checked before sending; the server's field errors land at their fields; an edit sends only
+ * what changed, so fields the form does not show are kept.
  */
-export function AlarmForm ({ type, alarm, onDone, onCancel }: Props) {
-  const { t } = useTranslation()
+export function AlarmForm ({ type, alarm, vocabulary, onDone, onCancel }: Props) {
+  const { t, i18n } = useTranslation()
   const headingId = useId()
   const creating = alarm === undefined
-  const [original] = useState<FormValues>(() => initialValues(type, alarm))
+  const many = creating && MANY.has(type.type)
+  const [config, setConfig] = useState<EngineConfig | null>(null)
+  const [original, setOriginal] = useState<FormValues>(() => initialValues(type, alarm))
   const [values, setValues] = useState<FormValues>(original)
+  const [selection, setSelection] = useState<string[]>(() => alarm !== undefined && MANY.has(type.type) ? [selectionKey(Number(alarm.pokemon_id ?? 0), Number(alarm.form ?? 0))] : [])
   const [errors, setErrors] = useState<FieldErrors>({})
   const [problem, setProblem] = useState<{ message: string, tone: 'error' | 'warning', extra: string[] } | null>(null)
+  const [report, setReport] = useState<BatchItem[] | null>(null)
   const { busy, run } = useSubmit()
   const formRef = useRef<HTMLFormElement>(null)
-  // Without a scanner a gym cannot be looked up, so the gym field is left out (the spec hides the picker):
-  // a new alarm keeps "any gym", an edited one keeps its stored gym, since only changed fields are sent.
   const gymPicker = useGymPickerAvailable()
 
-  useEffect(() => { formRef.current?.querySelector<HTMLElement>('input, select')?.focus() }, [])
+  useEffect(() => { void loadEngineConfig().then(setConfig, () => undefined) }, [])
+  // A new alarm starts with the member's own defaults, once they are known.
+  useEffect(() => {
+    if (!creating) return
+    void loadAlarmDefaults().then((own) => {
+      const clean = own.clean !== null && type.type !== 'quest' ? own.clean & 3 : own.clean
+      const next = initialValues(type, undefined, { distance: own.distance, clean, template: own.template })
+      setOriginal(next)
+      setValues((v) => ({ ...v, distance: next.distance ?? '', clean: next.clean ?? v.clean ?? '', template: next.template ?? '' }))
+    }, () => undefined)
+  }, [creating, type])
 
   const set = (changes: FormValues): void => {
     setValues((v) => ({ ...v, ...changes }))
     setErrors((e) => Object.fromEntries(Object.entries(e).filter(([name]) => !(name in changes))))
   }
+
+  const rangeFields = new Set(type.ranges.flatMap((r) => [r.low, r.high]))
+  const byName = new Map(type.fields.map((f) => [f.name, f]))
+  const subjectNames = (keys: string[]): string => {
+    const names = keys.slice(0, 5).map((k) => describeParts(type, { uid: 0, ...parseKey(k), pokemon_id: parseKey(k).pokemonId, form: parseKey(k).form }, vocabulary).subject)
+    if (keys.length > 5) names.push(t('editor.andMore', { count: keys.length - 5 }))
+    return new Intl.ListFormat(i18n.language, { type: 'disjunction' }).format(names)
+  }
+
+  /** The alarm the form describes now, as the engine would store it. */
+  const preview = useMemo((): Alarm => {
+    const row: Alarm = { uid: 0 }
+    for (const f of type.fields) row[f.name] = f.default
+    const body = toBody(type, values)
+    return { ...row, ...body, uid: 0 }
+  }, [type, values])
+  const sentence = (() => {
+    const parts = describeParts(type, preview, vocabulary)
+    const subject = many || MANY.has(type.type) ? (selection.length === 0 ? t('editor.nothingChosen') : subjectNames(selection)) : parts.subject
+    return [subject, ...parts.filters, parts.scope].join(', ')
+  })()
 
   const focusFirstError = (found: FieldErrors): void => {
     requestAnimationFrame(() => {
@@ -61,27 +119,6 @@ export function AlarmForm ({ type, alarm, onDone, onCancel }: Props) {
       const target = first === undefined ? null : formRef.current?.querySelector<HTMLElement>(`#field-${type.type}-${first.name}, #scope-${type.type}-distance`)
       target?.focus()
     })
-  }
-
-  const submit = async (event: React.FormEvent): Promise<void> => {
-    event.preventDefault()
-    const found = validate(type, values, t, creating)
-    setErrors(found)
-    if (Object.keys(found).length > 0) {
-      setProblem({ message: t('fields.errors.summary', { count: Object.keys(found).length }), tone: 'error', extra: [] })
-      focusFirstError(found)
-      return
-    }
-    const body = toBody(type, values, creating ? undefined : original)
-    if (!creating && Object.keys(body).length === 0) { onDone({ kind: 'unchanged' }); return }
-    setProblem(null)
-    // A double tap submits twice before React re-renders the disabled button: `run` sends once.
-    await run(async () => {
-      const saved = creating
-        ? await api<Alarm>(type.path, { method: 'POST', json: body })
-        : await api<Alarm>(`${type.path}/${alarm.uid}`, { method: 'PUT', json: body })
-      onDone(creating && saved.uid === 0 ? { kind: 'unchanged' } : { kind: 'saved', alarm: saved })
-    }, (err) => { setProblem(explain(err)) })
   }
 
   const explain = (err: unknown): { message: string, tone: 'error' | 'warning', extra: string[] } => {
@@ -97,20 +134,119 @@ export function AlarmForm ({ type, alarm, onDone, onCancel }: Props) {
     return { message: err.message, tone: 'error', extra: [] }
   }
 
-  const visible = formFields(type).filter((f) => !HANDLED_ELSEWHERE.has(f.name) && (f.name !== 'gym_id' || gymPicker))
+  const submit = async (event: React.FormEvent): Promise<void> => {
+    event.preventDefault()
+    const withSubject = MANY.has(type.type) && selection.length > 0 ? { ...values, pokemon_id: String(parseKey(selection[0] as string).pokemonId) } : values
+    const found = validate(type, withSubject, t, creating)
+    if (MANY.has(type.type) && selection.length === 0) found.pokemon_id = t('editor.chooseOne')
+    setErrors(found)
+    if (Object.keys(found).length > 0) {
+      setProblem({ message: t('fields.errors.summary', { count: Object.keys(found).length }), tone: 'error', extra: [] })
+      focusFirstError(found)
+      return
+    }
+    setProblem(null)
+    await run(async () => {
+      if (creating) {
+        const base = toBody(type, values)
+        const alarms = MANY.has(type.type)
+          ? selection.map((key) => ({ ...base, pokemon_id: parseKey(key).pokemonId, form: parseKey(key).form }))
+          : [base]
+        const answer = await api<{ created: number, results: BatchItem[] }>(`${type.path}/batch`, { method: 'POST', json: { alarms } })
+        const created = answer.results.flatMap((r) => (r.status === 'created' && r.alarm !== undefined ? [r.alarm] : []))
+        if (answer.results.every((r) => r.status === 'created')) { onDone({ kind: 'created', alarms: created }); return }
+        const [only] = answer.results
+        // One alarm: its refusal is shown at its fields, as for any other error, and the form stays.
+        if (alarms.length === 1 && only !== undefined && only.status !== 'created') {
+          if (only.status === 'duplicate') { onDone({ kind: 'unchanged' }); return }
+          const { fields, other } = serverErrors(type, only.details ?? [])
+          setErrors(fields)
+          focusFirstError(fields)
+          const count = Object.keys(fields).length
+          setProblem(count > 0
+            ? { message: t('fields.errors.summary', { count }), tone: 'error', extra: other }
+            : { message: t('alarms.conflict'), tone: 'warning', extra: [only.reason ?? ''] })
+          return
+        }
+        setReport(answer.results)
+        return
+      }
+      const subject = MANY.has(type.type) && selection[0] !== undefined ? { pokemon_id: String(parseKey(selection[0]).pokemonId), form: String(parseKey(selection[0]).form) } : {}
+      const body = toBody(type, { ...values, ...subject }, original)
+      if (Object.keys(body).length === 0) { onDone({ kind: 'unchanged' }); return }
+      const saved = await api<Alarm>(`${type.path}/${alarm.uid}`, { method: 'PUT', json: body })
+      onDone({ kind: 'saved', alarm: saved, replaces: alarm.uid })
+    }, (err) => { setProblem(explain(err)) })
+  }
+
+  if (report !== null) {
+    const names = (item: BatchItem): string => MANY.has(type.type) ? subjectNames([selection[item.index] as string]) : sentence
+    const created = report.flatMap((r) => (r.status === 'created' && r.alarm !== undefined ? [r.alarm] : []))
+    return (
+      <section className='alarm-form' aria-labelledby={headingId}>
+        <h3 id={headingId} tabIndex={-1} ref={(el) => { el?.focus() }}>{t('editor.reportTitle', { created: created.length, count: report.length })}</h3>
+        <ul className='batch-report'>
+          {report.map((item) => (
+            <li key={item.index} className={`batch-${item.status}`}>
+              <strong>{names(item)}</strong>: {t(`editor.status.${item.status}`)}{item.reason !== undefined && <span className='small'> — {item.reason}</span>}
+            </li>
+          ))}
+        </ul>
+        <div className='form-actions sticky-actions'>
+          <button type='button' className='button button-primary' onClick={() => { onDone({ kind: 'created', alarms: created }) }}>{t('editor.done')}</button>
+        </div>
+      </section>
+    )
+  }
+
+  const visible = formFields(type).filter((f) => !HANDLED_ELSEWHERE.has(f.name) && !rangeFields.has(f.name) && (f.name !== 'gym_id' || gymPicker))
   const byLevel = BY_LEVEL.has(type.type) && values.pokemon_id === '9000'
   const hiddenByMode = (f: FieldDescriptor): boolean => BY_LEVEL.has(type.type) && (byLevel ? f.name === 'pokemon_id' : f.name === 'level')
-  const primaryNames = PRIMARY[type.type] ?? visible.filter((f) => !DELIVERY.has(f.name)).map((f) => f.name)
-  const primary = visible.filter((f) => primaryNames.includes(f.name) && !hiddenByMode(f))
-  const more = visible.filter((f) => !primaryNames.includes(f.name) && !DELIVERY.has(f.name))
+  const primaryNames = PRIMARY[type.type] ?? visible.filter((f) => !DELIVERY.has(f.name) && !PVP.has(f.name)).map((f) => f.name)
+  const primary = visible.filter((f) => primaryNames.includes(f.name) && !hiddenByMode(f) && !(MANY.has(type.type) && f.name === 'pokemon_id'))
+  const more = visible.filter((f) => !primaryNames.includes(f.name) && !DELIVERY.has(f.name) && !PVP.has(f.name))
+  const pvp = visible.filter((f) => PVP.has(f.name))
   const delivery = visible.filter((f) => DELIVERY.has(f.name))
   const field = (f: FieldDescriptor) => <FieldInput key={f.name} type={type} field={f} values={values} error={errors[f.name]} set={set} />
-  const moreHasError = more.some((f) => errors[f.name] !== undefined)
+  const ranges = (section: string) => type.ranges.filter((r) => r.section === section).map((r) => (
+    <RangeField
+      key={r.low}
+      range={r}
+      low={byName.get(r.low) as FieldDescriptor}
+      high={byName.get(r.high) as FieldDescriptor}
+      values={values}
+      set={set}
+      error={errors[r.low] ?? errors[r.high]}
+      {...(r.section === 'pvp' && config !== null ? { max: config.pvpFilterMaxRank } : {})}
+    />
+  ))
+  const league = Number(values.pvp_ranking_league ?? 0)
+  const leagues = [0, 1500, 2500, ...(config?.pvpLittleLeagueAllowed === false ? [] : [500])]
+  const allowEverything = config?.everythingFlagPermissions !== 'deny'
+  const count = MANY.has(type.type) ? selection.length : 1
+  const hasError = (list: FieldDescriptor[]) => list.some((f) => errors[f.name] !== undefined)
 
   return (
-    <section className='card alarm-form' aria-labelledby={headingId}>
-      <h2 id={headingId}>{creating ? t('alarms.addTitle', { type: t(`alarms.types.${type.type}`) }) : t('alarms.editTitle')}</h2>
+    <section className='alarm-form' aria-labelledby={headingId}>
+      <h3 id={headingId} className='visually-hidden'>{creating ? t('alarms.addTitle', { type: t(`alarms.types.${type.type}`) }) : t('alarms.editTitle')}</h3>
       <form ref={formRef} noValidate onSubmit={(e) => { void submit(e) }} aria-busy={busy}>
+        {MANY.has(type.type) && (
+          <>
+            <PokemonSelection
+              selected={selection}
+              onChange={(keys) => { setSelection(creating ? keys : keys.slice(-1)); setErrors((e) => ({ ...e, pokemon_id: undefined as unknown as string })) }}
+              allowEverything={allowEverything}
+              label={t('editor.which')}
+            />
+            {errors.pokemon_id !== undefined && <p className='field-error'>{errors.pokemon_id}</p>}
+            {creating && selection.length > 1 && !selection.includes('0-0') && allowEverything && (
+              <p className='notice small'>
+                {t('editor.everythingHint')}{' '}
+                <button type='button' className='link-button' onClick={() => { setSelection(['0-0']) }}>{t('editor.useEverything')}</button>
+              </p>
+            )}
+          </>
+        )}
         {BY_LEVEL.has(type.type) && (
           <fieldset className='field'>
             <legend className='label'>{t('fields.matchBy.legend')}</legend>
@@ -121,19 +257,40 @@ export function AlarmForm ({ type, alarm, onDone, onCancel }: Props) {
           </fieldset>
         )}
         {primary.map(field)}
-        {more.length > 0 && (
-          <details className='more' open={moreHasError || undefined}>
-            <summary>{t('fields.more', { count: more.length })}</summary>
+        {ranges('primary')}
+        {(more.length > 0 || type.ranges.some((r) => r.section === 'advanced')) && (
+          <Section name='advanced' title={t('editor.advanced')} fallback={false} force={hasError(more)}>
+            {ranges('advanced')}
             {more.map(field)}
-          </details>
+          </Section>
         )}
-        <ScopeField type={type} values={values} errors={errors} set={set} />
-        {delivery.length > 0 && (
-          <details className='more' open={delivery.some((f) => errors[f.name] !== undefined) || undefined}>
-            <summary>{t('fields.delivery')}</summary>
-            {delivery.map(field)}
-          </details>
+        {pvp.length > 0 && (
+          <Section name='pvp' title={t('editor.pvp')} fallback={false} force={hasError(pvp)}>
+            <div className='field'>
+              <label className='label' htmlFor={`pvp-league-${type.type}`}>{t('alarms.fields.pvp_ranking_league')}</label>
+              <select id={`pvp-league-${type.type}`} className='select' value={String(league)} onChange={(e) => { set({ pvp_ranking_league: e.target.value }) }}>
+                {leagues.map((l) => <option key={l} value={l}>{t(`pickers.values.pvp_ranking_league.${l}`)}</option>)}
+              </select>
+            </div>
+            {league > 0 && (
+              <>
+                {ranges('pvp')}
+                <div className='field'>
+                  <label className='label' htmlFor={`pvp-cap-${type.type}`}>{t('alarms.fields.pvp_ranking_cap')}</label>
+                  <select id={`pvp-cap-${type.type}`} className='select' value={values.pvp_ranking_cap ?? '0'} onChange={(e) => { set({ pvp_ranking_cap: e.target.value }) }}>
+                    {[0, ...(config?.pvpCaps ?? [])].map((c) => <option key={c} value={c}>{c === 0 ? t('editor.allCaps') : t('editor.cap', { cap: c })}</option>)}
+                  </select>
+                </div>
+                {pvp.filter((f) => f.name !== 'pvp_ranking_league' && f.name !== 'pvp_ranking_cap').map(field)}
+              </>
+            )}
+          </Section>
         )}
+        <Section name='delivery' title={t('fields.delivery')} fallback={false} force={hasError(delivery) || errors.distance !== undefined}>
+          <ScopeField type={type} values={values} errors={errors} set={set} />
+          {delivery.map(field)}
+        </Section>
+        <p className='live-sentence' aria-live='polite'><span className='small muted'>{t('editor.willDo')}</span> {sentence}</p>
         <div role='alert' aria-live='assertive'>
           {problem !== null && (
             <div className={problem.tone === 'warning' ? 'notice notice-warning' : 'notice notice-error'}>
@@ -142,8 +299,10 @@ export function AlarmForm ({ type, alarm, onDone, onCancel }: Props) {
             </div>
           )}
         </div>
-        <div className='form-actions'>
-          <button type='submit' className='button button-primary' disabled={busy}>{busy ? t('status.saving') : t('alarms.save')}</button>
+        <div className='form-actions sticky-actions'>
+          <button type='submit' className='button button-primary' disabled={busy}>
+            {busy ? t('status.saving') : creating ? t('editor.create', { count }) : t('alarms.save')}
+          </button>
           <button type='button' className='button' onClick={onCancel}>{t('alarms.cancel')}</button>
         </div>
       </form>

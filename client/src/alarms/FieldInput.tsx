@@ -5,6 +5,7 @@ import { ChoicePicker, type Choice } from '../pickers/ChoicePicker'
 import { gruntName, loadGruntTypes, loadRaidLevels, raidLevelName } from '../pickers/game-data'
 import { GymPicker } from '../pickers/GymPicker'
 import { PokemonPicker } from '../pickers/PokemonPicker'
+import { TemplateInput } from './TemplateInput'
 import { listItems, type FormValues } from './form-model'
 
 /** Integer fields whose numbers name something (team 4 is "any team"): offered as a list of names. */
@@ -24,8 +25,8 @@ const CHANGE_TYPES = ['name', 'location', 'image_url', 'removal', 'new', 'descri
 /** Fields chosen with a picker rather than typed. */
 const PICKED = new Set(['pokemon_id', 'level', 'reward', 'clean', 'gym_id'])
 
-/** The bits of `clean` (1 delete after expiry, 2 edit in place, 4 quest summary). */
-const CLEAN_BITS = [1, 2, 4]
+/** The bits of `clean` (1 delete after expiry, 2 edit in place, 4 quest summary: quests only). */
+export const cleanBits = (type: string): number[] => type === 'quest' ? [1, 2, 4] : [1, 2]
 
 const raidLevelChoices = (t: TFunction, withEveryLevel: boolean) => async (): Promise<Choice[]> => {
   const levels = await loadRaidLevels()
@@ -113,7 +114,7 @@ export function FieldInput ({ type, field, values, error, set }: Props) {
     )
   } else if (field.name === 'clean' || field.name === 'change_types') {
     grouped = true
-    const bits = field.name === 'clean' ? CLEAN_BITS.map(String) : CHANGE_TYPES
+    const bits = field.name === 'clean' ? cleanBits(type.type).map(String) : CHANGE_TYPES
     const on = (bit: string): boolean => field.name === 'clean' ? (Number(value) & Number(bit)) !== 0 : listItems(value).includes(bit)
     const toggle = (bit: string, checked: boolean): void => {
       if (field.name === 'clean') change(String(checked ? (Number(value) | Number(bit)) : (Number(value) & ~Number(bit))))
@@ -129,6 +130,8 @@ export function FieldInput ({ type, field, values, error, set }: Props) {
         ))}
       </div>
     )
+  } else if (field.kind === 'template') {
+    control = <TemplateInput id={id} type={type.type} value={value} describedBy={describedBy} invalid={invalid} onChange={change} />
   } else {
     const numeric = field.kind === 'integer'
     control = (
@@ -172,3 +175,4 @@ function Help ({ id, help, range }: { id: string, help: string, range: string })
   if (help === '' && range === '') return null
   return <p id={id} className='help'>{[range, help].filter((s) => s !== '').join(' ')}</p>
 }
+

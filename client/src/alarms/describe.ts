@@ -15,8 +15,11 @@ export interface Vocabulary {
 }
 
 /** Fields the subject or the scope already say, or that do not narrow what matches. */
-const NOT_FILTERS = new Set(['pokemon_id', 'form', 'level', 'reward_type', 'reward', 'grunt_type', 'lure_id', 'fort_type', 'team',
+const NOT_FILTERS = new Set(['pokemon_id', 'form', 'level', 'reward_type', 'reward', 'grunt_type', 'lure_id', 'fort_type',
   'distance', 'override_areas', 'override_location_label', 'template', 'ping', 'clean'])
+
+/** Integer fields whose numbers have names (team 2 is Valor). */
+const NAMED = new Set(['gender', 'team', 'rsvp_changes', 'pvp_ranking_evolution'])
 
 const num = (value: unknown): number => typeof value === 'number' ? value : Number(value)
 
@@ -72,23 +75,28 @@ function subject (type: AlarmTypeDescriptor, alarm: Alarm, v: Vocabulary): strin
 function valueText (field: FieldDescriptor, value: unknown, v: Vocabulary): string {
   if (field.name === 'gym_id') return v.gymNames.get(String(value)) ?? String(value)
   if (field.kind === 'boolean') return v.t(`alarms.fields.${field.name}`)
-  if (field.kind === 'enum' || field.name === 'gender') return v.t(`pickers.values.${field.name}.${String(value)}`, { defaultValue: String(value) })
+  if (field.kind === 'enum' || NAMED.has(field.name)) return v.t(`pickers.values.${field.name}.${String(value)}`, { defaultValue: String(value) })
   if (Array.isArray(value)) return value.join(', ')
   return quantity(field, value, v)
 }
 
 /** The filters that differ from "anything": ranges as "IV ≥ 90" or "IV 90–95", other values as "label: value". */
 function filters (type: AlarmTypeDescriptor, alarm: Alarm, v: Vocabulary): string[] {
+  return filterParts(type, alarm, v).map((p) => p.text)
+}
+
+function filterParts (type: AlarmTypeDescriptor, alarm: Alarm, v: Vocabulary): Array<{ field: string, text: string }> {
   const { t } = v
   const byName = new Map(type.fields.map((f) => [f.name, f]))
   const done = new Set<string>()
-  const parts: string[] = []
+  const parts: Array<{ field: string, text: string }> = []
   // A field without a default is "anything" at the engine's zero (e.g. PvP mega evolution 0).
   const differs = (f: FieldDescriptor): boolean => alarm[f.name] !== undefined && alarm[f.name] !== null && String(alarm[f.name]) !== String(f.default ?? '') &&
     !(f.default === null && (alarm[f.name] === 0 || alarm[f.name] === '')) &&
     !(f.kind === 'boolean' && num(alarm[f.name]) === 0) && !(Array.isArray(alarm[f.name]) && (alarm[f.name] as unknown[]).length === 0)
   for (const field of type.fields) {
-    if (NOT_FILTERS.has(field.name) || done.has(field.name)) continue
+    // A gym alarm's subject is its team; for raids and eggs the team is a filter like any other.
+    if (NOT_FILTERS.has(field.name) || done.has(field.name) || (field.name === 'team' && type.type === 'gym')) continue
     // The engine matches a stardust quest by its floor in `reward`; `amount` counts items, candy and energy only.
     if (field.name === 'amount' && type.type === 'quest' && num(alarm.reward_type) === 3) continue
     const base = field.name.replace(/^(min|max)_/, '')
@@ -99,13 +107,13 @@ function filters (type: AlarmTypeDescriptor, alarm: Alarm, v: Vocabulary): strin
       const low = byName.get(lowName)!
       const high = byName.get(highName)!
       const label = t(`describe.range.${base}`, { defaultValue: t(`alarms.fields.${lowName}`) })
-      if (differs(low) && differs(high)) parts.push(`${label} ${v.numberRange(num(alarm[lowName]), num(alarm[highName]), unitOptions(low))}`)
-      else if (differs(low)) parts.push(`${label} ≥ ${quantity(low, alarm[lowName], v)}`)
-      else if (differs(high)) parts.push(`${label} ≤ ${quantity(low, alarm[highName], v)}`)
+      if (differs(low) && differs(high)) parts.push({ field: base, text: `${label} ${v.numberRange(num(alarm[lowName]), num(alarm[highName]), unitOptions(low))}` })
+      else if (differs(low)) parts.push({ field: base, text: `${label} ≥ ${quantity(low, alarm[lowName], v)}` })
+      else if (differs(high)) parts.push({ field: base, text: `${label} ≤ ${quantity(low, alarm[highName], v)}` })
       continue
     }
     if (!differs(field)) continue
-    parts.push(field.kind === 'boolean' ? valueText(field, alarm[field.name], v) : `${t(`alarms.fields.${field.name}`)}: ${valueText(field, alarm[field.name], v)}`)
+    parts.push({ field: field.name, text: field.kind === 'boolean' ? valueText(field, alarm[field.name], v) : `${t(`alarms.fields.${field.name}`)}: ${valueText(field, alarm[field.name], v)}` })
   }
   return parts
 }
@@ -124,4 +132,38 @@ export function scope (alarm: Alarm, v: Vocabulary): string {
 /** The card's sentence, e.g. "Dragonite, IV ≥ 90, within 2 km". */
 export function describeAlarm (type: AlarmTypeDescriptor, alarm: Alarm, v: Vocabulary): string {
   return [subject(type, alarm, v), ...filters(type, alarm, v), scope(alarm, v)].join(', ')
+}
+
+/** The sentence in parts, so the editor can name several subjects ("Pikachu or Raichu"). */
+export function describeParts (type: AlarmTypeDescriptor, alarm: Alarm, v: Vocabulary): { subject: string, filters: string[], scope: string } {
+  return { subject: subject(type, alarm, v), filters: filters(type, alarm, v), scope: scope(alarm, v) }
+}
+
+/** The subject of an alarm, for sorting and searching. */
+export const subjectOf = (type: AlarmTypeDescriptor, alarm: Alarm, v: Vocabulary): string => subject(type, alarm, v)
+
+export interface Pill { key: string, text: string, tone: 'iv' | 'cp' | 'level' | 'pvp' | 'gender' | 'size' | 'time' | 'scope' | 'clean' | 'template' | 'other' }
+
+const PILL_TONES: Record<string, Pill['tone']> = {
+  iv: 'iv', cp: 'cp', level: 'level', gender: 'gender', size: 'size', time: 'time'
+}
+
+/** The card's coloured pills: each filter that narrows the alarm, its PvP league and rank, where it is delivered, clean-up and template. */
+export function pills (type: AlarmTypeDescriptor, alarm: Alarm, v: Vocabulary): Pill[] {
+  const { t } = v
+  const out: Pill[] = []
+  const league = num(alarm.pvp_ranking_league ?? 0)
+  for (const part of filterParts(type, alarm, v)) {
+    if (part.field.startsWith('pvp_ranking_') && part.field !== 'pvp_ranking_evolution') continue
+    out.push({ key: part.field, text: part.text, tone: PILL_TONES[part.field.replace(/^min_/, '')] ?? 'other' })
+  }
+  if (league > 0) {
+    const worst = num(alarm.pvp_ranking_worst ?? 4096)
+    const best = num(alarm.pvp_ranking_best ?? 1)
+    out.push({ key: 'pvp', text: t('describe.pvp', { league: t(`pickers.values.pvp_ranking_league.${league}`, { defaultValue: String(league) }), best, worst }), tone: 'pvp' })
+  }
+  out.push({ key: 'scope', text: scope(alarm, v), tone: 'scope' })
+  if (num(alarm.clean ?? 0) > 0) out.push({ key: 'clean', text: t('describe.clean'), tone: 'clean' })
+  if (alarm.template !== null && alarm.template !== undefined && String(alarm.template) !== '') out.push({ key: 'template', text: t('describe.template', { name: String(alarm.template) }), tone: 'template' })
+  return out
 }

@@ -22,9 +22,14 @@ function toText (field: FieldDescriptor, value: unknown): string {
   return String(value)
 }
 
-/** A new alarm starts from the descriptors' defaults (the spec's frontend defaults); an edit from the alarm. */
-export function initialValues (type: AlarmTypeDescriptor, alarm?: Alarm): FormValues {
-  return Object.fromEntries(formFields(type).map((f) => [f.name, toText(f, alarm !== undefined && f.name in alarm ? alarm[f.name] : f.default)]))
+/**
+ * A new alarm starts from the descriptors' defaults (the spec's frontend defaults) with the member's own
+ * defaults over them; an edit from the alarm.
+ */
+export function initialValues (type: AlarmTypeDescriptor, alarm?: Alarm, personal: Record<string, unknown> = {}): FormValues {
+  const names = new Set(type.fields.map((f) => f.name))
+  const own = Object.fromEntries(Object.entries(personal).filter(([name, value]) => value !== null && value !== undefined && names.has(name)))
+  return Object.fromEntries(formFields(type).map((f) => [f.name, toText(f, alarm !== undefined ? (f.name in alarm ? alarm[f.name] : f.default) : f.name in own ? own[f.name] : f.default)]))
 }
 
 export const listItems = (text: string): string[] => text.split(',').map((s) => s.trim()).filter((s) => s !== '')
@@ -64,16 +69,6 @@ export function toBody (type: AlarmTypeDescriptor, values: FormValues, original?
   return body
 }
 
-/** The min/max pairs of a type (min_iv/max_iv, atk/max_atk, …): a maximum below its minimum is refused. */
-function pairs (type: AlarmTypeDescriptor): Array<[string, string]> {
-  const names = new Set(type.fields.map((f) => f.name))
-  return type.fields.filter((f) => f.name.startsWith('max_')).flatMap((f) => {
-    const base = f.name.slice(4)
-    const min = names.has(`min_${base}`) ? `min_${base}` : names.has(base) ? base : null
-    return min === null ? [] : [[min, f.name] as [string, string]]
-  })
-}
-
 /** The checks the server makes, made first, so most mistakes are shown before anything is sent. */
 export function validate (type: AlarmTypeDescriptor, values: FormValues, t: TFunction, creating: boolean): FieldErrors {
   const errors: FieldErrors = {}
@@ -97,7 +92,7 @@ export function validate (type: AlarmTypeDescriptor, values: FormValues, t: TFun
       else if (field.maxLength !== undefined && items.some((i) => i.length > field.maxLength!)) errors[field.name] = t('fields.errors.tooLong', { max: field.maxLength })
     }
   }
-  for (const [min, max] of pairs(type)) {
+  for (const { low: min, high: max } of type.ranges) {
     const low = Number(values[min])
     const high = Number(values[max])
     if (errors[min] === undefined && errors[max] === undefined && values[min] !== '' && values[max] !== '' && low > high) {

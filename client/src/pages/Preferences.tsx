@@ -8,6 +8,8 @@ import { Status } from '../shell/Status'
 import { useLoad } from '../shell/useLoad'
 import { usePageTitle } from '../shell/usePageTitle'
 import '../forms/forms.css'
+import { loadAlarmDefaults, saveAlarmDefaults, type AlarmDefaults } from '../alarms/editor-data'
+import { TemplateInput } from '../alarms/TemplateInput'
 import { ActiveHoursEditor, parseHours } from './profiles/ActiveHoursEditor'
 
 /** Languages the alert engine ships translations for, offered when the site does not restrict the list. */
@@ -20,6 +22,7 @@ export default function Preferences () {
   return (
     <div className='page'>
       <h1>{t('nav.preferences')}</h1>
+      <AlarmDefaultsSection />
       <Cleaning />
       <Language />
       <SummarySchedule />
@@ -165,5 +168,67 @@ function SummarySchedule () {
       </Status>
       <Outcome done={done} error={error} />
     </section>
+  )
+}
+
+/** The distance, clean-up and template every new alarm starts with, kept on the server for every device. */
+function AlarmDefaultsSection () {
+  const { t } = useTranslation()
+  const [state, retry] = useLoad(() => loadAlarmDefaults())
+  return (
+    <section className='card' aria-labelledby='prefs-defaults'>
+      <h2 id='prefs-defaults'>{t('preferences.defaultsTitle')}</h2>
+      <p className='help'>{t('preferences.defaultsIntro')}</p>
+      <Status state={state} retry={retry}>{(data) => <AlarmDefaultsForm initial={data} />}</Status>
+    </section>
+  )
+}
+
+function AlarmDefaultsForm ({ initial }: { initial: AlarmDefaults }) {
+  const { t } = useTranslation()
+  const { busy, error, run } = useSubmit()
+  const [distance, setDistance] = useState(initial.distance === null ? '' : String(initial.distance))
+  const [clean, setClean] = useState(initial.clean ?? 0)
+  const [template, setTemplate] = useState(initial.template ?? '')
+  const [done, setDone] = useState<string | null>(null)
+  const [invalid, setInvalid] = useState(false)
+  const save = (event: React.FormEvent): void => {
+    event.preventDefault()
+    setDone(null)
+    const n = distance.trim() === '' ? null : Number(distance)
+    if (n !== null && (!Number.isInteger(n) || n < 0 || n > 40_000_000)) { setInvalid(true); return }
+    setInvalid(false)
+    void run(async () => {
+      await saveAlarmDefaults({ distance: n, clean: clean === 0 ? null : clean, template: template.trim() === '' ? null : template.trim() })
+      setDone(t('preferences.defaultsSaved'))
+    })
+  }
+  return (
+    <form className='stack' noValidate onSubmit={save}>
+      <div className='field'>
+        <label className='label' htmlFor='default-distance'>{t('preferences.defaultsDistance')}</label>
+        <span className='input-unit'>
+          <input id='default-distance' className='input' inputMode='numeric' value={distance} aria-invalid={invalid} aria-describedby='default-distance-help' onChange={(e) => { setDistance(e.target.value) }} />
+          <span className='unit' aria-hidden='true'>m</span>
+        </span>
+        <p id='default-distance-help' className={invalid ? 'field-error' : 'help'}>{invalid ? t('fields.errors.range', { min: 0, max: 40_000_000 }) : t('preferences.defaultsDistanceHelp')}</p>
+      </div>
+      <fieldset className='field'>
+        <legend className='label'>{t('preferences.defaultsClean')}</legend>
+        {[1, 2, 4].map((bit) => (
+          <label key={bit} className='check'>
+            <input type='checkbox' checked={(clean & bit) !== 0} onChange={(e) => { setClean(e.target.checked ? clean | bit : clean & ~bit) }} />
+            <span>{t(`pickers.values.clean.${bit}`)}</span>
+          </label>
+        ))}
+      </fieldset>
+      <div className='field'>
+        <label className='label' htmlFor='default-template'>{t('preferences.defaultsTemplate')}</label>
+        <TemplateInput id='default-template' type='pokemon' value={template} onChange={setTemplate} />
+      </div>
+      <div className='row'><button type='submit' className='button button-primary' disabled={busy}>{t('preferences.defaultsSave')}</button></div>
+      <div role='status' aria-live='polite'>{done !== null && <p className='notice'>{done}</p>}</div>
+      <div role='alert'>{error !== null && <p className='notice notice-error'>{error}</p>}</div>
+    </form>
   )
 }

@@ -2,7 +2,7 @@ import { useId, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import L from 'leaflet'
 import { api } from '../../api'
-import { ConfirmDialog } from '../../components/ConfirmDialog'
+import { Dialog } from '../../components/Dialog'
 import { useSubmit } from '../../forms/useSubmit'
 import { MapView, fitTo, toLatLngs } from '../../maps/MapView'
 import type { UserFence } from '../maps/Geofences'
@@ -204,26 +204,36 @@ function AllFences () {
                   </li>
                 ))}
               </ul>
-              <ConfirmDialog
+              <Dialog
                 open={pending !== null}
                 title={t('geofenceReview.deleteTitle')}
-                confirmLabel={t('geofenceReview.deleteYes')}
-                busy={remove.busy}
-                error={remove.error}
-                onCancel={() => { setPending(null) }}
-                onConfirm={() => {
-                  const fence = pending
-                  if (fence === null) return
-                  void remove.run(async () => {
-                    await api(`/api/admin/geofences/${fence.id}`, { method: 'DELETE' })
-                    setPending(null)
-                    setMessage(t('geofenceReview.deleted', { name: fence.displayName }))
-                    replace(list.filter((f) => f.id !== fence.id))
-                  })
-                }}
+                onClose={() => { setPending(null) }}
+                footer={(
+                  <>
+                    <button type='button' className='button' onClick={() => { setPending(null) }}>{t('dialog.cancel')}</button>
+                    <button
+                      type='button'
+                      className='button button-danger'
+                      disabled={remove.busy}
+                      onClick={() => {
+                        const fence = pending
+                        if (fence === null) return
+                        void remove.run(async () => {
+                          await api(`/api/admin/geofences/${fence.id}`, { method: 'DELETE' })
+                          setPending(null)
+                          setMessage(t('geofenceReview.deleted', { name: fence.displayName }))
+                          replace(list.filter((f) => f.id !== fence.id))
+                        })
+                      }}
+                    >
+                      {remove.busy ? t('status.saving') : t('geofenceReview.deleteYes')}
+                    </button>
+                  </>
+                )}
               >
                 {pending !== null && <p>{t('geofenceReview.deleteText', { name: pending.displayName, owner: pending.ownerName ?? pending.humanId })}</p>}
-              </ConfirmDialog>
+                {remove.error !== null && <p className='notice notice-error' role='alert'>{remove.error}</p>}
+              </Dialog>
             </>
           )
         }}

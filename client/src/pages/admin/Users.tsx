@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
 import { api } from '../../api'
-import { ConfirmDialog } from '../../components/ConfirmDialog'
+import { useDialogs } from '../../components/Dialog'
 import { useSubmit } from '../../forms/useSubmit'
 import { useFormat } from '../../i18n/format'
 import { viewAs } from '../../shell/impersonation'
@@ -99,12 +99,10 @@ function UserList ({ page, announce: setMessage, changed, removed, turned, goTo 
   const { t } = useTranslation()
   const format = useFormat()
   const { busy, error, run } = useSubmit()
-  // The deletion waiting for the admin's confirmation, and the dialog's own outcome.
-  const [pending, setPending] = useState<{ kind: 'alarms' | 'user', user: AdminUser } | null>(null)
-  const confirm = useSubmit()
   const pages = Math.max(1, Math.ceil(page.total / page.pageSize))
   const id = (user: AdminUser): string => encodeURIComponent(user.id)
   const heading = useRef<HTMLHeadingElement>(null)
+  const ask = useDialogs()
   useEffect(() => { if (turned) heading.current?.focus() }, [turned])
 
   const action = (user: AdminUser, path: 'disable' | 'enable' | 'pause' | 'resume', done: string): void => {
@@ -113,25 +111,25 @@ function UserList ({ page, announce: setMessage, changed, removed, turned, goTo 
       setMessage(done)
     })
   }
-  const confirmed = (): void => {
-    if (pending === null) return
-    const { kind, user } = pending
-    void confirm.run(async () => {
-      if (kind === 'alarms') {
-        const { deleted } = await api<{ deleted: number }>(`/api/admin/users/alarms?id=${id(user)}`, { method: 'DELETE' })
-        setMessage(t('adminUsers.alarmsDeleted', { name: user.name, count: deleted }))
-        setPending(null)
-      } else {
-        await api(`/api/admin/users?id=${id(user)}`, { method: 'DELETE' })
-        setMessage(t('adminUsers.deleted', { name: user.name }))
-        setPending(null)
-        removed()
-      }
+  const deleteAlarms = async (user: AdminUser): Promise<void> => {
+    if (!await ask.confirm({ title: t('adminUsers.confirmDeleteAlarms', { name: user.name }), confirmLabel: t('dialog.delete'), danger: true })) return
+    void run(async () => {
+      const { deleted } = await api<{ deleted: number }>(`/api/admin/users/alarms?id=${id(user)}`, { method: 'DELETE' })
+      setMessage(t('adminUsers.alarmsDeleted', { name: user.name, count: deleted }))
+    })
+  }
+  const deleteUser = async (user: AdminUser): Promise<void> => {
+    if (!await ask.confirm({ title: t('adminUsers.confirmDelete', { name: user.name, id: shownId(user) }), confirmLabel: t('dialog.delete'), danger: true })) return
+    void run(async () => {
+      await api(`/api/admin/users?id=${id(user)}`, { method: 'DELETE' })
+      setMessage(t('adminUsers.deleted', { name: user.name }))
+      removed()
     })
   }
 
   return (
     <section className='card stack' aria-labelledby='user-list'>
+      {ask.dialog}
       <h2 id='user-list' ref={heading} tabIndex={-1}>{t('adminUsers.found', { count: page.total })}</h2>
       <div role='alert'>{error !== null && <p className='notice notice-error'>{error}</p>}</div>
       <ul className='list'>
@@ -153,28 +151,12 @@ function UserList ({ page, announce: setMessage, changed, removed, turned, goTo 
                 : <button type='button' className='button' disabled={busy} onClick={() => { action(user, 'resume', t('adminUsers.resumed', { name: user.name })) }}>{t('adminUsers.resume')}</button>}
               <button type='button' className='button' disabled={busy} onClick={() => { void run(() => viewAs(user.id)) }}>{t('adminUsers.viewAs')}</button>
               <Link className='button' to={`/admin/users/edit?id=${id(user)}`}>{t('adminUsers.edit', { name: user.name === '' ? shownId(user) : user.name })}</Link>
-              <button type='button' className='button' disabled={busy} onClick={() => { confirm.setError(null); setPending({ kind: 'alarms', user }) }}>{t('adminUsers.deleteAlarms')}</button>
-              <button type='button' className='button button-danger' disabled={busy} onClick={() => { confirm.setError(null); setPending({ kind: 'user', user }) }}>{t('adminUsers.delete')}</button>
+              <button type='button' className='button' disabled={busy} onClick={() => { void deleteAlarms(user) }}>{t('adminUsers.deleteAlarms')}</button>
+              <button type='button' className='button button-danger' disabled={busy} onClick={() => { void deleteUser(user) }}>{t('adminUsers.delete')}</button>
             </div>
           </li>
         ))}
       </ul>
-      <ConfirmDialog
-        open={pending !== null}
-        title={pending?.kind === 'user' ? t('adminUsers.delete') : t('adminUsers.deleteAlarms')}
-        confirmLabel={pending?.kind === 'user' ? t('adminUsers.delete') : t('adminUsers.deleteAlarms')}
-        busy={confirm.busy}
-        error={confirm.error}
-        onConfirm={confirmed}
-        onCancel={() => { setPending(null) }}
-      >
-        {pending !== null && (
-          <p className='wrap-anywhere'>{pending.kind === 'user'
-            ? t('adminUsers.confirmDelete', { name: pending.user.name, id: shownId(pending.user) })
-            : t('adminUsers.confirmDeleteAlarms', { name: pending.user.name })}
-          </p>
-        )}
-      </ConfirmDialog>
       {/* One line down to 320 px: the position is "2 / 5" on screen and "Page 2 of 5" when read out. */}
       <nav className='pager' aria-label={t('adminUsers.pages')}>
         <button type='button' className='button' disabled={page.page <= 1} onClick={() => { goTo(page.page - 1) }}>

@@ -1,11 +1,14 @@
-import { useEffect, useMemo, useRef, useState } from 'react'
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
+import { useWindowVirtualizer } from '@tanstack/react-virtual'
 import { useTranslation } from 'react-i18next'
 import { Link, useParams } from 'react-router'
 import { api, ApiError } from '../../api'
 import { ALARM_TYPE_SWITCHES, pagePath, type AlarmTypeDescriptor } from '../../alarm-types'
 import { AlarmCard } from '../../alarms/AlarmCard'
-import { AlarmForm } from '../../alarms/AlarmForm'
-import type { Vocabulary } from '../../alarms/describe'
+import { AlarmForm, type Outcome } from '../../alarms/AlarmForm'
+import { BulkEdit, type BulkResult } from '../../alarms/BulkEdit'
+import { describeAlarm, subjectOf, type Vocabulary } from '../../alarms/describe'
+import { Dialog, useDialogs } from '../../components/Dialog'
 import { recreateBody, type Alarm } from '../../alarms/form-model'
 import { useAnnouncer } from '../../alarms/useAnnouncer'
 import { useFormat } from '../../i18n/format'
@@ -16,6 +19,7 @@ import { Status } from '../../shell/Status'
 import { useLoad } from '../../shell/useLoad'
 import { usePageTitle } from '../../shell/usePageTitle'
 import '../../forms/forms.css'
+import '../../alarms/alarms.css'
 
 /**
  * The alarms of one type in the active profile, rendered from the type's descriptor: the same page,
@@ -60,24 +64,55 @@ function Unavailable ({ disableKey }: { disableKey: string }) {
   )
 }
 
+type Sort = 'name' | 'number' | 'newest'
+type Quick = 'highIv' | 'pvp' | 'distance'
+const QUICK: Record<Quick, (a: Alarm) => boolean> = {
+  highIv: (a) => Number(a.min_iv ?? -1) >= 90,
+  pvp: (a) => Number(a.pvp_ranking_league ?? 0) > 0,
+  distance: (a) => Number(a.distance ?? 0) > 0
+}
+/** "Everything" alarms (pokemon 0, every level) come first whatever the sort. */
+const isEverything = (a: Alarm): boolean => a.pokemon_id === 0 || a.level === 90 || (a.reward === 0 && a.reward_type !== undefined)
+
 function AlarmList ({ type }: { type: AlarmTypeDescriptor }) {
-  const { t } = useTranslation()
+  const { t, i18n } = useTranslation()
   const format = useFormat()
   const { user } = useSession()
   const { monsters, iconBase } = useMonsters()
   const [raidLevels, setRaidLevels] = useState<RaidLevel[] | null>(null)
   const [alarms, retry, replace] = useLoad((signal) => api<Alarm[]>(type.path, { signal }), [type.path, user.profileNo])
   const [editing, setEditing] = useState<Alarm | 'new' | null>(null)
+  const [bulkEditing, setBulkEditing] = useState(false)
+  const [selecting, setSelecting] = useState(false)
   const [selected, setSelected] = useState<Set<number>>(new Set())
   const [busy, setBusy] = useState(false)
+  const [query, setQuery] = useState('')
+  const [sort, setSort] = useState<Sort>('name')
+  const [quick, setQuick] = useState<Set<Quick>>(new Set())
   const [announcer, announce] = useAnnouncer()
+  const ask = useDialogs()
   const addButton = useRef<HTMLButtonElement>(null)
 
   useEffect(() => { void loadRaidLevels().then(setRaidLevels, () => undefined) }, [])
   const list = alarms.status === 'ready' ? alarms.data : []
   const gymNames = useGymNames(list.flatMap((a) => typeof a.gym_id === 'string' && a.gym_id !== '' ? [a.gym_id] : []))
   const vocabulary: Vocabulary = useMemo(() => ({ t, monsters, raidLevels, number: format.number, numberRange: format.numberRange, gymNames }), [t, monsters, raidLevels, format.number, format.numberRange, gymNames])
-  // Selections of alarms that are gone (deleted, re-keyed) are dropped.
+
+  /** Search, quick filters and sort over the loaded list; the sentence of each alarm is what the search reads. */
+  const shown = useMemo(() => {
+    const collator = new Intl.Collator(i18n.language, { numeric: true })
+    const q = query.trim().toLocaleLowerCase(i18n.language)
+    const rows = list.map((alarm) => ({ alarm, subject: subjectOf(type, alarm, vocabulary), text: describeAlarm(type, alarm, vocabulary).toLocaleLowerCase(i18n.language) }))
+      .filter((r) => (q === '' || r.text.includes(q) || String(r.alarm.pokemon_id ?? '') === q.replace('#', '')) && [...quick].every((k) => QUICK[k](r.alarm)))
+    rows.sort((a, b) => {
+      const everything = Number(isEverything(b.alarm)) - Number(isEverything(a.alarm))
+      if (everything !== 0) return everything
+      if (sort === 'newest') return b.alarm.uid - a.alarm.uid
+      if (sort === 'number') return Number(a.alarm.pokemon_id ?? a.alarm.level ?? 0) - Number(b.alarm.pokemon_id ?? b.alarm.level ?? 0) || collator.compare(a.subject, b.subject)
+      return collator.compare(a.subject, b.subject) || a.alarm.uid - b.alarm.uid
+    })
+    return rows.map((r) => r.alarm)
+  }, [list, query, quick, sort, type, vocabulary, i18n.language])
   const chosen = list.filter((a) => selected.has(a.uid)).map((a) => a.uid)
 
   /** Reads the list again without the loading state, so the page does not jump. */
@@ -89,7 +124,6 @@ function AlarmList ({ type }: { type: AlarmTypeDescriptor }) {
     }
   }
 
-  /** Runs one action at a time; its failure is announced with the server's message. */
   const act = async (work: () => Promise<void>): Promise<void> => {
     if (busy) return
     setBusy(true)
@@ -105,37 +139,38 @@ function AlarmList ({ type }: { type: AlarmTypeDescriptor }) {
 
   const recreate = (gone: Alarm[]) => async (): Promise<void> => {
     await act(async () => {
-      for (const alarm of gone) await api(type.path, { method: 'POST', json: recreateBody(type, alarm) })
+      await api(`${type.path}/batch`, { method: 'POST', json: { alarms: gone.map((a) => recreateBody(type, a)) } })
       await refresh()
       announce({ message: t('alarms.restored', { count: gone.length }), tone: 'info' })
     })
   }
 
-  const remove = (uids: number[]) => act(async () => {
+  const remove = async (uids: number[]): Promise<void> => {
     const gone = list.filter((a) => uids.includes(a.uid))
-    const done: Alarm[] = []
-    try {
-      for (const alarm of gone) {
-        await api(`${type.path}/${alarm.uid}`, { method: 'DELETE' })
-        done.push(alarm)
+    if (gone.length === 0) return
+    const yes = await ask.confirm({
+      title: t('alarms.confirmDelete', { count: gone.length }),
+      message: gone.length === 1 ? describeAlarm(type, gone[0] as Alarm, vocabulary) : t('alarms.confirmDeleteMany', { count: gone.length }),
+      confirmLabel: t('alarms.delete'),
+      danger: true
+    })
+    if (!yes) return
+    await act(async () => {
+      const done: Alarm[] = []
+      try {
+        for (const alarm of gone) {
+          await api(`${type.path}/${alarm.uid}`, { method: 'DELETE' })
+          done.push(alarm)
+        }
+      } finally {
+        if (done.length > 0) {
+          replace(list.filter((a) => !done.some((d) => d.uid === a.uid)))
+          setSelected(new Set())
+          announce({ message: t('alarms.deleted', { count: done.length }), tone: 'info', undo: recreate(done) })
+        }
       }
-    } finally {
-      if (done.length > 0) {
-        replace(list.filter((a) => !done.some((d) => d.uid === a.uid)))
-        setSelected(new Set())
-        announce({ message: t('alarms.deleted', { count: done.length }), tone: 'info', undo: recreate(done) })
-      }
-    }
-  })
-
-  const setDistance = (distance: number, uids: number[] | null) => act(async () => {
-    const { updated } = uids === null
-      ? await api<{ updated: number }>(`${type.path}/distance`, { method: 'PUT', json: distance })
-      : await api<{ updated: number }>(`${type.path}/distance/bulk`, { method: 'PUT', json: { uids, distance } })
-    await refresh()
-    setSelected(new Set())
-    announce({ message: t('alarms.distanceSet', { count: updated }), tone: 'info' })
-  })
+    })
+  }
 
   const test = (alarm: Alarm) => act(async () => {
     const { message } = await api<{ message: string }>(`/api/test-alert/${type.type}/${alarm.uid}`, { method: 'POST' })
@@ -147,57 +182,118 @@ function AlarmList ({ type }: { type: AlarmTypeDescriptor }) {
     requestAnimationFrame(() => { addButton.current?.focus() })
   }
 
+  /** An edited alarm keeps its place (the engine may give it a new uid); new ones join the list. */
+  const finished = (outcome: Outcome): void => {
+    closeForm()
+    if (outcome.kind === 'saved') {
+      replace(list.map((a) => (a.uid === outcome.replaces ? outcome.alarm : a)))
+      announce({ message: t('status.saved'), tone: 'info' })
+    } else if (outcome.kind === 'created') {
+      replace([...list, ...outcome.alarms.filter((n) => !list.some((a) => a.uid === n.uid))])
+      announce({ message: t('editor.created', { count: outcome.alarms.length }), tone: 'info' })
+    } else {
+      announce({ message: t('alarms.unchanged'), tone: 'info' })
+    }
+    // Changes made elsewhere meanwhile (another device, the bot) come in too; the sort keeps the places.
+    void refresh()
+  }
+
+  const bulkDone = (results: BulkResult[]): void => {
+    setBulkEditing(false)
+    const byOld = new Map(results.flatMap((r) => (r.alarm !== undefined ? [[r.uid, r.alarm] as const] : [])))
+    replace(list.map((a) => byOld.get(a.uid) ?? a))
+    setSelected(new Set(results.map((r) => r.alarm?.uid ?? r.uid)))
+    const count = (status: BulkResult['status']) => results.filter((r) => r.status === status).length
+    const refused = results.filter((r) => r.status === 'refused')
+    announce({
+      message: [t('bulk.done', { updated: count('updated'), unchanged: count('unchanged') }), ...(refused.length > 0 ? [t('bulk.refused', { count: refused.length, reason: refused[0]?.reason ?? '' })] : [])].join(' '),
+      tone: refused.length > 0 ? 'error' : 'info'
+    })
+  }
+
+  const onSelect = useCallback((uid: number, on: boolean) => {
+    setSelected((s) => { const next = new Set(s); if (on) next.add(uid); else next.delete(uid); return next })
+  }, [])
+  const onEdit = useCallback((alarm: Alarm) => { setEditing(alarm) }, [])
+  const onDelete = useCallback((alarm: Alarm) => { void remove([alarm.uid]) }, [list, vocabulary])
+  const onTest = useMemo(() => (type.testAlert ? (alarm: Alarm) => { void test(alarm) } : undefined), [type.testAlert, list])
+  const toggleQuick = (k: Quick) => { setQuick((q) => { const next = new Set(q); if (next.has(k)) next.delete(k); else next.add(k); return next }) }
+  const typeName = t(`alarms.types.${type.type}`)
+
   return (
     <>
       {announcer}
-      {editing !== null
-        ? (
-          <AlarmForm
-            type={type}
-            alarm={editing === 'new' ? undefined : editing}
-            onCancel={closeForm}
-            onDone={(outcome) => {
-              closeForm()
-              announce({ message: outcome.kind === 'saved' ? t('status.saved') : t('alarms.unchanged'), tone: 'info' })
-              void refresh()
-            }}
-          />
-          )
-        : (
-          <div className='toolbar'>
-            <button ref={addButton} type='button' className='button button-primary' onClick={() => { setEditing('new') }}>{t('alarms.add')}</button>
-          </div>
-          )}
+      {ask.dialog}
+      <div className='toolbar'>
+        <button ref={addButton} type='button' className='button button-primary' onClick={() => { setEditing('new') }}>{t('alarms.add')}</button>
+        {list.length > 0 && (
+          <button type='button' className='button' aria-pressed={selecting} onClick={() => { setSelecting((s) => !s); setSelected(new Set()) }}>
+            {selecting ? t('list.doneSelecting') : t('list.select')}
+          </button>
+        )}
+      </div>
+      <Dialog
+        open={editing !== null}
+        variant='sheet'
+        title={editing === 'new' ? t('alarms.addTitle', { type: typeName }) : t('alarms.editTitle')}
+        onClose={closeForm}
+      >
+        {editing !== null && <AlarmForm type={type} alarm={editing === 'new' ? undefined : editing} vocabulary={vocabulary} onCancel={closeForm} onDone={finished} />}
+      </Dialog>
+      <Dialog open={bulkEditing} variant='sheet' title={t('bulk.title', { count: chosen.length })} onClose={() => { setBulkEditing(false) }}>
+        {bulkEditing && <BulkEdit type={type} uids={chosen} onCancel={() => { setBulkEditing(false) }} onDone={bulkDone} />}
+      </Dialog>
       <Status state={alarms} retry={retry}>
         {(data) => data.length === 0
           ? <p className='muted'>{t('alarms.empty')}</p>
           : (
-            <section aria-label={t('alarms.listLabel', { type: t(`alarms.types.${type.type}`) })}>
-              <BulkBar
-                count={data.length}
-                chosen={chosen}
-                busy={busy}
-                onSelectAll={(on) => { setSelected(new Set(on ? data.map((a) => a.uid) : [])) }}
-                onDelete={() => { void remove(chosen) }}
-                onDistance={(distance, all) => { void setDistance(distance, all ? null : chosen) }}
-              />
-              <ul className='alarm-list'>
-                {data.map((alarm) => (
+            <section aria-label={t('alarms.listLabel', { type: typeName })} className='alarm-section'>
+              <div className='list-controls'>
+                <label className='visually-hidden' htmlFor={`search-${type.type}`}>{t('list.search')}</label>
+                <input id={`search-${type.type}`} className='input' type='search' placeholder={t('list.search')} value={query} onChange={(e) => { setQuery(e.target.value) }} />
+                <div className='list-row'>
+                  <div className='quick-filters' role='group' aria-label={t('list.quickFilters')}>
+                    {(type.type === 'pokemon' ? ['highIv', 'pvp', 'distance'] as Quick[] : ['distance'] as Quick[]).map((k) => (
+                      <button key={k} type='button' className='button chip-button' aria-pressed={quick.has(k)} onClick={() => { toggleQuick(k) }}>{t(`list.quick.${k}`)}</button>
+                    ))}
+                  </div>
+                  <label className='sort'>
+                    <span className='small'>{t('list.sort')}</span>
+                    <select className='select' value={sort} onChange={(e) => { setSort(e.target.value as Sort) }}>
+                      {(['name', 'number', 'newest'] as Sort[]).map((s) => <option key={s} value={s}>{t(`list.sortBy.${s}`)}</option>)}
+                    </select>
+                  </label>
+                </div>
+                <p className='small muted' role='status'>{t('list.showing', { shown: shown.length, count: data.length })}</p>
+              </div>
+              <VirtualList
+                items={shown}
+                render={(alarm) => (
                   <AlarmCard
-                    key={alarm.uid}
                     type={type}
                     alarm={alarm}
                     vocabulary={vocabulary}
                     iconBase={iconBase}
+                    selecting={selecting}
                     selected={selected.has(alarm.uid)}
                     busy={busy}
-                    onSelect={(on) => { setSelected((s) => { const next = new Set(s); if (on) next.add(alarm.uid); else next.delete(alarm.uid); return next }) }}
-                    onEdit={() => { setEditing(alarm); window.scrollTo({ top: 0 }) }}
-                    onDelete={() => { void remove([alarm.uid]) }}
-                    onTest={type.testAlert ? () => { void test(alarm) } : undefined}
+                    onSelect={onSelect}
+                    onEdit={onEdit}
+                    onDelete={onDelete}
+                    onTest={onTest}
                   />
-                ))}
-              </ul>
+                )}
+              />
+              {selecting && (
+                <div className='select-bar' role='region' aria-label={t('list.selection')}>
+                  <span aria-live='polite'>{t('alarms.selectedCount', { count: chosen.length })}</span>
+                  <button type='button' className='button' onClick={() => { setSelected(chosen.length === shown.length ? new Set() : new Set(shown.map((a) => a.uid))) }}>
+                    {chosen.length === shown.length ? t('list.selectNone') : t('list.selectShown', { count: shown.length })}
+                  </button>
+                  <button type='button' className='button' disabled={busy || chosen.length === 0} onClick={() => { setBulkEditing(true) }}>{t('list.editSelected')}</button>
+                  <button type='button' className='button button-danger' disabled={busy || chosen.length === 0} onClick={() => { void remove(chosen) }}>{t('alarms.deleteSelected', { count: chosen.length })}</button>
+                </div>
+              )}
             </section>
             )}
       </Status>
@@ -205,49 +301,34 @@ function AlarmList ({ type }: { type: AlarmTypeDescriptor }) {
   )
 }
 
-interface BulkProps {
-  count: number
-  chosen: number[]
-  busy: boolean
-  onSelectAll: (on: boolean) => void
-  onDelete: () => void
-  onDistance: (distance: number, all: boolean) => void
-}
-
-/** Select all, and what to do with the selection (delete, distance) or with every alarm (distance). */
-function BulkBar ({ count, chosen, busy, onSelectAll, onDelete, onDistance }: BulkProps) {
-  const { t } = useTranslation()
-  const [distance, setDistance] = useState('')
-  const [error, setError] = useState<string | null>(null)
-  const apply = (all: boolean): void => {
-    const n = Number(distance)
-    if (distance.trim() === '' || !Number.isInteger(n) || n < 0 || n > 40_000_000) {
-      setError(t('fields.errors.range', { min: 0, max: 40_000_000 }))
-      return
-    }
-    setError(null)
-    onDistance(n, all)
-  }
+/** The cards in page order, only those near the screen in the document: a list of a thousand alarms stays quick. */
+function VirtualList ({ items, render }: { items: Alarm[], render: (alarm: Alarm) => React.ReactNode }) {
+  const listRef = useRef<HTMLUListElement>(null)
+  const [offset, setOffset] = useState(0)
+  useEffect(() => { setOffset(listRef.current?.offsetTop ?? 0) }, [])
+  const virtualizer = useWindowVirtualizer({
+    count: items.length,
+    estimateSize: () => 120,
+    overscan: 6,
+    scrollMargin: offset,
+    getItemKey: (i) => items[i]?.uid ?? i
+  })
   return (
-    <div className='bulk-bar'>
-      <label className='check'>
-        <input type='checkbox' checked={chosen.length === count} ref={(el) => { if (el !== null) el.indeterminate = chosen.length > 0 && chosen.length < count }} onChange={(e) => { onSelectAll(e.target.checked) }} />
-        <span>{t('alarms.selectAll')}</span>
-      </label>
-      <span className='muted small' aria-live='polite'>{t('alarms.selectedCount', { count: chosen.length })}</span>
-      <div className='bulk-distance'>
-        <label className='label' htmlFor='bulk-distance'>{t('alarms.distanceLabel')}</label>
-        <span className='input-unit'>
-          <input id='bulk-distance' className='input' inputMode='numeric' value={distance} aria-invalid={error !== null} aria-describedby={error !== null ? 'bulk-distance-error' : undefined} onChange={(e) => { setDistance(e.target.value) }} />
-          <span className='unit' aria-hidden='true'>m</span>
-        </span>
-        {error !== null && <p id='bulk-distance-error' className='field-error'>{error}</p>}
-        <div className='bulk-buttons'>
-          <button type='button' className='button' disabled={busy || chosen.length === 0} onClick={() => { apply(false) }}>{t('alarms.distanceSelected', { count: chosen.length })}</button>
-          <button type='button' className='button' disabled={busy} onClick={() => { apply(true) }}>{t('alarms.distanceAll')}</button>
-          <button type='button' className='button button-danger' disabled={busy || chosen.length === 0} onClick={onDelete}>{t('alarms.deleteSelected', { count: chosen.length })}</button>
-        </div>
-      </div>
-    </div>
+    <ul ref={listRef} className='alarm-list virtual' style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+      {virtualizer.getVirtualItems().map((row) => {
+        const alarm = items[row.index] as Alarm
+        return (
+          <li
+            key={row.key}
+            ref={virtualizer.measureElement}
+            data-index={row.index}
+            className='alarm-row'
+            style={{ position: 'absolute', top: 0, left: 0, width: '100%', transform: `translateY(${row.start - virtualizer.options.scrollMargin}px)` }}
+          >
+            {render(alarm)}
+          </li>
+        )
+      })}
+    </ul>
   )
 }

@@ -2,6 +2,7 @@ import { useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import L from 'leaflet'
 import { ApiError, api } from '../../api'
+import { useDialogs } from '../../components/Dialog'
 import { useSubmit } from '../../forms/useSubmit'
 import { MapView, fitTo, toLatLngs } from '../../maps/MapView'
 import { downloadJson } from '../../maps/download'
@@ -60,6 +61,7 @@ function Editor ({ data, reload, replace }: { data: Loaded, reload: () => void, 
   const [name, setName] = useState('')
   const [problems, setProblems] = useState<ImportProblem[]>([])
   const { busy, error, setError, run } = useSubmit()
+  const ask = useDialogs()
   const full = data.fences.length >= FENCE_LIMIT
   const drawingRef = useRef(drawing)
   drawingRef.current = drawing
@@ -97,8 +99,8 @@ function Editor ({ data, reload, replace }: { data: Loaded, reload: () => void, 
     })
   }
 
-  const act = (fence: UserFence, action: 'activate' | 'deactivate' | 'submit' | 'delete'): void => {
-    if (action === 'delete' && !window.confirm(t('geofences.confirmDelete', { name: fence.displayName }))) return
+  const act = async (fence: UserFence, action: 'activate' | 'deactivate' | 'submit' | 'delete'): Promise<void> => {
+    if (action === 'delete' && !await ask.confirm({ title: t('geofences.confirmDelete', { name: fence.displayName }), confirmLabel: t('geofences.delete'), danger: true })) return
     void run(async () => {
       if (action === 'delete') await api(`/api/geofences/custom/${fence.id}`, { method: 'DELETE' })
       else await api(`/api/geofences/custom/${fence.id}/${action}`, { method: 'POST' })
@@ -106,8 +108,8 @@ function Editor ({ data, reload, replace }: { data: Loaded, reload: () => void, 
     })
   }
 
-  const rename = (fence: UserFence): void => {
-    const next = window.prompt(t('geofences.renamePrompt'), fence.displayName)
+  const rename = async (fence: UserFence): Promise<void> => {
+    const next = await ask.prompt({ title: t('geofences.rename'), confirmLabel: t('geofences.rename'), input: { label: t('geofences.renamePrompt'), value: fence.displayName } })
     if (next === null || next.trim() === '' || next === fence.displayName) return
     void run(async () => {
       const renamed = await api<UserFence>(`/api/geofences/custom/${fence.id}`, { method: 'PUT', json: { displayName: next.trim() } })
@@ -141,6 +143,7 @@ function Editor ({ data, reload, replace }: { data: Loaded, reload: () => void, 
 
   return (
     <>
+      {ask.dialog}
       <div className={drawing ? 'map-drawing' : undefined}>
         <MapView label={t('geofences.map')} onReady={draw} version={`${data.fences.map((f) => f.id).join(',')}|${points.length}`} />
       </div>
@@ -197,12 +200,12 @@ function Editor ({ data, reload, replace }: { data: Loaded, reload: () => void, 
                   {fence.status === 'approved' && fence.promotedName !== null && <span className='muted'>{t('geofences.approvedAs', { name: fence.promotedName })}</span>}
                 </div>
                 <div className='row'>
-                  <button type='button' className='button' disabled={busy} onClick={() => { act(fence, active ? 'deactivate' : 'activate') }}>
+                  <button type='button' className='button' disabled={busy} onClick={() => { void act(fence, active ? 'deactivate' : 'activate') }}>
                     {active ? t('geofences.deactivate', { name: fence.displayName }) : t('geofences.activate', { name: fence.displayName })}
                   </button>
-                  {(fence.status === 'active' || fence.status === 'rejected') && <button type='button' className='button' disabled={busy} onClick={() => { rename(fence) }}>{t('geofences.rename')}</button>}
-                  {fence.status === 'active' && <button type='button' className='button' disabled={busy} onClick={() => { act(fence, 'submit') }}>{t('geofences.submit')}</button>}
-                  <button type='button' className='button button-danger' disabled={busy} onClick={() => { act(fence, 'delete') }}>{t('geofences.delete')}</button>
+                  {(fence.status === 'active' || fence.status === 'rejected') && <button type='button' className='button' disabled={busy} onClick={() => { void rename(fence) }}>{t('geofences.rename')}</button>}
+                  {fence.status === 'active' && <button type='button' className='button' disabled={busy} onClick={() => { void act(fence, 'submit') }}>{t('geofences.submit')}</button>}
+                  <button type='button' className='button button-danger' disabled={busy} onClick={() => { void act(fence, 'delete') }}>{t('geofences.delete')}</button>
                 </div>
               </li>
             )

@@ -1,6 +1,7 @@
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { api } from '../../api'
+import { useDialogs } from '../../components/Dialog'
 import { useSubmit } from '../../forms/useSubmit'
 import { useSession } from '../../shell/session-context'
 import { Status } from '../../shell/Status'
@@ -45,9 +46,10 @@ function PickList ({ entries, changed }: { entries: Entry[], changed: (outcome: 
   const { t } = useTranslation()
   const { user } = useSession()
   const { busy, error, run } = useSubmit()
-  const act = (entry: Entry, action: 'apply' | 'remove' | 'delete'): void => {
+  const ask = useDialogs()
+  const act = async (entry: Entry, action: 'apply' | 'remove' | 'delete'): Promise<void> => {
     const { id, name } = entry.definition
-    if (action === 'delete' && !window.confirm(t('quickPicks.confirmDelete', { name }))) return
+    if (action === 'delete' && !await ask.confirm({ title: t('quickPicks.confirmDelete', { name }), confirmLabel: t('dialog.delete'), danger: true })) return
     void run(async () => {
       if (action === 'apply') {
         const applied = await api<{ trackedUids: number[] }>(`/api/quick-picks/${id}/apply`, { method: 'POST', json: {} })
@@ -63,6 +65,7 @@ function PickList ({ entries, changed }: { entries: Entry[], changed: (outcome: 
   }
   return (
     <section className='card stack' aria-labelledby='pick-list'>
+      {ask.dialog}
       <h2 id='pick-list'>{t('quickPicks.listTitle')}</h2>
       <div role='alert'>{error !== null && <p className='notice notice-error'>{error}</p>}</div>
       {entries.length === 0 && <p className='muted'>{t('quickPicks.none')}</p>}
@@ -79,9 +82,9 @@ function PickList ({ entries, changed }: { entries: Entry[], changed: (outcome: 
               </div>
               <div className='row'>
                 {applied === null
-                  ? <button type='button' className='button button-primary' disabled={busy} onClick={() => { act(entry, 'apply') }}>{t('quickPicks.apply', { name: pick.name })}</button>
-                  : <button type='button' className='button' disabled={busy} onClick={() => { act(entry, 'remove') }}>{t('quickPicks.remove', { name: pick.name })}</button>}
-                {user.isAdmin && pick.scope === 'global' && <button type='button' className='button button-danger' disabled={busy} onClick={() => { act(entry, 'delete') }}>{t('quickPicks.delete', { name: pick.name })}</button>}
+                  ? <button type='button' className='button button-primary' disabled={busy} onClick={() => { void act(entry, 'apply') }}>{t('quickPicks.apply', { name: pick.name })}</button>
+                  : <button type='button' className='button' disabled={busy} onClick={() => { void act(entry, 'remove') }}>{t('quickPicks.remove', { name: pick.name })}</button>}
+                {user.isAdmin && pick.scope === 'global' && <button type='button' className='button button-danger' disabled={busy} onClick={() => { void act(entry, 'delete') }}>{t('quickPicks.delete', { name: pick.name })}</button>}
               </div>
             </li>
           )
@@ -100,6 +103,7 @@ function GlobalPickForm ({ saved }: { saved: () => void }) {
   const [filters, setFilters] = useState('{ "min_iv": 100 }')
   const [done, setDone] = useState<string | null>(null)
   const { busy, error, setError, run } = useSubmit()
+  const ask = useDialogs()
   return (
     <form className='card stack' aria-labelledby='pick-new' onSubmit={(e) => {
       e.preventDefault()
@@ -142,16 +146,19 @@ function GlobalPickForm ({ saved }: { saved: () => void }) {
       <div className='row'>
         <button type='submit' className='button button-primary' disabled={busy}>{t('quickPicks.save')}</button>
         <button type='button' className='button' disabled={busy} onClick={() => {
-          if (!window.confirm(t('quickPicks.confirmSeed'))) return
-          void run(async () => {
-            await api('/api/quick-picks/seed', { method: 'POST' })
-            setDone(t('quickPicks.seeded'))
-            saved()
+          void ask.confirm({ title: t('quickPicks.confirmSeed'), confirmLabel: t('quickPicks.seed') }).then(async (yes) => {
+            if (!yes) return
+            await run(async () => {
+              await api('/api/quick-picks/seed', { method: 'POST' })
+              setDone(t('quickPicks.seeded'))
+              saved()
+            })
           })
         }}>{t('quickPicks.seed')}</button>
       </div>
       <div role='status' aria-live='polite'>{done !== null && <p className='notice'>{done}</p>}</div>
       <div role='alert'>{error !== null && <p className='notice notice-error'>{error}</p>}</div>
+      {ask.dialog}
     </form>
   )
 }

@@ -1,0 +1,77 @@
+import { api } from '../api'
+
+/** The engine's configuration the editor needs (GET /api/config): PvP leagues, caps, ranks and the catch-all rule. */
+export interface EngineConfig {
+  pvpFilterMaxRank: number
+  pvpLittleLeagueAllowed: boolean
+  pvpCaps: number[]
+  defaultPvpCap: number
+  defaultTemplateName: string
+  everythingFlagPermissions: string | null
+  maxDistance: number
+}
+
+/** The member's defaults for new alarms (GET/PUT /api/alarm-defaults). */
+export interface AlarmDefaults { distance: number | null, clean: number | null, template: string | null }
+
+const cache = new Map<string, Promise<unknown>>()
+function once<T> (key: string, load: () => Promise<T>): Promise<T> {
+  let pending = cache.get(key) as Promise<T> | undefined
+  if (pending === undefined) {
+    pending = load()
+    cache.set(key, pending)
+    pending.catch(() => { cache.delete(key) })
+  }
+  return pending
+}
+
+export const loadEngineConfig = (): Promise<EngineConfig> => once('config', async () => await api<EngineConfig>('/api/config'))
+
+export const loadAlarmDefaults = (): Promise<AlarmDefaults> => once('defaults', async () => await api<AlarmDefaults>('/api/alarm-defaults'))
+
+/** After the member changed them on the Preferences page, the next editor reads them again. */
+export function saveAlarmDefaults (defaults: AlarmDefaults): Promise<AlarmDefaults> {
+  const saved = api<AlarmDefaults>('/api/alarm-defaults', { method: 'PUT', json: defaults })
+  cache.set('defaults', saved)
+  saved.catch(() => { cache.delete('defaults') })
+  return saved
+}
+
+/** The engine's template names in GET /api/config/templates for one alarm type, over every platform and language. */
+const TEMPLATE_TYPES: Record<string, string[]> = {
+  pokemon: ['monster', 'monsterNoIv'],
+  fort: ['fort-update'],
+  maxbattle: ['maxbattle']
+}
+export const loadTemplateNames = (type: string): Promise<string[]> => once(`templates|${type}`, async () => {
+  const all = await api<Record<string, Record<string, Record<string, unknown>>>>('/api/config/templates')
+  const names = new Set<string>()
+  for (const platform of Object.values(all)) {
+    if (platform === null || typeof platform !== 'object') continue
+    for (const key of TEMPLATE_TYPES[type] ?? [type]) {
+      const byLanguage = platform[key]
+      if (byLanguage === null || typeof byLanguage !== 'object') continue
+      for (const list of Object.values(byLanguage)) if (Array.isArray(list)) for (const name of list) names.add(String(name))
+    }
+  }
+  return [...names].sort((a, b) => a.localeCompare(b, undefined, { numeric: true }))
+})
+
+/** Which sections of the editor are open, remembered on this device. */
+const SECTIONS_KEY = 'alarm-editor.sections'
+export function sectionOpen (name: string, fallback: boolean): boolean {
+  try {
+    const stored = JSON.parse(localStorage.getItem(SECTIONS_KEY) ?? '{}') as Record<string, boolean>
+    return typeof stored[name] === 'boolean' ? stored[name] : fallback
+  } catch {
+    return fallback
+  }
+}
+export function rememberSection (name: string, open: boolean): void {
+  try {
+    const stored = JSON.parse(localStorage.getItem(SECTIONS_KEY) ?? '{}') as Record<string, boolean>
+    localStorage.setItem(SECTIONS_KEY, JSON.stringify({ ...stored, [name]: open }))
+  } catch {
+    // Private mode without storage: the section simply opens as it did.
+  }
+}

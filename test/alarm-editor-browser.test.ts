@@ -1,0 +1,169 @@
+import t, { type Test } from 'tap'
+import { mkdirSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import type { Page } from 'playwright-core'
+import { axeViolations, browserMissing, choosePokemon, DESKTOP, PHONE, startBrowserApp } from './browser.js'
+import { insertAlarm } from './fakes/engine-db.js'
+
+/**
+ * The alarm editor and list in Chromium on a 360-px phone and a desktop, against the whole service and
+ * the engine fake: many alarms from one form, sliders, the list's search and select mode, bulk edit,
+ * personal defaults, and never a native dialog.
+ */
+const missing = browserMissing()
+if (missing !== undefined) t.fail(missing)
+else await editorTests()
+
+async function editorTests (): Promise<void> {
+  const env = await startBrowserApp(t)
+  const { testApp, rows } = env
+  const pool = testApp.app.engineDb.pool
+  let nextUser = 5000
+  const human = () => ({ id: String(++nextUser), name: `member${nextUser}`, latitude: 51.5, longitude: -0.12, area: ['centre'] })
+
+  /** A native confirm, prompt or alert fails the test: the client has its own dialog. */
+  const noNativeDialogs = (t: Test, page: Page) => {
+    page.on('dialog', (dialog) => { t.fail(`native ${dialog.type()} dialog: ${dialog.message()}`); dialog.dismiss().catch(() => undefined) })
+  }
+
+  for (const [label, viewport] of [['phone', PHONE], ['desktop', DESKTOP]] as const) {
+    t.test(`${label}: one form creates many alarms and reports created, already there and refused`, async (t) => {
+      const user = human()
+      const page = await env.signIn(t, user, '/alarms/monsters', viewport)
+      noNativeDialogs(t, page)
+      await page.getByText('No alarms of this type yet.').waitFor()
+      await insertAlarm(pool, 'pokemon', { id: user.id, pokemon_id: 4, min_iv: 90 })
+      await insertAlarm(pool, 'pokemon', { id: user.id, pokemon_id: 1, min_iv: 80 })
+      await page.reload()
+      await page.getByRole('button', { name: 'Add alarm' }).click()
+      const sheet = page.getByRole('dialog')
+      await choosePokemon(page, 'pika', 'Pikachu')
+      await choosePokemon(page, 'bulb', 'Bulbasaur')
+      await choosePokemon(page, 'charm', 'Charmander')
+      // Keyboard: the IV slider's lower thumb, ten steps a Page Up.
+      const low = sheet.getByRole('slider', { name: 'IV from' })
+      await low.focus()
+      for (let i = 0; i < 9; i++) await page.keyboard.press('PageUp')
+      t.equal(await sheet.getByRole('textbox', { name: 'IV from' }).inputValue(), '90', 'the number field follows the slider')
+      await sheet.getByText(/Pikachu, Bulbasaur,? or Charmander, IV ≥ 90%/).waitFor()
+      await sheet.getByRole('button', { name: 'Create 3 alarms' }).click()
+      await sheet.getByText('1 of 3 alarms created').waitFor()
+      await sheet.getByText(/Pikachu: created/).waitFor()
+      await sheet.getByText(/Bulbasaur: refused/).waitFor()
+      await sheet.getByText(/Charmander: already there/).waitFor()
+      t.same(await axeViolations(page), [], 'axe: the report')
+      await sheet.getByRole('button', { name: 'Done' }).click()
+      await page.getByText('Showing 3 of 3').waitFor()
+      t.same((await rows('monsters', user.id)).map((r) => [r.pokemon_id, r.min_iv]).sort(), [[1, 80], [25, 90], [4, 90]])
+    })
+  }
+
+  t.test('phone: the slider by pointer, the full range reads "any", and the list is clean for axe', async (t) => {
+    const user = human()
+    const page = await env.signIn(t, user, '/alarms/monsters', PHONE)
+    noNativeDialogs(t, page)
+    await page.getByRole('button', { name: 'Add alarm' }).click()
+    const sheet = page.getByRole('dialog')
+    const field = sheet.locator('.range-field').filter({ hasText: 'Level' }).first()
+    await field.getByText('Any').waitFor()
+    const track = field.locator('.slider')
+    const box = await track.boundingBox()
+    if (box === null) throw new Error('no slider')
+    // Drag the upper thumb from the right end to the middle.
+    await page.mouse.move(box.x + box.width - 4, box.y + box.height / 2)
+    await page.mouse.down()
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2, { steps: 5 })
+    await page.mouse.up()
+    const high = Number(await field.getByRole('textbox', { name: 'level up to' }).inputValue())
+    t.ok(high > 20 && high < 35, `pointer moved the top to ${high}`)
+    t.notOk(await field.getByText('Any').isVisible(), 'no longer "any"')
+    t.same(await axeViolations(page), [], 'axe: the editor sheet')
+    const viewport = page.viewportSize()
+    const sheetBox = await sheet.boundingBox()
+    t.equal(Math.round(sheetBox?.width ?? 0), viewport?.width, 'the editor fills the phone screen')
+    if (process.env.SCREENSHOTS === '1') {
+      const dir = fileURLToPath(new URL('../docs/screenshots/', import.meta.url))
+      mkdirSync(dir, { recursive: true })
+      await page.screenshot({ path: `${dir}/phone-alarm-editor.png` })
+    }
+  })
+
+  t.test('phone: search, sort, select mode, bulk edit and confirmed delete', async (t) => {
+    const user = human()
+    const uids: number[] = []
+    for (const [id, iv, distance] of [[25, 90, 0], [1, 0, 500], [4, 95, 0], [0, 100, 0]] as const) {
+      uids.push(await insertAlarm(pool, 'pokemon', { id: user.id, pokemon_id: id, min_iv: iv, distance, template: 'keep', max_cp: 3000 }))
+    }
+    const page = await env.signIn(t, user, '/alarms/monsters', PHONE)
+    noNativeDialogs(t, page)
+    await page.getByText('Showing 4 of 4').waitFor()
+    const titles = async () => await page.locator('.alarm-title strong').allTextContents()
+    t.same(await titles(), ['Every pokémon', 'Bulbasaur', 'Charmander', 'Pikachu'], 'everything first, then by name')
+    await page.getByLabel('Sort by').selectOption({ label: 'Newest' })
+    t.same(await titles(), ['Every pokémon', 'Charmander', 'Bulbasaur', 'Pikachu'])
+    await page.getByRole('searchbox', { name: 'Search alarms' }).fill('pika')
+    await page.getByText('Showing 1 of 4').waitFor()
+    await page.getByRole('searchbox', { name: 'Search alarms' }).fill('')
+    await page.getByRole('button', { name: 'High IV' }).click()
+    await page.getByText('Showing 3 of 4').waitFor()
+    if (process.env.SCREENSHOTS === '1') {
+      await page.getByRole('button', { name: 'High IV' }).click()
+      await page.screenshot({ path: fileURLToPath(new URL('../docs/screenshots/phone-alarm-list.png', import.meta.url)), fullPage: true })
+      await page.getByRole('button', { name: 'High IV' }).click()
+    }
+
+    await page.getByRole('button', { name: 'Select', exact: true }).click()
+    await page.getByRole('button', { name: 'Select all 3' }).click()
+    await page.getByText('3 selected', { exact: true }).waitFor()
+    t.same(await axeViolations(page), [], 'axe: select mode')
+    await page.getByRole('button', { name: 'Edit selected' }).click()
+    const sheet = page.getByRole('dialog')
+    await sheet.getByLabel('Change Distance').check()
+    await sheet.getByRole('textbox', { name: 'Distance' }).fill('700')
+    await sheet.getByLabel('Change Clean-up').check()
+    await sheet.getByRole('combobox', { name: 'Clean-up' }).selectOption('1')
+    await sheet.getByRole('button', { name: 'Change 3 alarms' }).click()
+    await page.getByText('3 changed, 0 already so.').waitFor()
+    const stored = await rows('monsters', user.id)
+    t.same(stored.filter((r) => r.distance === 700).map((r) => r.pokemon_id).sort(), [0, 25, 4], 'the three chosen')
+    t.ok(stored.every((r) => r.template === 'keep' && r.max_cp === 3000), 'no field dropped')
+    t.same(stored.filter((r) => r.clean === 1).length, 3)
+
+    await page.getByRole('button', { name: /^Delete 3/ }).click()
+    const confirm = page.getByRole('dialog')
+    await confirm.getByText('Delete 3 alarms?').waitFor()
+    await confirm.getByRole('button', { name: 'Cancel' }).click()
+    t.equal((await rows('monsters', user.id)).length, 4, 'cancel keeps them')
+    await page.getByRole('button', { name: /^Delete 3/ }).click()
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete', exact: true }).click()
+    await page.getByText('3 alarms deleted.').waitFor()
+    t.same((await rows('monsters', user.id)).map((r) => r.pokemon_id), [1])
+  })
+
+  t.test('desktop: personal defaults prefill a new alarm and an edited raid keeps its place and shows its team', async (t) => {
+    const user = human()
+    const page = await env.signIn(t, user, '/preferences', DESKTOP)
+    noNativeDialogs(t, page)
+    await page.getByLabel('Distance').fill('1500')
+    await page.getByRole('button', { name: 'Save defaults' }).click()
+    await page.getByText('Defaults saved.').waitFor()
+    await page.goto('/alarms/monsters')
+    await page.getByRole('button', { name: 'Add alarm' }).click()
+    await choosePokemon(page, 'pika', 'Pikachu')
+    await page.getByRole('dialog').getByText(/Pikachu, within 1\.5 km/).waitFor()
+    await page.getByRole('button', { name: 'Create 1 alarm' }).click()
+    await page.getByText('1 alarm created.').waitFor()
+    t.match(await rows('monsters', user.id), [{ pokemon_id: 25, distance: 1500 }])
+
+    for (const level of [1, 3, 5]) await insertAlarm(pool, 'raid', { id: user.id, pokemon_id: 9000, level, team: 4 })
+    await page.goto('/alarms/raids')
+    await page.getByText('Showing 3 of 3').waitFor()
+    const before = await page.locator('.alarm-title strong').allTextContents()
+    await page.getByRole('button', { name: /^Edit: Raids: 1-Star/ }).click()
+    await page.getByLabel('Team').selectOption({ label: 'Mystic (blue)' })
+    await page.getByRole('button', { name: 'Save', exact: true }).click()
+    await page.getByText('Saved.').waitFor()
+    t.same(await page.locator('.alarm-title strong').allTextContents(), before, 'the card kept its place')
+    t.match(await page.locator('.alarm-card').first().textContent(), /Mystic/, 'the raid\'s team is on its card')
+  })
+}
