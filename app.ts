@@ -36,6 +36,7 @@ import adminUsers from './plugins/admin-users.js'
 import delegates from './plugins/delegates.js'
 import serverProfile from './plugins/server-profile.js'
 import quickPicks from './plugins/quick-picks.js'
+import gameData from './plugins/game-data.js'
 import masterNames from './plugins/master-names.js'
 import scannerDb from './plugins/scanner-db.js'
 import pokemonAvailability from './plugins/pokemon-availability.js'
@@ -172,6 +173,7 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   await fastify.register(delegates)
   await fastify.register(serverProfile)
   await fastify.register(quickPicks)
+  await fastify.register(gameData)
   await fastify.register(masterNames)
   await fastify.register(scannerDb)
   await fastify.register(pokemonAvailability)
