@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next'
 import type { AlarmTypeDescriptor } from '../alarm-types'
-import { PokemonIcon } from '../pickers/PokemonIcon'
+import { AlarmIcon } from '../features/icons'
 import { describeAlarm, type Vocabulary } from './describe'
 import type { Alarm } from './form-model'
 
@@ -8,7 +8,6 @@ interface Props {
   type: AlarmTypeDescriptor
   alarm: Alarm
   vocabulary: Vocabulary
-  iconBase: string | null
   selected: boolean
   busy: boolean
   onSelect: (on: boolean) => void
@@ -18,17 +17,16 @@ interface Props {
 }
 
 /** One alarm in words ("Dragonite, IV ≥ 90, within 2 km"), with its selection box and actions. */
-export function AlarmCard ({ type, alarm, vocabulary, iconBase, selected, busy, onSelect, onEdit, onDelete, onTest }: Props) {
+export function AlarmCard ({ type, alarm, vocabulary, selected, busy, onSelect, onEdit, onDelete, onTest }: Props) {
   const { t } = useTranslation()
   const sentence = describeAlarm(type, alarm, vocabulary)
-  const pokemonId = Number(type.type === 'quest' ? (Number(alarm.reward_type) === 7 ? alarm.reward : 0) : alarm.pokemon_id ?? 0)
   return (
     <li className='alarm-card' data-uid={alarm.uid}>
       <label className='alarm-select'>
         <input type='checkbox' checked={selected} onChange={(e) => { onSelect(e.target.checked) }} />
         <span className='visually-hidden'>{t('alarms.select', { alarm: sentence })}</span>
       </label>
-      <PokemonIcon base={iconBase} id={pokemonId} form={Number(alarm.form ?? 0)} />
+      <AlarmIcon type={type.type} alarm={alarm} label={t(`alarms.types.${type.type}`)} />
       <p className='alarm-text'>{sentence}</p>
       <div className='alarm-actions'>
         <button type='button' className='button' onClick={onEdit} disabled={busy} aria-label={t('alarms.editOne', { alarm: sentence })}>{t('alarms.edit')}</button>

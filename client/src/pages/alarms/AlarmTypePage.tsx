@@ -64,7 +64,7 @@ function AlarmList ({ type }: { type: AlarmTypeDescriptor }) {
   const { t } = useTranslation()
   const format = useFormat()
   const { user } = useSession()
-  const { monsters, iconBase } = useMonsters()
+  const { monsters } = useMonsters()
   const [raidLevels, setRaidLevels] = useState<RaidLevel[] | null>(null)
   const [alarms, retry, replace] = useLoad((signal) => api<Alarm[]>(type.path, { signal }), [type.path, user.profileNo])
   const [editing, setEditing] = useState<Alarm | 'new' | null>(null)
@@ -188,7 +188,6 @@ function AlarmList ({ type }: { type: AlarmTypeDescriptor }) {
                     type={type}
                     alarm={alarm}
                     vocabulary={vocabulary}
-                    iconBase={iconBase}
                     selected={selected.has(alarm.uid)}
                     busy={busy}
                     onSelect={(on) => { setSelected((s) => { const next = new Set(s); if (on) next.add(alarm.uid); else next.delete(alarm.uid); return next }) }}
