@@ -75,6 +75,8 @@ export function FieldInput ({ type, field, values, error, set }: Props) {
       <PokemonGridPicker
         label={label}
         multiple={false}
+        describedBy={describedBy}
+        invalid={invalid}
         selected={value === '' || value === '9000' ? [] : [`${value}-${Number(values[formField]) || 0}`]}
         allowEverything={type.type !== 'raid' && type.type !== 'maxbattle'}
         onChange={(keys) => {
@@ -85,19 +87,19 @@ export function FieldInput ({ type, field, values, error, set }: Props) {
     )
   } else if (field.name === 'reward' && values.reward_type === '2') {
     selfLabelled = true
-    control = <ChoiceGridPicker kind='item' label={label} multiple={false} selected={value === '' ? [] : [value]} onChange={(v) => { change(single(v)) }} />
+    control = <ChoiceGridPicker kind='item' label={label} multiple={false} describedBy={describedBy} invalid={invalid} selected={value === '' ? [] : [value]} onChange={(v) => { change(single(v)) }} />
   } else if (field.name === 'level') {
     selfLabelled = true
     const kind = type.type === 'maxbattle' || type.type === 'egg' ? LEVEL_KIND[type.type] : 'raidLevel'
-    control = <ChoiceGridPicker kind={kind} label={label} multiple={false} selected={value === '' ? [] : [value]} onChange={(v) => { change(single(v)) }} />
+    control = <ChoiceGridPicker kind={kind} label={label} multiple={false} describedBy={describedBy} invalid={invalid} selected={value === '' ? [] : [value]} onChange={(v) => { change(single(v)) }} />
   } else if (field.name === 'gym_id') {
     control = <GymPicker inputId={id} describedBy={describedBy} value={value} invalid={invalid} onChange={change} />
   } else if (field.name === 'grunt_type') {
     selfLabelled = true
-    control = <ChoiceGridPicker kind='grunt' label={label} multiple={false} selected={value === '' ? [] : [value.toLowerCase()]} onChange={(v) => { change(single(v)) }} />
+    control = <ChoiceGridPicker kind='grunt' label={label} multiple={false} describedBy={describedBy} invalid={invalid} selected={value === '' ? [] : [value.toLowerCase()]} onChange={(v) => { change(single(v)) }} />
   } else if (field.name === 'lure_id') {
     selfLabelled = true
-    control = <ChoiceGridPicker kind='lure' label={label} multiple={false} selected={value === '' ? [] : [value]} onChange={(v) => { change(single(v)) }} />
+    control = <ChoiceGridPicker kind='lure' label={label} multiple={false} describedBy={describedBy} invalid={invalid} selected={value === '' ? [] : [value]} onChange={(v) => { change(single(v)) }} />
   } else if (field.kind === 'enum' || NAMED_NUMBERS[field.name] !== undefined) {
     control = <ChoicePicker inputId={id} describedBy={describedBy} value={value} invalid={invalid} choices={enumChoices()} onChange={change} />
   } else if (field.kind === 'boolean') {

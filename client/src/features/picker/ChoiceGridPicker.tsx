@@ -12,6 +12,9 @@ export interface ChoiceGridPickerProps {
   label: string
   /** Several at once (default) or one. */
   multiple?: boolean
+  /** Ids of the help and error texts of a form field holding the picker; `invalid` marks it wrong. */
+  describedBy?: string | undefined
+  invalid?: boolean
 }
 
 /**
@@ -19,7 +22,7 @@ export interface ChoiceGridPickerProps {
  * check mark besides the colour), grouped where the game groups them (grunts, leaders, PokéStop events).
  * A stored value the list does not know stays shown and removable.
  */
-export function ChoiceGridPicker ({ kind, selected, onChange, label, multiple = true }: ChoiceGridPickerProps) {
+export function ChoiceGridPicker ({ kind, selected, onChange, label, multiple = true, describedBy, invalid = false }: ChoiceGridPickerProps) {
   const { t, i18n } = useTranslation()
   const labelId = useId()
   const [groups, setGroups] = useState<ChoiceGroup[] | 'loading' | 'failed'>('loading')
@@ -40,7 +43,7 @@ export function ChoiceGridPicker ({ kind, selected, onChange, label, multiple = 
   const unknown = Array.isArray(groups) ? selected.filter((v) => !known.has(v)) : []
 
   return (
-    <div className='choice-grid' role='group' aria-labelledby={labelId} data-kind={kind}>
+    <div className='choice-grid' role='group' aria-labelledby={labelId} aria-describedby={describedBy} aria-invalid={invalid || undefined} data-kind={kind}>
       <p id={labelId} className='grid-picker-label'>{label}</p>
       {groups === 'loading' && <p className='muted' aria-busy='true'>{t('picker.loading')}</p>}
       {groups === 'failed' && <p className='field-error'>{t('pickers.choicesUnavailable')}</p>}

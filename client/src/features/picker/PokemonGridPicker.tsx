@@ -20,6 +20,9 @@ export interface PokemonGridPickerProps {
   label: string
   /** false: one pokemon at a time (a tap replaces the choice). Default true. */
   multiple?: boolean
+  /** Ids of the help and error texts of a form field holding the picker; `invalid` marks it wrong. */
+  describedBy?: string | undefined
+  invalid?: boolean
 }
 
 export const EVERYTHING = '0-0'
@@ -37,7 +40,7 @@ export const tileLabel = (tile: Tile): string => tile.formName === '' ? tile.nam
  * deselect every visible tile, "all forms" or one tile per form, and the choice kept above as
  * removable chips. Only the rows on screen are in the page, so every species and form fits.
  */
-export function PokemonGridPicker ({ selected, onChange, allowEverything = false, label, multiple = true }: PokemonGridPickerProps) {
+export function PokemonGridPicker ({ selected, onChange, allowEverything = false, label, multiple = true, describedBy, invalid = false }: PokemonGridPickerProps) {
   const { t } = useTranslation()
   const { catalogue, failed } = usePokemonCatalogue()
   const spawning = useSpawning()
@@ -115,7 +118,7 @@ export function PokemonGridPicker ({ selected, onChange, allowEverything = false
   }
 
   return (
-    <div className='grid-picker' role='group' aria-labelledby={labelId}>
+    <div className='grid-picker' role='group' aria-labelledby={labelId} aria-describedby={describedBy} aria-invalid={invalid || undefined}>
       <p id={labelId} className='grid-picker-label'>{label}</p>
       <SelectedStrip keys={selected} nameOf={nameOf} sets={sets} onRemove={(key) => { onChange(selected.filter((k) => k !== key)) }} onClear={multiple ? () => { onChange([]) } : undefined} />
       {allowEverything && (
