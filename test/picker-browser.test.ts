@@ -39,6 +39,8 @@ async function pickerTests (): Promise<void> {
 
   /** Every image on the page: loaded with a size, and a name the fixture set holds (never guessed). */
   async function imagesAllDrawn (t: Test, page: Page): Promise<number> {
+    // Images below the fold load lazily: asked for now, so that every one can be checked.
+    await page.evaluate(() => { for (const img of document.images) img.loading = 'eager' })
     await page.waitForFunction(() => [...document.images].every((img) => img.complete))
     const images = await page.evaluate(() => [...document.images].map((img) => ({ src: img.src, width: img.naturalWidth, alt: img.getAttribute('alt') })))
     for (const image of images) {
@@ -78,12 +80,12 @@ async function pickerTests (): Promise<void> {
     await page.getByRole('checkbox', { name: 'Water' }).check()
     t.same(await shownNames(page), ['Magikarp', 'Squirtle'])
     await page.getByText('Showing 2 / 9').waitFor()
-    await page.getByRole('button', { name: 'Select all 2 shown' }).click()
+    await page.getByRole('button', { name: 'Select all 2 shown', exact: true }).click()
     t.equal(await chosen(page), '25-0,7-0,129-0', 'every visible tile, once')
     await page.getByRole('checkbox', { name: 'Water' }).uncheck()
     await page.getByRole('checkbox', { name: 'Selected only' }).check()
     t.same(await shownNames(page), ['Magikarp', 'Pikachu', 'Squirtle'])
-    await page.getByRole('button', { name: 'Deselect all 3 shown' }).click()
+    await page.getByRole('button', { name: 'Deselect all 3 shown', exact: true }).click()
     t.equal(await chosen(page), '')
     await page.getByRole('button', { name: 'Reset' }).click()
 
