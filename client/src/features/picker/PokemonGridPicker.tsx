@@ -140,7 +140,7 @@ export function PokemonGridPicker ({ selected, onChange, allowEverything = false
           onChange={(e) => { setQuery(e.target.value) }}
         />
         <button type='button' className='button' aria-expanded={filtersOpen} aria-controls={facetsId} onClick={() => { setFiltersOpen((o) => !o) }}>
-          {t('picker.filters', { count: activeFacetCount(facets) })}
+          {activeFacetCount(facets) > 0 ? t('picker.filtersActive', { count: activeFacetCount(facets) }) : t('picker.filters')}
         </button>
       </div>
       <p id={hintId} className='small muted'>{t('picker.searchHint')}</p>
