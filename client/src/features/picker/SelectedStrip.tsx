@@ -10,6 +10,9 @@ interface Props {
   onClear?: (() => void) | undefined
 }
 
+/** Chips drawn at most: "select all shown" can choose a thousand, which the count already says. */
+const CHIPS_SHOWN = 40
+
 /** "Selected (n)": the choice as chips with their sprite, each removable, kept above the grid. */
 export function SelectedStrip ({ keys, nameOf, sets, onRemove, onClear }: Props) {
   const { t } = useTranslation()
@@ -23,7 +26,7 @@ export function SelectedStrip ({ keys, nameOf, sets, onRemove, onClear }: Props)
         ? <p className='small muted'>{t('picker.nothingSelected')}</p>
         : (
           <ul className='chip-list'>
-            {keys.map((key) => {
+            {keys.slice(0, CHIPS_SHOWN).map((key) => {
               const [id, form] = key.split('-').map(Number)
               const name = nameOf(key)
               return (
@@ -34,6 +37,7 @@ export function SelectedStrip ({ keys, nameOf, sets, onRemove, onClear }: Props)
                 </li>
               )
             })}
+            {keys.length > CHIPS_SHOWN && <li className='small muted'>{t('picker.more', { count: keys.length - CHIPS_SHOWN })}</li>}
           </ul>
           )}
     </div>
