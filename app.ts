@@ -37,6 +37,7 @@ import delegates from './plugins/delegates.js'
 import serverProfile from './plugins/server-profile.js'
 import quickPicks from './plugins/quick-picks.js'
 import alarmDefaults from './plugins/alarm-defaults.js'
+import gameData from './plugins/game-data.js'
 import masterNames from './plugins/master-names.js'
 import scannerDb from './plugins/scanner-db.js'
 import pokemonAvailability from './plugins/pokemon-availability.js'
@@ -177,6 +178,7 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   await fastify.register(serverProfile)
   await fastify.register(quickPicks)
   await fastify.register(alarmDefaults)
+  await fastify.register(gameData)
   await fastify.register(masterNames)
   await fastify.register(scannerDb)
   await fastify.register(pokemonAvailability)

@@ -134,7 +134,11 @@ export const ConfigSchema = Type.Object({
   GOLBAT_API_SECRET: str({ alias: ['Golbat__ApiSecret'], secret: true, description: 'Pokemon availability API secret' }),
   MASTERFILE_URL: str({
     default: 'https://raw.githubusercontent.com/WatWowMap/Masterfile-Generator/master/master-latest-poracle.json',
-    description: 'Game master file (English pokemon, move and item names), read at most daily'
+    description: 'Game master file (species, forms, types, grunts, English move and item names), read at most daily; stands in when the alarm engine cannot answer'
+  }),
+  UICONS_URL: str({
+    default: 'https://raw.githubusercontent.com/WatWowMap/wwm-uicons-webp/main',
+    description: 'UICONS icon set (folder holding index.json) for every category without its own uicons_* site setting'
   }),
   GOLBAT_TIMEOUT_MS: int({ default: 10000, minimum: 100, description: 'Timeout of the pokemon availability call' }),
 

@@ -84,7 +84,10 @@ export async function axeViolations (page: Page): Promise<string[]> {
 
 /** Picks a pokemon in an open alarm form: searches, taps the match named `name`, waits for the choice. */
 export async function choosePokemon (page: Page, search: string, name: string): Promise<void> {
-  await page.getByRole('searchbox', { name: /^Pokémon/ }).fill(search)
-  await page.getByRole('button', { name: new RegExp(`^${name.replace(/[()]/g, '\\$&')} #`) }).click()
-  await page.getByText(`Selected: ${name}`).waitFor()
+  const picker = page.locator('.grid-picker')
+  await picker.getByRole('searchbox', { name: 'Search pokémon' }).fill(search)
+  // "Mewtwo (Armored)" is a form tile: shown once "All forms" is off.
+  if (name.includes('(')) await picker.getByRole('switch', { name: 'All forms' }).uncheck()
+  await picker.getByTestId('pokemon-grid').getByRole('button', { name, exact: true }).click()
+  await picker.getByRole('button', { name: `Remove ${name}` }).waitFor()
 }

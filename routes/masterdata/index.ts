@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import { errors } from '../../schemas/common.js'
-import { GameDataSchema, MonstersQuerySchema, RaidLevelSchema } from '../../schemas/masterdata.js'
+import { GameDataSchema, IconCategoryParamsSchema, IconSetSchema, MonstersQuerySchema, RaidLevelSchema } from '../../schemas/masterdata.js'
 
 const level = (value: number, category: string, name: string) => ({ value, category, name: `${name} Raid`, namePlural: `${name} Raids` })
 
@@ -31,24 +31,49 @@ const RAID_LEVELS = [
   level(19, 'coordinated', '5-Star Coordinated')
 ]
 
+const maxLevel = (value: number, category: string, name: string) => ({ value, category, name: `${name} Max Battle`, namePlural: `${name} Max Battles` })
+
+/**
+ * The max battle levels the engine matches (`maxbattle.level`): 1-5 stars, 7 Gigantamax and 8 Legendary
+ * Gigantamax; the engine's 9000 means any level. Raid levels are a different list.
+ */
+const MAX_LEVELS = [
+  maxLevel(1, 'star', '1-Star'),
+  maxLevel(2, 'star', '2-Star'),
+  maxLevel(3, 'star', '3-Star'),
+  maxLevel(4, 'star', '4-Star'),
+  maxLevel(5, 'legendary', 'Legendary'),
+  maxLevel(7, 'gigantamax', 'Gigantamax'),
+  maxLevel(8, 'gigantamax', 'Legendary Gigantamax')
+]
+
 /**
  * Game data for the alarm forms (`/api/masterdata`), anonymous like the reference: localized monsters and
- * grunts straight from the engine, and the built-in list of raid levels.
+ * grunts (the engine's, else the master file's), the built-in raid and max battle levels, and the index of
+ * each category's icon set.
  */
 const masterdataRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
-  const { engine } = fastify
+  const { gameData } = fastify
 
   fastify.get('/monsters', {
-    schema: { tags: ['masterdata'], querystring: MonstersQuerySchema, response: { 200: GameDataSchema, ...errors(400, 500) } }
-  }, async (request) => engine.masterdata.monsters(request.query.locale ?? 'en'))
+    schema: { tags: ['masterdata'], querystring: MonstersQuerySchema, response: { 200: GameDataSchema, ...errors(400, 503) } }
+  }, async (request) => await gameData.monsters(request.query.locale ?? 'en'))
 
   fastify.get('/grunts', {
-    schema: { tags: ['masterdata'], response: { 200: GameDataSchema, ...errors(500) } }
-  }, async () => engine.masterdata.grunts())
+    schema: { tags: ['masterdata'], response: { 200: GameDataSchema, ...errors(503) } }
+  }, async () => await gameData.grunts())
 
   fastify.get('/raid-levels', {
     schema: { tags: ['masterdata'], response: { 200: Type.Array(RaidLevelSchema) } }
   }, async () => RAID_LEVELS)
+
+  fastify.get('/max-levels', {
+    schema: { tags: ['masterdata'], response: { 200: Type.Array(RaidLevelSchema) } }
+  }, async () => MAX_LEVELS)
+
+  fastify.get('/icons/:category', {
+    schema: { tags: ['masterdata'], params: IconCategoryParamsSchema, response: { 200: IconSetSchema, ...errors(400) } }
+  }, async (request) => await gameData.icons(request.params.category))
 }
 
 export default masterdataRoutes

@@ -175,8 +175,11 @@ function same (a: unknown, b: unknown): boolean {
   return String(a) === String(b)
 }
 
-const SAMPLE_MONSTERS: Record<string, { id: number, name: string, form: { id: number, name: string }, types: Array<{ id: number, name: string }> }> = {
-  '1_0': { id: 1, name: 'Bulbasaur', form: { id: 0, name: 'Normal' }, types: [{ id: 12, name: 'Grass' }, { id: 4, name: 'Poison' }] },
+/** Entries as the engine's game data holds them: `evolutions` names the next stage (`evoId`) and its form (`id`). */
+const SAMPLE_MONSTERS: Record<string, { id: number, name: string, form: { id: number, name: string }, types: Array<{ id: number, name: string }>, evolutions?: Array<{ evoId: number, id: number }> }> = {
+  '1_0': { id: 1, name: 'Bulbasaur', form: { id: 0, name: 'Normal' }, types: [{ id: 12, name: 'Grass' }, { id: 4, name: 'Poison' }], evolutions: [{ evoId: 2, id: 0 }] },
+  '2_0': { id: 2, name: 'Ivysaur', form: { id: 0, name: 'Normal' }, types: [{ id: 12, name: 'Grass' }, { id: 4, name: 'Poison' }], evolutions: [{ evoId: 3, id: 0 }] },
+  '3_0': { id: 3, name: 'Venusaur', form: { id: 0, name: 'Normal' }, types: [{ id: 12, name: 'Grass' }, { id: 4, name: 'Poison' }] },
   '4_0': { id: 4, name: 'Charmander', form: { id: 0, name: 'Normal' }, types: [{ id: 10, name: 'Fire' }] },
   '7_0': { id: 7, name: 'Squirtle', form: { id: 0, name: 'Normal' }, types: [{ id: 11, name: 'Water' }] },
   '25_0': { id: 25, name: 'Pikachu', form: { id: 0, name: 'Normal' }, types: [{ id: 13, name: 'Electric' }] },
@@ -192,6 +195,8 @@ const SAMPLE_GRUNTS: Record<string, { type: string, gender: number, grunt: strin
   6: { type: 'Bug', gender: 1, grunt: 'Grunt' },
   18: { type: 'Fire', gender: 2, grunt: 'Grunt' },
   41: { type: 'Metal', gender: 0, grunt: 'Cliff' },
+  42: { type: 'Metal', gender: 0, grunt: 'Arlo' },
+  43: { type: 'Metal', gender: 0, grunt: 'Sierra' },
   44: { type: 'Metal', gender: 0, grunt: 'Giovanni' },
   49: { type: 'Water', gender: 2, grunt: 'Grunt' }
 }

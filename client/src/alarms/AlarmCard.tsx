@@ -1,7 +1,7 @@
 import { memo } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { AlarmTypeDescriptor } from '../alarm-types'
-import { PokemonIcon } from '../pickers/PokemonIcon'
+import { AlarmIcon } from '../features/icons'
 import { describeAlarm, pills, subjectOf, type Vocabulary } from './describe'
 import type { Alarm } from './form-model'
 
@@ -9,7 +9,6 @@ interface Props {
   type: AlarmTypeDescriptor
   alarm: Alarm
   vocabulary: Vocabulary
-  iconBase: string | null
   /** In select mode the card is a checkbox; otherwise it has its actions. */
   selecting: boolean
   selected: boolean
@@ -24,7 +23,7 @@ interface Props {
  * One alarm: its sprite, its subject and coloured pills for every filter, where it is delivered, clean-up
  * and template, and under them the engine's own one-line description where it gives one.
  */
-export const AlarmCard = memo(function AlarmCard ({ type, alarm, vocabulary, iconBase, selecting, selected, busy, onSelect, onEdit, onDelete, onTest }: Props) {
+export const AlarmCard = memo(function AlarmCard ({ type, alarm, vocabulary, selecting, selected, busy, onSelect, onEdit, onDelete, onTest }: Props) {
   const { t } = useTranslation()
   const sentence = describeAlarm(type, alarm, vocabulary)
   const pokemonId = Number(type.type === 'quest' ? (Number(alarm.reward_type) === 7 ? alarm.reward : 0) : alarm.pokemon_id ?? 0)
@@ -37,7 +36,7 @@ export const AlarmCard = memo(function AlarmCard ({ type, alarm, vocabulary, ico
           <span className='visually-hidden'>{t('alarms.select', { alarm: sentence })}</span>
         </label>
       )}
-      <span className='alarm-sprite'><PokemonIcon base={iconBase} id={pokemonId} form={Number(alarm.form ?? 0)} /></span>
+      <span className='alarm-sprite'><AlarmIcon type={type.type} alarm={alarm} label={subjectOf(type, alarm, vocabulary)} /></span>
       {/* Screen readers get the one sentence; the title and pills below say the same to the eye. */}
       <p className='visually-hidden alarm-text'>{sentence}</p>
       <div className='alarm-main' aria-hidden='true'>

@@ -8,9 +8,10 @@ import { describeParts, type Vocabulary } from './describe'
 import { loadAlarmDefaults, loadEngineConfig, rememberSection, sectionOpen, type EngineConfig } from './editor-data'
 import { FieldInput } from './FieldInput'
 import { formFields, initialValues, serverErrors, toBody, validate, type Alarm, type FieldErrors, type FormValues } from './form-model'
-import { PokemonSelection, parseKey, selectionKey } from './PokemonSelection'
+import { parseKey, selectionKey } from './selection-key'
 import { RangeField } from './RangeField'
 import { ScopeField } from './ScopeField'
+import { PokemonGridPicker } from '../features/picker'
 
 /** Fields shown first (besides the primary ranges); the rest of a type's filters wait behind "More filters". */
 const PRIMARY: Record<string, string[]> = {
@@ -232,8 +233,9 @@ export function AlarmForm ({ type, alarm, vocabulary, onDone, onCancel }: Props)
       <form ref={formRef} noValidate onSubmit={(e) => { void submit(e) }} aria-busy={busy}>
         {MANY.has(type.type) && (
           <>
-            <PokemonSelection
+            <PokemonGridPicker
               selected={selection}
+              multiple={creating}
               onChange={(keys) => { setSelection(creating ? keys : keys.slice(-1)); setErrors((e) => ({ ...e, pokemon_id: undefined as unknown as string })) }}
               allowEverything={allowEverything}
               label={t('editor.which')}

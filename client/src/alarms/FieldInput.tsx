@@ -1,10 +1,9 @@
 import type { TFunction } from 'i18next'
 import { useTranslation } from 'react-i18next'
 import type { AlarmTypeDescriptor, FieldDescriptor } from '../alarm-types'
+import { ChoiceGridPicker, PokemonGridPicker } from '../features/picker'
 import { ChoicePicker, type Choice } from '../pickers/ChoicePicker'
-import { gruntName, loadGruntTypes, loadRaidLevels, raidLevelName } from '../pickers/game-data'
 import { GymPicker } from '../pickers/GymPicker'
-import { PokemonPicker } from '../pickers/PokemonPicker'
 import { TemplateInput } from './TemplateInput'
 import { listItems, type FormValues } from './form-model'
 
@@ -16,9 +15,6 @@ const NAMED_NUMBERS: Record<string, number[]> = {
   pvp_ranking_evolution: [0, 1, 2, 3]
 }
 
-/** Quest item rewards the game hands out, by item id (names in the "pickers.items" block). */
-const QUEST_ITEMS = [0, 1, 2, 3, 101, 102, 103, 104, 201, 202, 701, 703, 705, 706, 708, 709, 1301, 1201, 1202, 1101, 1102, 1103, 1104, 1105, 1106, 1107]
-
 /** The kinds of fort change the engine reports. */
 const CHANGE_TYPES = ['name', 'location', 'image_url', 'removal', 'new', 'description']
 
@@ -28,18 +24,11 @@ const PICKED = new Set(['pokemon_id', 'level', 'reward', 'clean', 'gym_id'])
 /** The bits of `clean` (1 delete after expiry, 2 edit in place, 4 quest summary: quests only). */
 export const cleanBits = (type: string): number[] => type === 'quest' ? [1, 2, 4] : [1, 2]
 
-const raidLevelChoices = (t: TFunction, withEveryLevel: boolean) => async (): Promise<Choice[]> => {
-  const levels = await loadRaidLevels()
-  return [...(withEveryLevel ? [{ value: '90', label: t('pickers.everyLevel') }] : []), ...levels.map((l) => ({ value: String(l.value), label: raidLevelName(t, l.value, l.name) }))]
-}
-const gruntChoices = async (): Promise<Choice[]> => (await loadGruntTypes()).map((g) => ({ value: g, label: gruntName(g) }))
-const choiceCache = new Map<string, () => Promise<Choice[]>>()
-/** The loaders keep their identity between renders, so the select does not load again on every keystroke. */
-function loader (key: string, make: () => () => Promise<Choice[]>): () => Promise<Choice[]> {
-  let found = choiceCache.get(key)
-  if (found === undefined) { found = make(); choiceCache.set(key, found) }
-  return found
-}
+/** The level list of a type: max battles have their own levels, raids and eggs share the raid levels. */
+const LEVEL_KIND = { maxbattle: 'maxLevel', egg: 'egg' } as const
+
+/** One value of a grid picker as the form's single string. */
+const single = (values: string[]): string => values.at(-1) ?? ''
 
 interface Props {
   type: AlarmTypeDescriptor
@@ -77,28 +66,41 @@ export function FieldInput ({ type, field, values, error, set }: Props) {
 
   let control: React.ReactNode
   let grouped = false
+  // Grid pickers name themselves (their label is part of them) and are groups of buttons, not one input.
+  let selfLabelled = false
   if (field.name === 'pokemon_id' || (field.name === 'reward' && ['4', '7', '12'].includes(values.reward_type ?? ''))) {
     // The picker sets the form too, when the type has one.
     const formField = 'form'
+    selfLabelled = true
     control = (
-      <PokemonPicker
-        inputId={id}
+      <PokemonGridPicker
+        label={label}
+        multiple={false}
         describedBy={describedBy}
-        pokemonId={value === '' ? null : Number(value)}
-        form={Number(values[formField]) || 0}
-        allowEverything={type.type !== 'raid' && type.type !== 'maxbattle'}
         invalid={invalid}
-        onChange={(pokemonId, form) => { set({ [field.name]: String(pokemonId), ...(formField in values ? { [formField]: String(form) } : {}) }) }}
+        selected={value === '' || value === '9000' ? [] : [`${value}-${Number(values[formField]) || 0}`]}
+        allowEverything={type.type !== 'raid' && type.type !== 'maxbattle'}
+        onChange={(keys) => {
+          const [pokemonId = '', form = '0'] = single(keys).split('-')
+          set({ [field.name]: pokemonId, ...(formField in values ? { [formField]: pokemonId === '' ? '0' : form } : {}) })
+        }}
       />
     )
   } else if (field.name === 'reward' && values.reward_type === '2') {
-    control = <ChoicePicker inputId={id} describedBy={describedBy} value={value} invalid={invalid} choices={QUEST_ITEMS.map((i) => ({ value: String(i), label: t(`pickers.items.${i}`, { defaultValue: `#${i}` }) }))} onChange={change} />
+    selfLabelled = true
+    control = <ChoiceGridPicker kind='item' label={label} multiple={false} describedBy={describedBy} invalid={invalid} selected={value === '' ? [] : [value]} onChange={(v) => { change(single(v)) }} />
   } else if (field.name === 'level') {
-    control = <ChoicePicker inputId={id} describedBy={describedBy} value={value} invalid={invalid} choices={loader(`levels-${type.type}-${i18n.language}`, () => raidLevelChoices(t, type.type === 'raid'))} onChange={change} />
+    selfLabelled = true
+    const kind = type.type === 'maxbattle' || type.type === 'egg' ? LEVEL_KIND[type.type] : 'raidLevel'
+    control = <ChoiceGridPicker kind={kind} label={label} multiple={false} describedBy={describedBy} invalid={invalid} selected={value === '' ? [] : [value]} onChange={(v) => { change(single(v)) }} />
   } else if (field.name === 'gym_id') {
     control = <GymPicker inputId={id} describedBy={describedBy} value={value} invalid={invalid} onChange={change} />
   } else if (field.name === 'grunt_type') {
-    control = <ChoicePicker inputId={id} describedBy={describedBy} value={value} invalid={invalid} choices={loader('grunts', () => gruntChoices)} onChange={change} />
+    selfLabelled = true
+    control = <ChoiceGridPicker kind='grunt' label={label} multiple={false} describedBy={describedBy} invalid={invalid} selected={value === '' ? [] : [value.toLowerCase()]} onChange={(v) => { change(single(v)) }} />
+  } else if (field.name === 'lure_id') {
+    selfLabelled = true
+    control = <ChoiceGridPicker kind='lure' label={label} multiple={false} describedBy={describedBy} invalid={invalid} selected={value === '' ? [] : [value]} onChange={(v) => { change(single(v)) }} />
   } else if (field.kind === 'enum' || NAMED_NUMBERS[field.name] !== undefined) {
     control = <ChoicePicker inputId={id} describedBy={describedBy} value={value} invalid={invalid} choices={enumChoices()} onChange={change} />
   } else if (field.kind === 'boolean') {
@@ -151,6 +153,15 @@ export function FieldInput ({ type, field, values, error, set }: Props) {
     )
   }
 
+  if (selfLabelled) {
+    return (
+      <div className='field'>
+        {control}
+        <Help id={helpId} help={help} range='' />
+        {error !== undefined && <p id={errorId} className='field-error'>{error}</p>}
+      </div>
+    )
+  }
   if (grouped) {
     return (
       <fieldset className='field' aria-describedby={describedBy}>

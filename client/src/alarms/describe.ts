@@ -1,6 +1,6 @@
 import type { TFunction } from 'i18next'
 import type { AlarmTypeDescriptor, FieldDescriptor } from '../alarm-types'
-import { gruntName, monsterName, raidLevelName, type Monster, type RaidLevel } from '../pickers/game-data'
+import { gruntName, maxLevelName, monsterName, raidLevelName, type Monster, type RaidLevel } from '../pickers/game-data'
 import type { Alarm } from './form-model'
 
 /** What the sentence needs besides the alarm: names from the game data, when they could be loaded. */
@@ -45,7 +45,7 @@ function subject (type: AlarmTypeDescriptor, alarm: Alarm, v: Vocabulary): strin
       return pokemon(alarm.pokemon_id, alarm.form)
     case 'raid':
     case 'maxbattle':
-      return num(alarm.pokemon_id) === 9000 ? t('describe.levelOf', { level: levelName(v, num(alarm.level)), type: t(`alarms.types.${type.type}`) }) : t('describe.pokemonOf', { name: pokemon(alarm.pokemon_id, alarm.form), type: t(`alarms.types.${type.type}`) })
+      return num(alarm.pokemon_id) === 9000 ? t('describe.levelOf', { level: type.type === 'maxbattle' ? maxLevelName(t, num(alarm.level), t('pickers.level', { level: num(alarm.level) })) : levelName(v, num(alarm.level)), type: t(`alarms.types.${type.type}`) }) : t('describe.pokemonOf', { name: pokemon(alarm.pokemon_id, alarm.form), type: t(`alarms.types.${type.type}`) })
     case 'egg':
       return t('describe.eggOf', { level: levelName(v, num(alarm.level)) })
     case 'quest': {
@@ -58,7 +58,7 @@ function subject (type: AlarmTypeDescriptor, alarm: Alarm, v: Vocabulary): strin
       return t('describe.megaEnergy', { name: reward === 0 ? t('pickers.everyPokemon') : pokemon(reward) })
     }
     case 'invasion':
-      return t('describe.grunt', { grunt: gruntName(String(alarm.grunt_type ?? '')) })
+      return t('describe.grunt', { grunt: t(`picker.invasions.${String(alarm.grunt_type ?? '').toLowerCase()}`, { defaultValue: gruntName(String(alarm.grunt_type ?? '')) }) })
     case 'lure':
       return t(`pickers.values.lure_id.${num(alarm.lure_id)}`)
     case 'nest':

@@ -1,9 +1,10 @@
-import { useState } from 'react'
-import { pokemonIcon } from './game-data'
+import { GameIcon } from '../features/icons'
 
-/** A pokemon sprite from the UICONS base; when the image cannot be loaded only the name (next to it) remains. */
-export function PokemonIcon ({ base, id, form }: { base: string | null, id: number, form: number }) {
-  const [broken, setBroken] = useState(false)
-  if (base === null || broken || id <= 0 || id >= 9000) return null
-  return <img className='pokemon-icon' src={pokemonIcon(base, id, form)} alt='' width={40} height={40} loading='lazy' onError={() => { setBroken(true) }} />
+/**
+ * A pokemon sprite resolved through the pokemon icon set's index (the form's sprite, else the base
+ * sprite, else the set's "?"), or a named placeholder; `label` is its text alternative.
+ */
+export function PokemonIcon ({ id, form, label, size = 40 }: { id: number, form: number, label: string, size?: number }) {
+  if (id <= 0 || id >= 9000) return null
+  return <GameIcon icon={{ kind: 'pokemon', id, form }} label={label} size={size} />
 }

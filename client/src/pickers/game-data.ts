@@ -1,17 +1,25 @@
 import type { TFunction } from 'i18next'
 import { api } from '../api'
 import type { SiteSetting } from '../types'
+import type { IconRequest } from '../features/icons'
 
 /**
  * Game vocabulary for the pickers and the alarm cards, read once per page load and shared: the engine's
  * pokemon and grunt names, the raid levels, and where the icons come from.
  */
-export interface Monster { id: number, name: string, form: { id: number, name: string } }
+export interface Monster {
+  id: number
+  name: string
+  form: { id: number, name: string }
+  /** The engine's game data (and the master file) name the types and the next evolutions. */
+  types?: Array<{ id: number, name: string }>
+  evolutions?: Array<{ evoId: number, id?: number }>
+  legendary?: boolean
+  mythic?: boolean
+  ultraBeast?: boolean
+}
 export interface RaidLevel { value: number, category: string, name: string, namePlural: string }
 export interface Grunt { type: string, gender: number, grunt: string }
-
-/** The public UICONS repository the reference points sites at; a site setting replaces it. */
-export const DEFAULT_UICONS = 'https://raw.githubusercontent.com/whitewillem/PogoAssets/main/uicons'
 
 const cache = new Map<string, Promise<unknown>>()
 
@@ -33,6 +41,13 @@ export const loadMonsters = (locale: string): Promise<Monster[]> => once(`monste
 
 export const loadRaidLevels = (): Promise<RaidLevel[]> => once('raid-levels', async () => await api<RaidLevel[]>('/api/masterdata/raid-levels'))
 
+/** Max battle levels (1-5 stars, 7 and 8 Gigantamax): their own list, the raid levels do not apply. */
+export const loadMaxLevels = (): Promise<RaidLevel[]> => once('max-levels', async () => await api<RaidLevel[]>('/api/masterdata/max-levels'))
+
+/** A max battle level's name in the interface language; 9000 is the engine's "any level". */
+export const maxLevelName = (t: TFunction, level: number, fallback: string): string =>
+  level === 9000 ? t('pickers.anyLevel') : t(`pickers.maxLevels.${level}`, { defaultValue: fallback })
+
 /**
  * A raid or egg level's name in the interface language, by its number: the server's list is English.
  * A level the language file does not know yet keeps `fallback`, the server's name.
@@ -42,28 +57,49 @@ export const raidLevelName = (t: TFunction, level: number, fallback: string): st
 /** The engine's grunt types are lower-case keys ("dragon"); shown as names they start with a capital. */
 export const gruntName = (grunt: string): string => grunt.charAt(0).toUpperCase() + grunt.slice(1)
 
-/** Grunt types by their engine name (lower case), each once. */
-export const loadGruntTypes = (): Promise<string[]> => once('grunts', async () => {
-  const data = await api<Record<string, Grunt>>('/api/masterdata/grunts')
-  return [...new Set(Object.values(data).map((g) => g.type.toLowerCase()))].sort()
-})
+/** The engine's grunts by game id (`{ type, gender, grunt }`), once per page load. */
+export const loadGrunts = (): Promise<Record<string, Grunt>> => once('grunts', async () => await api<Record<string, Grunt>>('/api/masterdata/grunts'))
+
+/** Grunt types by their engine name (lower case), each once: the typed grunts, not the leaders. */
+export const loadGruntTypes = async (): Promise<string[]> => {
+  const data = await loadGrunts()
+  return [...new Set(Object.values(data).filter((g) => /grunt/i.test(g.grunt)).map((g) => g.type.toLowerCase()))].sort()
+}
+
+/**
+ * The invasion values that are not grunt types: Rocket leaders and Giovanni (the engine matches them by
+ * name, lower case, like the built-in quick picks) and PokéStop events (the keys the ecosystem uses).
+ * `icon` is the game's invasion character id, or the icon that stands for the event.
+ */
+export const INVASION_LEADERS = [
+  { value: 'cliff', icon: { kind: 'invasion', id: 41 } },
+  { value: 'arlo', icon: { kind: 'invasion', id: 42 } },
+  { value: 'sierra', icon: { kind: 'invasion', id: 43 } },
+  { value: 'giovanni', icon: { kind: 'invasion', id: 44 } }
+] as const satisfies ReadonlyArray<{ value: string, icon: IconRequest }>
+export const POKESTOP_EVENTS = [
+  { value: 'kecleon', icon: { kind: 'pokemon', id: 352 } },
+  { value: 'gold-stop', icon: { kind: 'pokestop', lure: 0, display: 7 } },
+  { value: 'showcase', icon: { kind: 'misc', name: 'showcase' } }
+] as const satisfies ReadonlyArray<{ value: string, icon: IconRequest }>
+
+/**
+ * The icon of an invasion value: a leader's or event's own, else the portrait of a grunt of that type
+ * (of `gender` when the engine has one, 1 male, 2 female), else none.
+ */
+export function invasionIcon (value: string, grunts: Record<string, Grunt> | null, gender = 0): IconRequest | null {
+  const special = [...INVASION_LEADERS, ...POKESTOP_EVENTS].find((s) => s.value === value)
+  if (special !== undefined) return special.icon
+  const matching = Object.entries(grunts ?? {}).filter(([, g]) => g.type.toLowerCase() === value && /grunt/i.test(g.grunt))
+  const found = matching.find(([, g]) => gender > 0 && g.gender === gender) ?? matching[0]
+  return found === undefined ? null : { kind: 'invasion', id: Number(found[0]) }
+}
 
 /**
  * The site settings a member may read (icon sets, language list, switched-off types), once per page load:
  * the pages that need one key each share one request. Admin pages read their own fresh copy to edit.
  */
 export const loadSiteSettings = (): Promise<SiteSetting[]> => once('settings', async () => await api<SiteSetting[]>('/api/settings'))
-
-/** The pokemon icon base: the site's `uicons_pkmn` setting, else the public repository. */
-export const loadIconBase = (): Promise<string> => once('uicons', async () => {
-  const settings = await loadSiteSettings().catch(() => [])
-  const custom = settings.find((s) => s.key === 'uicons_pkmn')?.value
-  return (custom !== undefined && custom !== null && custom.trim() !== '' ? custom.trim() : DEFAULT_UICONS).replace(/\/+$/, '')
-})
-
-/** UICONS names a form's sprite `{id}_f{form}.png`, the base form `{id}.png`. */
-export const pokemonIcon = (base: string, id: number, form = 0): string =>
-  `${base}/pokemon/${id}${form > 0 ? `_f${form}` : ''}.png`
 
 /** "Mewtwo (Armored)", or "Mewtwo" for the base form; "#123" when the engine does not know the id. */
 export function monsterName (monsters: Monster[] | null, id: number, form = 0): string {

@@ -1,23 +1,33 @@
 import { useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { gymLabel, loadGym, loadGymPickerAvailable, loadIconBase, loadMonsters, type Monster } from './game-data'
+import { gymLabel, loadGrunts, loadGym, loadGymPickerAvailable, loadMonsters, type Grunt, type Monster } from './game-data'
 
 /**
- * The pokemon names and icon base for a component; null while loading or when the engine's game data is
- * unreachable (everything then falls back to numbers and names without pictures).
+ * The pokemon of the game data for a component; null while loading or when no game data could be read
+ * (everything then falls back to numbers).
  */
-export function useMonsters (): { monsters: Monster[] | null, iconBase: string | null, failed: boolean } {
+export function useMonsters (): { monsters: Monster[] | null, failed: boolean } {
   const { i18n } = useTranslation()
   const [monsters, setMonsters] = useState<Monster[] | null>(null)
-  const [iconBase, setIconBase] = useState<string | null>(null)
   const [failed, setFailed] = useState(false)
   useEffect(() => {
     let live = true
+    setFailed(false)
     loadMonsters(i18n.language).then((m) => { if (live) setMonsters(m) }, () => { if (live) setFailed(true) })
-    void loadIconBase().then((base) => { if (live) setIconBase(base) })
     return () => { live = false }
   }, [i18n.language])
-  return { monsters, iconBase, failed }
+  return { monsters, failed }
+}
+
+/** The engine's grunts by game id; null while loading or when they cannot be read. */
+export function useGrunts (): Record<string, Grunt> | null {
+  const [grunts, setGrunts] = useState<Record<string, Grunt> | null>(null)
+  useEffect(() => {
+    let live = true
+    loadGrunts().then((g) => { if (live) setGrunts(g) }, () => {})
+    return () => { live = false }
+  }, [])
+  return grunts
 }
 
 /** Whether the gym picker is offered (the site has a scanner database); false until known. */

@@ -4,7 +4,6 @@ import { api } from '../../api'
 import { SettingSwitch } from '../../components/SettingSwitch'
 import { useSubmit } from '../../forms/useSubmit'
 import { LANGUAGES } from '../../i18n'
-import { DEFAULT_UICONS } from '../../pickers/game-data'
 import { isTrue, type SettingValues } from '../../pages/admin/settings-api'
 import type { SiteSetting } from '../../types'
 import { TextSettingsForm } from './TextSettingsForm'
@@ -105,9 +104,12 @@ const ICON_CATEGORIES = [
   ['uicons_pkmn', 'pokemon'], ['uicons_raid', 'raid/egg'], ['uicons_gym', 'gym'], ['uicons_reward', 'reward'], ['uicons_item', 'reward/item'], ['uicons_type', 'type']
 ] as const
 
+/** The set a category uses when its setting is empty: the server's default (`UICONS_URL`) as shipped. */
+const DEFAULT_UICONS = 'https://raw.githubusercontent.com/WatWowMap/wwm-uicons-webp/main'
+
 /** Icon sets sites commonly use (UICONS layout); a preset fills every category, Save writes them. */
 const PRESETS = [
-  { id: 'pogoAssets', url: DEFAULT_UICONS },
+  { id: 'pogoAssets', url: 'https://raw.githubusercontent.com/whitewillem/PogoAssets/main/uicons' },
   { id: 'homeIcons', url: 'https://raw.githubusercontent.com/nileplumb/PkmnHomeIcons/master/UICONS' },
   { id: 'shuffleIcons', url: 'https://raw.githubusercontent.com/nileplumb/PkmnShuffleMap/master/UICONS' },
   { id: 'wwmWebp', url: 'https://raw.githubusercontent.com/WatWowMap/wwm-uicons-webp/main' }

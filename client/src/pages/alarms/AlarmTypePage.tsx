@@ -78,7 +78,7 @@ function AlarmList ({ type }: { type: AlarmTypeDescriptor }) {
   const { t, i18n } = useTranslation()
   const format = useFormat()
   const { user } = useSession()
-  const { monsters, iconBase } = useMonsters()
+  const { monsters } = useMonsters()
   const [raidLevels, setRaidLevels] = useState<RaidLevel[] | null>(null)
   const [alarms, retry, replace] = useLoad((signal) => api<Alarm[]>(type.path, { signal }), [type.path, user.profileNo])
   const [editing, setEditing] = useState<Alarm | 'new' | null>(null)
@@ -273,7 +273,6 @@ function AlarmList ({ type }: { type: AlarmTypeDescriptor }) {
                     type={type}
                     alarm={alarm}
                     vocabulary={vocabulary}
-                    iconBase={iconBase}
                     selecting={selecting}
                     selected={selected.has(alarm.uid)}
                     busy={busy}

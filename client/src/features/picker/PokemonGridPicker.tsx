@@ -1,0 +1,185 @@
+import { useVirtualizer } from '@tanstack/react-virtual'
+import { useCallback, useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react'
+import { useTranslation } from 'react-i18next'
+import { IconImage, iconUrl, useIconSets } from '../icons'
+import type { Tile } from './catalogue'
+import { activeFacetCount, facetMatcher, noFacets, type Facets } from './facets'
+import { FacetPanel } from './FacetPanel'
+import { compileSearch } from './search'
+import { SelectedStrip } from './SelectedStrip'
+import { usePokemonCatalogue, useSpawning } from './usePokemonCatalogue'
+import './picker.css'
+
+export interface PokemonGridPickerProps {
+  /** Keys `"<pokemonId>-<formId>"`; `"0-0"` = every pokemon, form 0 = every form of the species. */
+  selected: string[]
+  onChange: (keys: string[]) => void
+  /** Offer "Everything" (`"0-0"`) as the first choice. */
+  allowEverything?: boolean
+  /** The picker's visible name (also its accessible name). */
+  label: string
+  /** false: one pokemon at a time (a tap replaces the choice). Default true. */
+  multiple?: boolean
+  /** Ids of the help and error texts of a form field holding the picker; `invalid` marks it wrong. */
+  describedBy?: string | undefined
+  invalid?: boolean
+}
+
+export const EVERYTHING = '0-0'
+const ROW_HEIGHT = 112
+const PHONE_WIDTH = 480
+const TILE_WIDTH = 112
+
+/** Columns for a grid this wide: 3 on a phone, more on wider screens (up to 8). */
+const columnsFor = (width: number): number => width < PHONE_WIDTH ? 3 : Math.max(4, Math.min(8, Math.floor(width / TILE_WIDTH)))
+
+export const tileLabel = (tile: Tile): string => tile.formName === '' ? tile.name : `${tile.name} (${tile.formName})`
+
+/**
+ * Pokemon as a grid of sprite tiles, many at once: one search box, combinable filters, select or
+ * deselect every visible tile, "all forms" or one tile per form, and the choice kept above as
+ * removable chips. Only the rows on screen are in the page, so every species and form fits.
+ */
+export function PokemonGridPicker ({ selected, onChange, allowEverything = false, label, multiple = true, describedBy, invalid = false }: PokemonGridPickerProps) {
+  const { t } = useTranslation()
+  const { catalogue, failed } = usePokemonCatalogue()
+  const spawning = useSpawning()
+  const sets = useIconSets(['pokemon'])
+  const labelId = useId()
+  const hintId = useId()
+  const facetsId = useId()
+  const [query, setQuery] = useState('')
+  const [facets, setFacets] = useState<Facets>(noFacets)
+  const [filtersOpen, setFiltersOpen] = useState(false)
+  const [allForms, setAllForms] = useState(() => !selected.some((key) => !key.endsWith('-0')))
+  const selectedSet = useMemo(() => new Set(selected), [selected])
+
+  const tiles = catalogue === null ? [] : allForms ? catalogue.species : catalogue.forms
+  const visible = useMemo(() => {
+    if (catalogue === null) return []
+    const search = compileSearch(query, catalogue)
+    const facet = facetMatcher(facets, selectedSet, spawning)
+    return tiles.filter((tile) => facet(tile) && (search === null || search(tile)))
+  }, [catalogue, tiles, query, facets, selectedSet, spawning])
+
+  const byKey = useMemo(() => new Map((catalogue?.forms ?? []).concat(catalogue?.species ?? []).map((tile) => [tile.key, tile])), [catalogue])
+  const nameOf = useCallback((key: string): string => {
+    if (key === EVERYTHING) return t('picker.everything')
+    const tile = byKey.get(key)
+    if (tile !== undefined) return tileLabel(tile)
+    const [id, form] = key.split('-')
+    return form === '0' ? `#${id ?? ''}` : `#${id ?? ''} (${t('picker.formNumber', { form })})`
+  }, [byKey, t])
+
+  const toggle = (key: string) => {
+    if (!multiple) { onChange(selectedSet.has(key) ? [] : [key]); return }
+    onChange(selectedSet.has(key) ? selected.filter((k) => k !== key) : [...selected, key])
+  }
+  const selectVisible = () => {
+    const add = visible.map((tile) => tile.key).filter((key) => !selectedSet.has(key))
+    onChange([...selected, ...add])
+  }
+  const deselectVisible = () => {
+    const drop = new Set(visible.map((tile) => tile.key))
+    onChange(selected.filter((key) => !drop.has(key)))
+  }
+  const reset = () => { setFacets(noFacets()); setQuery('') }
+
+  // Columns follow the grid's width (a phone, a tablet, a desktop dialog).
+  const scrollRef = useRef<HTMLDivElement>(null)
+  const [columns, setColumns] = useState(3)
+  useEffect(() => {
+    const element = scrollRef.current
+    if (element === null) return
+    const measure = () => { setColumns(columnsFor(element.clientWidth)) }
+    measure()
+    const observer = new ResizeObserver(measure)
+    observer.observe(element)
+    return () => { observer.disconnect() }
+  }, [catalogue === null])
+  const rows = Math.ceil(visible.length / columns)
+  const virtualizer = useVirtualizer({ count: rows, getScrollElement: () => scrollRef.current, estimateSize: () => ROW_HEIGHT, overscan: 3 })
+
+  // Arrow keys move between tiles (rows off screen are scrolled in first); Tab leaves the grid.
+  const onGridKey = (event: KeyboardEvent<HTMLDivElement>) => {
+    const moves: Record<string, number> = { ArrowRight: 1, ArrowLeft: -1, ArrowDown: columns, ArrowUp: -columns, Home: -Infinity, End: Infinity }
+    const step = moves[event.key]
+    const current = Number((event.target as HTMLElement).dataset.index)
+    if (step === undefined || Number.isNaN(current)) return
+    event.preventDefault()
+    const next = Math.max(0, Math.min(visible.length - 1, step === Infinity ? visible.length - 1 : step === -Infinity ? 0 : current + step))
+    virtualizer.scrollToIndex(Math.floor(next / columns))
+    const focus = (tries: number) => {
+      const target = scrollRef.current?.querySelector<HTMLButtonElement>(`[data-index="${next}"]`)
+      if (target != null) target.focus()
+      else if (tries > 0) requestAnimationFrame(() => { focus(tries - 1) })
+    }
+    focus(5)
+  }
+
+  return (
+    <div className='grid-picker' role='group' aria-labelledby={labelId} aria-describedby={describedBy} aria-invalid={invalid || undefined}>
+      <p id={labelId} className='grid-picker-label'>{label}</p>
+      <SelectedStrip keys={selected} nameOf={nameOf} sets={sets} onRemove={(key) => { onChange(selected.filter((k) => k !== key)) }} onClear={multiple ? () => { onChange([]) } : undefined} />
+      {allowEverything && (
+        <button type='button' className='tile tile-wide' aria-pressed={selectedSet.has(EVERYTHING)} onClick={() => { toggle(EVERYTHING) }}>
+          <span className='tile-check' aria-hidden='true'>{selectedSet.has(EVERYTHING) ? '✓' : ''}</span>
+          <span>{t('picker.everything')}</span>
+          <span className='small muted'>{t('picker.everythingHint')}</span>
+        </button>
+      )}
+      <div className='grid-picker-search'>
+        <input
+          className='input'
+          type='search'
+          autoComplete='off'
+          value={query}
+          aria-label={t('picker.search')}
+          aria-describedby={hintId}
+          placeholder={t('picker.searchPlaceholder')}
+          onChange={(e) => { setQuery(e.target.value) }}
+        />
+        <button type='button' className='button' aria-expanded={filtersOpen} aria-controls={facetsId} onClick={() => { setFiltersOpen((o) => !o) }}>
+          {activeFacetCount(facets) > 0 ? t('picker.filtersActive', { count: activeFacetCount(facets) }) : t('picker.filters')}
+        </button>
+      </div>
+      <p id={hintId} className='small muted'>{t('picker.searchHint')}</p>
+      <div id={facetsId} hidden={!filtersOpen}>
+        {catalogue !== null && <FacetPanel catalogue={catalogue} facets={facets} spawningAvailable={spawning !== null} onChange={setFacets} />}
+      </div>
+      <div className='grid-picker-bar'>
+        <p role='status' className='small'>{t('picker.showing', { shown: visible.length, total: tiles.length })}</p>
+        <label className='check'>
+          <input type='checkbox' role='switch' checked={allForms} onChange={(e) => { setAllForms(e.target.checked) }} />
+          <span>{t('picker.allForms')}</span>
+        </label>
+        {(activeFacetCount(facets) > 0 || query !== '') && <button type='button' className='button' onClick={reset}>{t('picker.reset')}</button>}
+        {multiple && <button type='button' className='button' disabled={visible.length === 0} onClick={selectVisible}>{t('picker.selectVisible', { count: visible.length })}</button>}
+        {multiple && <button type='button' className='button' disabled={visible.length === 0} onClick={deselectVisible}>{t('picker.deselectVisible', { count: visible.length })}</button>}
+      </div>
+      {failed && <p className='field-error'>{t('picker.unavailable')}</p>}
+      {catalogue === null && !failed && <p className='muted' aria-busy='true'>{t('picker.loading')}</p>}
+      {catalogue !== null && visible.length === 0 && <p className='muted'>{t('picker.noMatch')}</p>}
+      <div ref={scrollRef} className='grid-picker-scroll' data-testid='pokemon-grid' onKeyDown={onGridKey}>
+        <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+          {virtualizer.getVirtualItems().map((row) => (
+            <div key={row.key} className='grid-picker-row' style={{ transform: `translateY(${row.start}px)`, gridTemplateColumns: `repeat(${columns}, minmax(0, 1fr))` }}>
+              {visible.slice(row.index * columns, row.index * columns + columns).map((tile, i) => {
+                const on = selectedSet.has(tile.key)
+                const name = tileLabel(tile)
+                return (
+                  <button key={tile.key} type='button' className='tile' aria-pressed={on} data-index={row.index * columns + i} data-key={tile.key} onClick={() => { toggle(tile.key) }}>
+                    <span className='tile-check' aria-hidden='true'>{on ? '✓' : ''}</span>
+                    <IconImage src={iconUrl(sets, { kind: 'pokemon', id: tile.id, form: tile.form })} label={name} size={48} />
+                    <span className='tile-name' aria-hidden='true'>{tile.name}</span>
+                    <span className='tile-sub' aria-hidden='true'>{tile.formName !== '' ? tile.formName : `#${tile.id}`}</span>
+                  </button>
+                )
+              })}
+            </div>
+          ))}
+        </div>
+      </div>
+    </div>
+  )
+}

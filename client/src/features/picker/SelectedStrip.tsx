@@ -1,0 +1,45 @@
+import { useTranslation } from 'react-i18next'
+import { IconImage, iconUrl, type IconCategory, type IconSet } from '../icons'
+
+interface Props {
+  keys: string[]
+  nameOf: (key: string) => string
+  sets: Map<IconCategory, IconSet> | undefined
+  onRemove: (key: string) => void
+  /** Offered when several may be chosen. */
+  onClear?: (() => void) | undefined
+}
+
+/** Chips drawn at most: "select all shown" can choose a thousand, which the count already says. */
+const CHIPS_SHOWN = 40
+
+/** "Selected (n)": the choice as chips with their sprite, each removable, kept above the grid. */
+export function SelectedStrip ({ keys, nameOf, sets, onRemove, onClear }: Props) {
+  const { t } = useTranslation()
+  return (
+    <div className='selected-strip'>
+      <p className='small'>
+        <strong>{t('picker.selectedCount', { count: keys.length })}</strong>
+        {onClear !== undefined && keys.length > 1 && <button type='button' className='link-button' onClick={onClear}>{t('picker.clear')}</button>}
+      </p>
+      {keys.length === 0
+        ? <p className='small muted'>{t('picker.nothingSelected')}</p>
+        : (
+          <ul className='chip-list'>
+            {keys.slice(0, CHIPS_SHOWN).map((key) => {
+              const [id, form] = key.split('-').map(Number)
+              const name = nameOf(key)
+              return (
+                <li key={key} className='chip'>
+                  {(id ?? 0) > 0 && <IconImage src={iconUrl(sets, { kind: 'pokemon', id: id ?? 0, form: form ?? 0 })} label={name} size={24} />}
+                  <span aria-hidden='true'>{name}</span>
+                  <button type='button' className='chip-remove' aria-label={t('picker.remove', { name })} onClick={() => { onRemove(key) }}>✕</button>
+                </li>
+              )
+            })}
+            {keys.length > CHIPS_SHOWN && <li className='small muted'>{t('picker.more', { count: keys.length - CHIPS_SHOWN })}</li>}
+          </ul>
+          )}
+    </div>
+  )
+}

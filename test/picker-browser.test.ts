@@ -1,0 +1,122 @@
+import { existsSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import t from 'tap'
+import type { Page } from 'playwright-core'
+import { axeViolations, browserMissing, DESKTOP, PHONE, startBrowserApp } from './browser.js'
+import type { Test } from './helper.js'
+import { startUiconsFake } from './fakes/uicons.js'
+import { buildPickerHarness } from './fixtures/picker-harness/build.js'
+
+/**
+ * The pokemon grid in Chromium against the whole service, its engine fake and a UICONS set served like a
+ * static host: tiles, the search language, filters, select-visible, forms, keyboard, icons through
+ * index.json with the fallback chain, on a phone and a desktop.
+ */
+const FIXTURE = fileURLToPath(new URL('./fixtures/uicons/', import.meta.url))
+const SCREENSHOTS = fileURLToPath(new URL('../docs/screenshots/', import.meta.url))
+
+const missing = browserMissing()
+if (missing !== undefined) t.fail(missing)
+else await pickerTests()
+
+async function pickerTests (): Promise<void> {
+  const icons = await startUiconsFake()
+  t.teardown(() => icons.close())
+  const harness = await buildPickerHarness()
+  // Icons on plain http are allowed by the CSP only from the map tile origin: the set lives there, as on a
+  // private network that serves its own tiles and icons.
+  const env = await startBrowserApp(t, { env: { UICONS_URL: icons.base, MAP_TILE_URL: `${icons.origin}/tiles/{z}/{x}/{y}.png` }, routes: harness })
+  let nextUser = 3000
+  const human = () => ({ id: String(++nextUser), name: `member${nextUser}`, latitude: 51.5, longitude: -0.12, area: ['centre'] })
+
+  const grid = (page: Page) => page.getByTestId('pokemon-grid')
+  const tile = (page: Page, name: string) => grid(page).getByRole('button', { name, exact: true })
+  const chosen = async (page: Page, what = 'pokemon') => (await page.getByTestId(`chosen-${what}`).textContent()) ?? ''
+  const search = (page: Page) => page.getByRole('searchbox', { name: 'Search pokémon' })
+  const shownNames = async (page: Page) => (await grid(page).getByRole('button').evaluateAll((buttons) => buttons.map((b) => b.querySelector('img,[role=img]')?.getAttribute('alt') ?? b.querySelector('[role=img]')?.getAttribute('aria-label') ?? ''))).sort()
+
+  /** Every image on the page: loaded with a size, and a name the fixture set holds (never guessed). */
+  async function imagesAllDrawn (t: Test, page: Page): Promise<number> {
+    // Images below the fold load lazily: asked for now, so that every one can be checked.
+    await page.evaluate(() => { for (const img of document.images) img.loading = 'eager' })
+    await page.waitForFunction(() => [...document.images].every((img) => img.complete))
+    const images = await page.evaluate(() => [...document.images].map((img) => ({ src: img.src, width: img.naturalWidth, alt: img.getAttribute('alt') })))
+    for (const image of images) {
+      t.ok(image.width > 0, `drawn: ${image.src}`)
+      t.ok(image.alt !== null && image.alt !== '', `has a text alternative: ${image.src}`)
+      t.ok(existsSync(FIXTURE + new URL(image.src).pathname.replace('/set/', '')), `in the set: ${image.src}`)
+    }
+    const asked = icons.requests.filter((p) => !p.endsWith('index.json'))
+    t.same(asked.filter((p) => !existsSync(FIXTURE + p.replace('/set/', ''))), [], 'no icon was asked for that the set lacks')
+    return images.length
+  }
+
+  t.test('pokemon by tile, search language, filters and select-visible on a phone', async (t) => {
+    const page = await env.signIn(t, human(), '/harness/index.html?kinds=maxLevel', PHONE)
+    await tile(page, 'Pikachu').waitFor()
+    t.equal(await page.getByRole('status').filter({ hasText: 'Showing' }).textContent(), 'Showing 9 / 9')
+    t.equal(await tile(page, 'Pikachu').evaluate((b) => getComputedStyle(b.parentElement as HTMLElement).gridTemplateColumns.split(' ').length), 3, 'three columns on a phone')
+
+    await tile(page, 'Pikachu').click()
+    await tile(page, 'Squirtle').click()
+    t.equal(await tile(page, 'Pikachu').getAttribute('aria-pressed'), 'true')
+    t.equal(await chosen(page), '25-0,7-0')
+    await page.getByRole('button', { name: 'Remove Squirtle' }).click()
+    t.equal(await chosen(page), '25-0', 'a chip removes its pokemon')
+
+    await search(page).fill('pika, magi')
+    t.same(await shownNames(page), ['Magikarp', 'Pikachu'], ', is OR')
+    await search(page).fill('grass & gen1')
+    t.same(await shownNames(page), ['Bulbasaur', 'Ivysaur', 'Venusaur'], '& is AND over type and generation')
+    await search(page).fill('+ivy')
+    t.same(await shownNames(page), ['Bulbasaur', 'Ivysaur', 'Venusaur'], '+ is the evolution family')
+    await search(page).fill('150')
+    t.same(await shownNames(page), ['Mewtwo'], 'a number is the dex number')
+
+    await page.getByRole('button', { name: 'Reset' }).click()
+    await page.getByRole('button', { name: /^Filters/ }).click()
+    await page.getByRole('checkbox', { name: 'Water' }).check()
+    t.same(await shownNames(page), ['Magikarp', 'Squirtle'])
+    await page.getByText('Showing 2 / 9').waitFor()
+    await page.getByRole('button', { name: 'Select all 2 shown', exact: true }).click()
+    t.equal(await chosen(page), '25-0,7-0,129-0', 'every visible tile, once')
+    await page.getByRole('checkbox', { name: 'Water' }).uncheck()
+    await page.getByRole('checkbox', { name: 'Selected only' }).check()
+    t.same(await shownNames(page), ['Magikarp', 'Pikachu', 'Squirtle'])
+    await page.getByRole('button', { name: 'Deselect all 3 shown', exact: true }).click()
+    t.equal(await chosen(page), '')
+    await page.getByRole('button', { name: 'Reset' }).click()
+
+    await page.getByRole('button', { name: /^Everything/ }).click()
+    t.equal(await chosen(page), '0-0', 'everything is a choice of its own')
+
+    await page.getByRole('switch', { name: 'All forms' }).uncheck()
+    await tile(page, 'Mewtwo (Armored)').click()
+    t.match(await chosen(page), /150-135/)
+    const armored = await tile(page, 'Mewtwo (Armored)').locator('img').getAttribute('src')
+    t.equal(armored, `${icons.base}/pokemon/150_f135.png`, 'a form the set has: its own sprite')
+    t.equal(await tile(page, 'Unown (A)').locator('img').getAttribute('src'), `${icons.base}/pokemon/201.png`, 'a form the set lacks: the base sprite')
+
+    // Keyboard: arrows move between tiles, space toggles.
+    await search(page).fill('gen1 & grass')
+    await tile(page, 'Bulbasaur').focus()
+    await page.keyboard.press('ArrowRight')
+    t.equal(await page.evaluate(() => document.activeElement?.querySelector('img')?.getAttribute('alt')), 'Ivysaur')
+    await page.keyboard.press('Space')
+    t.match(await chosen(page), /2-0/)
+
+    await search(page).fill('')
+    t.ok(await imagesAllDrawn(t, page) > 5)
+    t.same(await axeViolations(page), [], 'axe-core finds nothing')
+    await page.getByRole('button', { name: /^Filters/ }).click()
+    await page.screenshot({ path: `${SCREENSHOTS}picker-pokemon-phone-light.png`, fullPage: true })
+  })
+
+  t.test('more columns on a desktop', async (t) => {
+    const page = await env.signIn(t, human(), '/harness/index.html', DESKTOP)
+    await tile(page, 'Pikachu').waitFor()
+    t.ok(await tile(page, 'Pikachu').evaluate((b) => getComputedStyle(b.parentElement as HTMLElement).gridTemplateColumns.split(' ').length) >= 6)
+    t.same(await axeViolations(page), [])
+  })
+
+}
