@@ -118,5 +118,4 @@ async function pickerTests (): Promise<void> {
     t.ok(await tile(page, 'Pikachu').evaluate((b) => getComputedStyle(b.parentElement as HTMLElement).gridTemplateColumns.split(' ').length) >= 6)
     t.same(await axeViolations(page), [])
   })
-
 }

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import t from 'tap'
 import type { Page } from 'playwright-core'
+import { eq } from 'drizzle-orm'
 import { siteSettings } from '../db/schema/service.js'
 import { axeViolations, browserMissing, PHONE, startBrowserApp } from './browser.js'
 import type { Test } from './helper.js'
@@ -89,7 +90,7 @@ async function pickerTests (): Promise<void> {
   t.test('a category whose set cannot be read: placeholders with text, no broken image', async (t) => {
     await app.db.db.insert(siteSettings).values({ key: 'uicons_type', value: `${icons.origin}/missing` }).onDuplicateKeyUpdate({ set: { value: `${icons.origin}/missing` } })
     env.testApp.clock.advance(6 * 60_000)
-    t.teardown(async () => { await app.db.db.delete(siteSettings) })
+    t.teardown(async () => { await app.db.db.delete(siteSettings).where(eq(siteSettings.key, 'uicons_type')) })
     const page = await env.signIn(t, human(), '/harness/index.html', PHONE)
     await page.getByRole('button', { name: /^Filters/ }).click()
     await page.getByRole('img', { name: 'Water' }).waitFor()
