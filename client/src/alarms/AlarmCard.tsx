@@ -3,6 +3,7 @@ import type { AlarmTypeDescriptor } from '../alarm-types'
 import { PokemonIcon } from '../pickers/PokemonIcon'
 import { describeAlarm, type Vocabulary } from './describe'
 import type { Alarm } from './form-model'
+import { CardEstimate } from '../features/estimates/CardEstimate'
 
 interface Props {
   type: AlarmTypeDescriptor
@@ -30,6 +31,7 @@ export function AlarmCard ({ type, alarm, vocabulary, iconBase, selected, busy, 
       </label>
       <PokemonIcon base={iconBase} id={pokemonId} form={Number(alarm.form ?? 0)} />
       <p className='alarm-text'>{sentence}</p>
+      <CardEstimate type={type.type} uid={alarm.uid} />
       <div className='alarm-actions'>
         <button type='button' className='button' onClick={onEdit} disabled={busy} aria-label={t('alarms.editOne', { alarm: sentence })}>{t('alarms.edit')}</button>
         {onTest !== undefined && <button type='button' className='button' onClick={onTest} disabled={busy} aria-label={t('alarms.testOne', { alarm: sentence })}>{t('alarms.test')}</button>}

@@ -7,6 +7,7 @@ import { useGymPickerAvailable } from '../pickers/useGameData'
 import { FieldInput } from './FieldInput'
 import { formFields, initialValues, serverErrors, toBody, validate, type Alarm, type FieldErrors, type FormValues } from './form-model'
 import { ScopeField } from './ScopeField'
+import { FormEstimate } from '../features/estimates/FormEstimate'
 
 /** Fields shown first; the rest of a type's filters wait behind "More filters". */
 const PRIMARY: Record<string, string[]> = {
@@ -134,6 +135,7 @@ export function AlarmForm ({ type, alarm, onDone, onCancel }: Props) {
             {delivery.map(field)}
           </details>
         )}
+        <FormEstimate type={type.type} body={toBody(type, values)} uid={alarm?.uid} />
         <div role='alert' aria-live='assertive'>
           {problem !== null && (
             <div className={problem.tone === 'warning' ? 'notice notice-warning' : 'notice notice-error'}>

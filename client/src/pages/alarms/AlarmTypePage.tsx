@@ -5,6 +5,7 @@ import { api, ApiError } from '../../api'
 import { ALARM_TYPE_SWITCHES, pagePath, type AlarmTypeDescriptor } from '../../alarm-types'
 import { AlarmCard } from '../../alarms/AlarmCard'
 import { AlarmForm } from '../../alarms/AlarmForm'
+import { ProfileTotal } from '../../features/estimates/ProfileTotal'
 import type { Vocabulary } from '../../alarms/describe'
 import { recreateBody, type Alarm } from '../../alarms/form-model'
 import { useAnnouncer } from '../../alarms/useAnnouncer'
@@ -36,6 +37,7 @@ export default function AlarmTypePage () {
   return (
     <div className='page'>
       <h1>{title}</h1>
+      {type !== undefined && <ProfileTotal types={[type.type]} />}
       {type === undefined ? <Unavailable disableKey={page.disableKey} /> : <AlarmList key={type.type} type={type} />}
     </div>
   )
