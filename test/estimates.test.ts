@@ -2,7 +2,7 @@ import t from 'tap'
 import type { Connection } from 'mariadb'
 import { build, bearer, rootConnection, seedHuman, type Test, type TestApp } from './helper.js'
 import { startKojiFake } from './fakes/koji.js'
-import { createGolbatDatabase, dropGolbatDatabase } from './fixtures/golbat-schema.js'
+import { golbatDatabase } from './fakes/golbat-db.js'
 
 /**
  * Alarm estimates against a scanner database with Golbat's own schema: every figure is compared with a
@@ -17,23 +17,6 @@ const HOME = { lat: 51.1, lon: 7.1 }
 const TOWN = { minLat: 51, maxLat: 51.2, minLon: 7, maxLon: 7.2 }
 const VILLAGE = { minLat: 48, maxLat: 49, minLon: 9, maxLon: 9.5 }
 const rect = (r: typeof TOWN): Array<[number, number]> => [[r.minLat, r.minLon], [r.minLat, r.maxLon], [r.maxLat, r.maxLon], [r.maxLat, r.minLon]]
-
-let golbat: Promise<string> | undefined
-/** One Golbat database for the file. */
-async function golbatDatabase (): Promise<string> {
-  golbat ??= (async () => {
-    const c = await rootConnection()
-    const name = await createGolbatDatabase(c, 'aw_test_golbat')
-    await c.end()
-    t.teardown(async () => {
-      const d = await rootConnection()
-      await dropGolbatDatabase(d, name)
-      await d.end()
-    })
-    return name
-  })()
-  return await golbat
-}
 
 /** A deterministic generator, so a failing case can be replayed. */
 function random (seed: number): () => number {
