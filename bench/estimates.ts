@@ -106,7 +106,7 @@ async function generate (c: Connection): Promise<void> {
 }
 
 async function main (): Promise<void> {
-  const root = await mariadb.createConnection({ ...BENCH_DB, bigIntAsNumber: true })
+  const root = await mariadb.createConnection({ ...BENCH_DB, bigIntAsNumber: true, connectTimeout: 20_000 })
   const kept = KEEP === undefined ? [] : await root.query(`SELECT MAX(updated) AS at FROM \`${KEEP}\`.gym`).catch(() => []) as Array<{ at: number | null }>
   const reuse = KEEP !== undefined && kept[0]?.at !== null && kept[0]?.at !== undefined
   let golbat: string
@@ -161,7 +161,7 @@ async function main (): Promise<void> {
       const boxes = mine.map((f) => boundingBox(f.path as LatLon[]))
       const boxSql = boxes.map(() => '(lat BETWEEN ? AND ? AND lon BETWEEN ? AND ?)').join(' OR ')
       const boxParams = boxes.flatMap((b) => [b.minLat, b.maxLat, b.minLon, b.maxLon])
-      const scanner = await mariadb.createConnection({ ...BENCH_DB, database: golbat })
+      const scanner = await mariadb.createConnection({ ...BENCH_DB, database: golbat, connectTimeout: 20_000 })
       const floor = async (where: string, params: unknown[]) => {
         const started = performance.now()
         await scanner.query(`SELECT COUNT(*) FROM pokemon WHERE first_seen_timestamp >= ? AND (${boxSql})${where}`, [NOW_S - 3600, ...boxParams, ...params])
