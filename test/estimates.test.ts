@@ -401,13 +401,22 @@ t.test('no scanner: unavailable, never an error; overlap still answered', async 
 })
 
 t.test('a scanner that is down or slow: unavailable within the time limit', async (t) => {
+  // What a request costs besides the scanner (engine, fences), measured on this machine right before.
+  const overhead = async (s: Setup) => {
+    await estimate(s, 'pokemon', { pokemon_id: 1 })
+    const started = Date.now()
+    await estimate(s, 'nest', { pokemon_id: 1 })
+    return Date.now() - started
+  }
   const down = await setup(t, { SCANNER_DB_PORT: '9', SCANNER_DB_HOST: '127.0.0.1', ESTIMATE_TIMEOUT_MS: '400' })
+  let base = await overhead(down)
   let started = Date.now()
   const answer = await estimate(down, 'pokemon', { pokemon_id: 25 })
   t.match(answer.body, { basis: 'unavailable', recent: null })
-  t.ok(Date.now() - started < 1500, `answered in ${Date.now() - started} ms`)
+  t.ok(Date.now() - started < base + 400 + 1000, `answered in ${Date.now() - started} ms (other work ${base} ms, limit 400 ms)`)
 
   const slow = await setup(t, { ESTIMATE_TIMEOUT_MS: '300' })
+  base = await overhead(slow)
   const locker = await rootConnection()
   await locker.query(`USE \`${await golbatDatabase()}\``)
   await locker.query('LOCK TABLES pokemon WRITE')
@@ -415,7 +424,7 @@ t.test('a scanner that is down or slow: unavailable within the time limit', asyn
   started = Date.now()
   const waited = await estimate(slow, 'pokemon', { pokemon_id: 25 })
   t.match(waited.body, { basis: 'unavailable' })
-  t.ok(Date.now() - started < 1500, `answered in ${Date.now() - started} ms while the table is locked`)
+  t.ok(Date.now() - started < base + 300 + 1000, `answered in ${Date.now() - started} ms while the table is locked (other work ${base} ms, limit 300 ms)`)
   await locker.query('UNLOCK TABLES')
   t.equal((await estimate(slow, 'pokemon', { pokemon_id: 25 })).body.basis, 'scanner', 'an unavailable answer is not kept: the next one reads again')
 })
