@@ -42,6 +42,7 @@ import masterNames from './plugins/master-names.js'
 import scannerDb from './plugins/scanner-db.js'
 import pokemonAvailability from './plugins/pokemon-availability.js'
 import iconSets from './plugins/icon-sets.js'
+import alarmEstimates from './plugins/alarm-estimates.js'
 import healthRoutes from './routes/health/index.js'
 import settingsRoutes from './routes/settings/index.js'
 import oidcRoutes from './routes/auth/oidc/index.js'
@@ -80,6 +81,8 @@ import adminGeofenceRoutes from './routes/admin/geofences/index.js'
 import scannerRoutes from './routes/scanner/index.js'
 import weatherRoutes from './routes/weather/index.js'
 import pokemonAvailabilityRoutes from './routes/pokemon-availability/index.js'
+import alarmEstimateRoutes from './routes/alarm-estimates/index.js'
+import spawningNowRoutes from './routes/spawning-now/index.js'
 import spa from './plugins/spa.js'
 
 export interface AppOptions {
@@ -183,6 +186,7 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   await fastify.register(scannerDb)
   await fastify.register(pokemonAvailability)
   await fastify.register(iconSets)
+  await fastify.register(alarmEstimates)
 
   await fastify.register(healthRoutes, { prefix: '/api' })
   await fastify.register(settingsRoutes, { prefix: '/api/settings' })
@@ -222,6 +226,8 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   await fastify.register(scannerRoutes, { prefix: '/api/scanner' })
   await fastify.register(weatherRoutes, { prefix: '/api/location/weather' })
   await fastify.register(pokemonAvailabilityRoutes, { prefix: '/api/pokemon-availability' })
+  await fastify.register(alarmEstimateRoutes, { prefix: '/api/alarm-estimates' })
+  await fastify.register(spawningNowRoutes, { prefix: '/api/spawning-now' })
 
   // Last: the client's pages for every non-API path a browser asks for.
   await fastify.register(spa)

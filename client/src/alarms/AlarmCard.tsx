@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next'
 import type { AlarmTypeDescriptor } from '../alarm-types'
 import { AlarmIcon } from '../features/icons'
 import { describeAlarm, pills, subjectOf, type Vocabulary } from './describe'
+import { CardEstimate } from '../features/estimates/CardEstimate'
 import type { Alarm } from './form-model'
 
 interface Props {
@@ -49,6 +50,7 @@ export const AlarmCard = memo(function AlarmCard ({ type, alarm, vocabulary, sel
         </ul>
         {description !== null && <p className='alarm-description small muted'>{description}</p>}
       </div>
+      <CardEstimate type={type.type} uid={alarm.uid} />
       {!selecting && (
         <div className='alarm-actions'>
           <button type='button' className='button' onClick={() => { onEdit(alarm) }} disabled={busy} aria-label={t('alarms.editOne', { alarm: sentence })}>{t('alarms.edit')}</button>

@@ -12,6 +12,7 @@ import { parseKey, selectionKey } from './selection-key'
 import { RangeField } from './RangeField'
 import { ScopeField } from './ScopeField'
 import { PokemonGridPicker } from '../features/picker'
+import { FormEstimate } from '../features/estimates/FormEstimate'
 
 /** Fields shown first (besides the primary ranges); the rest of a type's filters wait behind "More filters". */
 const PRIMARY: Record<string, string[]> = {
@@ -108,6 +109,13 @@ export function AlarmForm ({ type, alarm, vocabulary, onDone, onCancel }: Props)
     const body = toBody(type, values)
     return { ...row, ...body, uid: 0 }
   }, [type, values])
+  /** The estimate is of one alarm: the one pokemon chosen (or every pokemon), not of several at once. */
+  const estimateBody = useMemo((): Record<string, unknown> | null => {
+    if (!MANY.has(type.type)) return toBody(type, values)
+    if (selection.length !== 1) return null
+    const { pokemonId, form } = parseKey(selection[0] as string)
+    return toBody(type, { ...values, pokemon_id: String(pokemonId), form: String(form) })
+  }, [type, values, selection])
   const sentence = (() => {
     const parts = describeParts(type, preview, vocabulary)
     const subject = many || MANY.has(type.type) ? (selection.length === 0 ? t('editor.nothingChosen') : subjectNames(selection)) : parts.subject
@@ -293,6 +301,7 @@ export function AlarmForm ({ type, alarm, vocabulary, onDone, onCancel }: Props)
           {delivery.map(field)}
         </Section>
         <p className='live-sentence' aria-live='polite'><span className='small muted'>{t('editor.willDo')}</span> {sentence}</p>
+        {estimateBody !== null && <FormEstimate type={type.type} body={estimateBody} uid={alarm?.uid} />}
         <div role='alert' aria-live='assertive'>
           {problem !== null && (
             <div className={problem.tone === 'warning' ? 'notice notice-warning' : 'notice notice-error'}>

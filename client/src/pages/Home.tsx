@@ -11,6 +11,7 @@ import { useLoad } from '../shell/useLoad'
 import { usePageTitle } from '../shell/usePageTitle'
 import { DevicePositionButton } from '../forms/DevicePositionButton'
 import '../forms/forms.css'
+import { ProfileTotal } from '../features/estimates/ProfileTotal'
 
 interface Location { latitude: number, longitude: number }
 interface AvailableArea { name: string, group: string, userSelectable: boolean }
@@ -78,6 +79,7 @@ export default function Home () {
       </section>
       <section className='card' aria-labelledby='home-alarms'>
         <h2 id='home-alarms'>{t('home.yourAlarms', { profile })}</h2>
+        <ProfileTotal types={alarmTypes.map((a) => a.type)} />
         <Status state={counts} retry={retry}>
           {(data) => (
             <ul className='tiles'>

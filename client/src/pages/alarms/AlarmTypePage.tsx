@@ -9,6 +9,7 @@ import { AlarmForm, type Outcome } from '../../alarms/AlarmForm'
 import { BulkEdit, type BulkResult } from '../../alarms/BulkEdit'
 import { describeAlarm, subjectOf, type Vocabulary } from '../../alarms/describe'
 import { Dialog, useDialogs } from '../../components/Dialog'
+import { ProfileTotal } from '../../features/estimates/ProfileTotal'
 import { recreateBody, type Alarm } from '../../alarms/form-model'
 import { useAnnouncer } from '../../alarms/useAnnouncer'
 import { useFormat } from '../../i18n/format'
@@ -40,6 +41,7 @@ export default function AlarmTypePage () {
   return (
     <div className='page'>
       <h1>{title}</h1>
+      {type !== undefined && <ProfileTotal types={[type.type]} />}
       {type === undefined ? <Unavailable disableKey={page.disableKey} /> : <AlarmList key={type.type} type={type} />}
     </div>
   )

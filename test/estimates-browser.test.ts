@@ -1,0 +1,82 @@
+import t from 'tap'
+import type { Connection } from 'mariadb'
+import { bearer, rootConnection } from './helper.js'
+import { axeViolations, browserMissing, choosePokemon, PHONE, startBrowserApp } from './browser.js'
+import { startKojiFake } from './fakes/koji.js'
+import { golbatDatabase } from './fakes/golbat-db.js'
+
+/**
+ * The estimate in the alarm editor, in a real browser: it follows the filters as they change, warns about
+ * a flood, names the alarm that already covers the one being written (with a link to its card), and the
+ * cards, the alarm page and the dashboard show their figures.
+ */
+const missing = browserMissing()
+if (missing !== undefined) t.fail(missing)
+else await browserTests()
+
+async function browserTests (): Promise<void> {
+  const koji = await startKojiFake({ fences: [{ id: 1, name: 'Town', projects: ['poracle'], path: [[51, 7], [51, 7.2], [51.2, 7.2], [51.2, 7]] }] })
+  t.teardown(() => koji.close())
+  const database = await golbatDatabase()
+  const scanner: Connection = await rootConnection()
+  await scanner.query(`USE \`${database}\``)
+  t.teardown(() => scanner.end())
+  const env = await startBrowserApp(t, {
+    env: { KOJI_API_ADDRESS: koji.url, KOJI_BEARER_TOKEN: koji.token, KOJI_PROJECT_NAME: 'poracle', SCANNER_DB_HOST: '127.0.0.1', SCANNER_DB_USER: 'root', SCANNER_DB_NAME: database }
+  })
+  const { app } = env.testApp
+  // A typical day in Town: 1,000 Pikachu, 600 of them encountered, 5 hundos.
+  for (const day of ['2026-11-19', '2026-11-20', '2026-11-21', '2026-11-22', '2026-11-23', '2026-11-24', '2026-11-25']) {
+    await scanner.query('INSERT INTO pokemon_stats (date, area, fence, pokemon_id, form_id, count) VALUES (?, \'Region\', \'Town\', 25, 0, 1000)', [day])
+    await scanner.query('INSERT INTO pokemon_iv_stats (date, area, fence, pokemon_id, form_id, count) VALUES (?, \'Region\', \'Town\', 25, 0, 600)', [day])
+    await scanner.query('INSERT INTO pokemon_hundo_stats (date, area, fence, pokemon_id, form_id, count) VALUES (?, \'Region\', \'Town\', 25, 0, 5)', [day])
+  }
+  const now = Date.parse('2026-11-26T12:00:00Z') / 1000
+  await scanner.query(`INSERT INTO pokemon (id, lat, lon, pokemon_id, form, atk_iv, def_iv, sta_iv, iv, first_seen_timestamp, expire_timestamp, expire_timestamp_verified)
+    SELECT CONCAT('b', seq), 51.1, 7.1, 25, 0, 15, 15, 15, 100, ?, ?, 1 FROM seq_1_to_3`, [now - 600, now + 600])
+
+  t.test('the live estimate, the flood warning and the overlap sentence', async (t) => {
+    const user = { id: '5551', name: 'member5551', latitude: 51.1, longitude: 7.1, area: ['town'] }
+    const page = await env.signIn(t, user, '/', PHONE)
+    const created = await app.inject({ method: 'POST', url: '/api/monsters', headers: bearer(app, { userId: user.id }), payload: { pokemon_id: 0, min_iv: 90 } })
+    t.equal(created.statusCode, 201)
+    const uid = (created.json() as { uid: number }).uid
+    await page.goto('/alarms/monsters')
+    await page.locator(`#alarm-estimate-${uid}`).getByText(/alerts a day/).waitFor()
+    t.pass('the card shows its figure')
+    await page.getByRole('button', { name: 'Add alarm' }).click()
+    await choosePokemon(page, 'pika', 'Pikachu')
+    const warning = page.getByText('That is a lot: about 1,000 alerts a day.', { exact: false })
+    await warning.waitFor()
+    t.pass('every Pikachu, even unencountered: a flood warning with the typical day')
+    t.equal(await page.locator('[data-overlap]').count(), 0, 'not covered: the existing alarm asks for IV 90')
+    await page.getByLabel('Minimum IV').fill('100')
+    const estimate = page.locator('.form-estimate')
+    await estimate.getByText('About 5 alerts a day.', { exact: false }).waitFor()
+    await warning.waitFor({ state: 'detached' })
+    t.pass('the hundo share of the typical day, and the warning went with the change')
+    await estimate.getByText('3 alerts in the last 1 h.', { exact: false }).waitFor()
+    const sentence = page.locator('[data-overlap=covered]')
+    await sentence.waitFor()
+    t.match(await sentence.innerText(), /You already get every alert of this alarm from your alarm #\d+/)
+    t.equal(await sentence.getByRole('link').getAttribute('href'), `#alarm-estimate-${uid}`, 'the link goes to the covering alarm\'s card')
+    t.same(await axeViolations(page), [], 'axe-clean with the estimate and the overlap shown')
+    await page.getByRole('button', { name: 'Save', exact: true }).click()
+    await page.getByText('Pikachu, IV ≥ 100 %, in your areas', { exact: true }).waitFor()
+    await page.goto('/')
+    await page.getByText(/Your alarms send you about [\d,]+ alerts on a typical day\./).waitFor()
+    t.pass('the dashboard shows the profile\'s total')
+  })
+
+  t.test('the editor never waits for the estimate: a slow or failing scanner shows a note, saving works', async (t) => {
+    const user = { id: '5552', name: 'member5552', latitude: 51.1, longitude: 7.1, area: ['town'] }
+    const page = await env.signIn(t, user, '/alarms/monsters', PHONE)
+    await page.route('**/api/alarm-estimates', (route) => route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ basis: 'unavailable', windowHours: 1, recent: null, perDay: null, perDayBasis: null, areas: ['town'], coveredBy: [], covers: [] }) }))
+    await page.getByRole('button', { name: 'Add alarm' }).click()
+    await choosePokemon(page, 'pika', 'Pikachu')
+    await page.getByText('No estimate right now', { exact: false }).waitFor()
+    await page.getByRole('button', { name: 'Save', exact: true }).click()
+    await page.getByText('Pikachu, in your areas', { exact: true }).waitFor()
+    t.pass('saved')
+  })
+}
