@@ -25,9 +25,14 @@ async function main (): Promise<void> {
   const app = await buildApp({ config })
   app.log.info({ config: summarize(config) }, 'configuration')
   const grace = config.SHUTDOWN_GRACE_MS
+  let closing = false
+  // An answer finished while closing ends its keep-alive connection: otherwise the close would wait for
+  // the client (or the load balancer) to hang up.
+  app.addHook('onSend', async (_request, reply) => { if (closing) reply.header('connection', 'close') })
   closeWithGrace({ delay: grace + CLOSE_MARGIN_MS, logger: { error: (message: unknown) => app.log.error(message) } }, async ({ signal, err }) => {
     if (err) app.log.error({ err }, 'closing after an error')
     else app.log.info({ signal, graceMs: grace }, 'closing: no new connections, waiting for the requests in flight')
+    closing = true
     const cutOff = setTimeout(() => {
       app.log.warn({ graceMs: grace }, 'requests still running after the grace time are cut off')
       app.server.closeAllConnections()
