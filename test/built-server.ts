@@ -76,7 +76,7 @@ export async function startBuiltServer (t: Test, env: Record<string, string>): P
       }
     })
     child.stderr?.on('data', (chunk: Buffer) => { stderr += chunk.toString('utf8') })
-    void exited.then((code) => reject(new Error(`dist/server.js exited with ${code} before listening: ${stderr}`)))
+    exited.then((code) => reject(new Error(`dist/server.js exited with ${code} before listening: ${stderr}`)))
   })
   return { child, url: `http://127.0.0.1:${port}`, port, dir, logs, stderr: () => stderr, exited }
 }
