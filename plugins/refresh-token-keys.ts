@@ -9,8 +9,9 @@ import type { Config } from './config.js'
  *
  * Every key that encrypts comes from the configuration, so that every instance of a site given the same
  * configuration encrypts and decrypts alike: OIDC_TOKEN_ENCRYPTION_KEY, else a key derived from
- * JWT_SECRET. Retired keys (still decrypting) are OIDC_TOKEN_RETIRED_KEYS, plus the key file that
- * earlier versions created in DATA_DIR, read so that sessions made before the upgrade keep renewing.
+ * JWT_SECRET. Retired keys (still decrypting) are OIDC_TOKEN_RETIRED_KEYS, the derived key once a key is
+ * configured, and the key file that earlier versions created in DATA_DIR, read so that sessions made
+ * before the upgrade keep renewing.
  */
 
 /** The key file earlier versions created in DATA_DIR; read, never written. */
@@ -87,9 +88,10 @@ export async function loadKeyRing (config: KeyConfig): Promise<{ ring: KeyRing, 
     legacyFile = join(dir, KEY_FILE)
     retired.push(parseKey(await readFile(legacyFile, 'utf8'), legacyFile))
   }
-  const current = config.OIDC_TOKEN_ENCRYPTION_KEY !== ''
-    ? parseKey(config.OIDC_TOKEN_ENCRYPTION_KEY, 'OIDC_TOKEN_ENCRYPTION_KEY')
-    : derivedKey(config.JWT_SECRET)
+  const derived = derivedKey(config.JWT_SECRET)
+  // A site that moves from the derived key to a configured one keeps its sessions: the derived key decrypts.
+  if (config.OIDC_TOKEN_ENCRYPTION_KEY !== '') retired.push(derived)
+  const current = config.OIDC_TOKEN_ENCRYPTION_KEY !== '' ? parseKey(config.OIDC_TOKEN_ENCRYPTION_KEY, 'OIDC_TOKEN_ENCRYPTION_KEY') : derived
   return { ring: keyRingOf(current, retired), ...(legacyFile !== undefined && { legacyFile }) }
 }
 

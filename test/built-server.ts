@@ -3,7 +3,6 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import type { Test } from './helper.js'
 
 /**
  * The service as operators run it: `node dist/server.js` in a process of its own, configured only by its
@@ -11,6 +10,11 @@ import type { Test } from './helper.js'
  */
 
 export const ROOT_DIR = dirname(dirname(fileURLToPath(import.meta.url)))
+
+/** Whoever ends what is started here: a tap test, or a benchmark's own list. */
+export interface Owner {
+  teardown: (fn: () => unknown) => void
+}
 
 /** Builds the server (and the client when asked) when missing or older than the sources, as `npm start` does. */
 export async function buildIfDue (parts: Array<'server' | 'client'>): Promise<void> {
@@ -37,9 +41,9 @@ export interface BuiltServer {
 /**
  * Starts `node dist/server.js` on a free port of 127.0.0.1 (unless `env` names HOST and PORT) and resolves
  * once it listens. Stopped with
- * SIGKILL at the end of the test if still running.
+ * SIGKILL at the owner's teardown if still running.
  */
-export async function startBuiltServer (t: Test, env: Record<string, string>): Promise<BuiltServer> {
+export async function startBuiltServer (t: Owner, env: Record<string, string>): Promise<BuiltServer> {
   const dir = await mkdtemp(join(tmpdir(), 'aw-built-'))
   t.teardown(() => rm(dir, { recursive: true, force: true }))
   const child = spawn(process.execPath, [join(ROOT_DIR, 'dist', 'server.js')], {

@@ -3,8 +3,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { createServer } from 'node:net'
 import { tmpdir, userInfo } from 'node:os'
 import { join } from 'node:path'
-import type { Test } from './helper.js'
-import { ROOT_DIR } from './built-server.js'
+import { ROOT_DIR, type Owner } from './built-server.js'
 
 /**
  * A real nginx (Debian's /usr/sbin/nginx) as a child process, with the project's deploy/nginx/alarm-web.conf
@@ -34,7 +33,7 @@ export function adaptConfig (text: string, replacements: Array<[RegExp, string]>
   return out
 }
 
-export async function startNginx (t: Test, upstreams: string[], port: number): Promise<{ url: string, errorLog: () => Promise<string> }> {
+export async function startNginx (t: Owner, upstreams: string[], port: number): Promise<{ url: string, errorLog: () => Promise<string> }> {
   const dir = await mkdtemp(join(tmpdir(), 'aw-nginx-'))
   t.teardown(() => rm(dir, { recursive: true, force: true }))
   await mkdir(join(dir, 'cache'))
