@@ -4,6 +4,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import config, { type Config } from './plugins/config.js'
 import clock, { type Clock } from './plugins/clock.js'
 import errors, { answerError } from './plugins/errors.js'
+import metrics from './plugins/metrics.js'
 import validation from './plugins/validation.js'
 import proxyTrust, { trustedProxies } from './plugins/proxy-trust.js'
 import securityHeaders from './plugins/security-headers.js'
@@ -44,6 +45,7 @@ import pokemonAvailability from './plugins/pokemon-availability.js'
 import iconSets from './plugins/icon-sets.js'
 import alarmEstimates from './plugins/alarm-estimates.js'
 import healthRoutes from './routes/health/index.js'
+import metricsRoutes from './routes/metrics/index.js'
 import settingsRoutes from './routes/settings/index.js'
 import oidcRoutes from './routes/auth/oidc/index.js'
 import oidcConfigRoutes from './routes/settings/oidc-config.js'
@@ -148,6 +150,7 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   await fastify.register(config, { config: options.config })
   await fastify.register(clock, options.clock ? { clock: options.clock } : {})
   await fastify.register(errors)
+  await fastify.register(metrics)
   await fastify.register(validation)
   await fastify.register(proxyTrust)
   await fastify.register(securityHeaders)
@@ -189,6 +192,7 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   await fastify.register(alarmEstimates)
 
   await fastify.register(healthRoutes, { prefix: '/api' })
+  await fastify.register(metricsRoutes)
   await fastify.register(settingsRoutes, { prefix: '/api/settings' })
   await fastify.register(oidcRoutes, { prefix: '/api/auth/oidc' })
   await fastify.register(oidcConfigRoutes, { prefix: '/api/settings' })

@@ -1,5 +1,6 @@
 import { request } from 'undici'
 import { deadline } from './deadline.js'
+import { startPeerCall } from './peer-calls.js'
 
 /** Why a call to a third-party JSON API failed; the message names no URL, token or body. */
 export class UpstreamError extends Error {
@@ -21,6 +22,7 @@ export interface JsonRequest {
 /** One JSON call with a hard timeout: a non-2xx status, a timeout or a body that is not JSON all throw UpstreamError. */
 export async function fetchJson (options: JsonRequest): Promise<unknown> {
   const limit = deadline(options.timeoutMs)
+  const timed = startPeerCall(options.service)
   let status: number
   let text: string
   try {
@@ -32,7 +34,9 @@ export async function fetchJson (options: JsonRequest): Promise<unknown> {
     })
     status = response.statusCode
     text = await response.body.text()
+    timed(status)
   } catch {
+    timed(limit.signal.aborted ? 'timeout' : 'unreachable')
     throw new UpstreamError(options.service, limit.signal.aborted ? 'timeout' : 'unreachable')
   } finally {
     limit.clear()

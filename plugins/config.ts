@@ -33,7 +33,9 @@ export const ConfigSchema = Type.Object({
   HOST: str({ default: '0.0.0.0', description: 'Address to listen on' }),
   PORT: int({ default: 8082, maximum: 65535, alias: ['Server__Port'], description: 'Port to listen on' }),
   LOG_LEVEL: str({ default: 'info', description: 'fatal, error, warn, info, debug or trace' }),
-  DATA_DIR: str({ default: './data', description: 'Writable folder for the token key file and caches' }),
+  DATA_DIR: str({ default: './data', description: 'Folder where earlier versions kept the provider-token key file; read if present, never written' }),
+  SHUTDOWN_GRACE_MS: int({ default: 10000, minimum: 0, description: 'On SIGTERM or SIGINT: how long requests in flight may take to finish before the process exits anyway' }),
+  METRICS_TOKEN: str({ secret: true, description: 'Bearer token that GET /metrics (Prometheus) requires; unset, /metrics is 404' }),
   PUBLIC_URL: optStr({ alias: ['PublicUrl', 'Site__PublicUrl'], description: 'Public origin (https://alarms.example.org); redirect URIs are built from it' }),
   CORS_ORIGIN: list({ alias: ['Cors__AllowedOrigins'], description: 'Comma list of browser origins allowed to call the API; required outside development' }),
   PROXY_KNOWN_PROXIES: list({ alias: ['Proxy__KnownProxies'], description: 'Comma list of reverse-proxy addresses whose X-Forwarded-* headers are trusted' }),
@@ -121,7 +123,8 @@ export const ConfigSchema = Type.Object({
   OIDC_REFRESH_TOKEN_LIFETIME_DAYS: int({ default: 30, minimum: 1, alias: ['Oidc__RefreshTokenLifetimeDays'], description: 'Absolute cap of a refresh family' }),
   OIDC_SESSION_REVOKED_RETENTION_DAYS: int({ default: 2, alias: ['Oidc__RevokedRetentionDays'], description: 'Days revoked/rotated session rows are kept' }),
   OIDC_OFFLINE_ACCESS_SCOPE: str({ default: 'offline_access', emptyIsValue: true, alias: ['Oidc__OfflineAccessScope'], description: 'Scope appended when refresh sessions are on; empty never appends' }),
-  OIDC_TOKEN_ENCRYPTION_KEY: str({ alias: ['Oidc__TokenEncryptionKey'], secret: true, description: 'base64 32-byte key for provider tokens at rest; else a key file in DATA_DIR' }),
+  OIDC_TOKEN_ENCRYPTION_KEY: str({ alias: ['Oidc__TokenEncryptionKey'], secret: true, description: 'base64 32-byte key for provider tokens at rest; else one derived from JWT_SECRET' }),
+  OIDC_TOKEN_RETIRED_KEYS: list({ alias: ['Oidc__TokenRetiredKeys'], secret: true, description: 'Comma list of base64 32-byte keys that still decrypt provider tokens (after a key change)' }),
 
   // Geofences and optional APIs
   KOJI_API_ADDRESS: str({ alias: ['Koji__ApiAddress'], description: 'Koji geofence server URL' }),
@@ -322,6 +325,9 @@ function crossCheck (config: Config, problems: string[]): void {
       : isPublished(config.OIDC_TOKEN_ENCRYPTION_KEY) ? weakSecretReason(config.OIDC_TOKEN_ENCRYPTION_KEY, 0) : weakSecretReason(key, 0)
     if (weakness !== null) problems.push(`OIDC_TOKEN_ENCRYPTION_KEY ${weakness}. Generate one with: openssl rand -base64 32`)
   }
+  config.OIDC_TOKEN_RETIRED_KEYS.forEach((value, i) => {
+    if (Buffer.from(value, 'base64').length !== 32) problems.push(`OIDC_TOKEN_RETIRED_KEYS entry ${i + 1} must be 32 bytes, base64-encoded`)
+  })
 }
 
 /**

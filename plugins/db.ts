@@ -27,6 +27,7 @@ export const serviceDbOptions = (config: Config): ConnectionOptions => ({
  */
 export function openPool (fastify: FastifyInstance, name: string, options: ConnectionOptions): Pool {
   const pool = createPool(name, options, fastify.log)
+  fastify.metrics.watchPool(name, pool)
   fastify.addHook('onClose', async () => { await pool.end() })
   return pool
 }
@@ -37,4 +38,4 @@ export default fp(async (fastify) => {
   const applied = await migrateServiceDb(options)
   if (applied > 0) fastify.log.info({ statements: applied, database: options.database }, 'service database migrated')
   fastify.decorate('db', createDb(openPool(fastify, 'service', options)))
-}, { name: 'db', fastify: '5.x', dependencies: ['config'] })
+}, { name: 'db', fastify: '5.x', dependencies: ['config', 'metrics'] })

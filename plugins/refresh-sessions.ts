@@ -396,7 +396,7 @@ export default fp(async (fastify) => {
   if (fastify.config.OIDC_USE_REFRESH_TOKENS) {
     const loaded = await loadKeyRing(fastify.config)
     ring = loaded.ring
-    if (loaded.created !== undefined) fastify.log.info({ path: loaded.created, keyId: ring.current.id }, 'created the provider-token encryption key file')
+    if (loaded.legacyFile !== undefined) fastify.log.info({ path: loaded.legacyFile, keyId: ring.current.id }, 'the provider-token key file of an earlier version still decrypts; new tokens use the configured key')
   }
   fastify.decorate('refreshSessions', createRefreshSessions(fastify, ring))
 }, { name: 'refresh-sessions', fastify: '5.x', dependencies: ['config', 'clock', 'db', 'auth', 'identity', 'oidc-client'] })

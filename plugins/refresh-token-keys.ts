@@ -1,18 +1,27 @@
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto'
-import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises'
+import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from 'node:crypto'
+import { readFile, readdir } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import type { Config } from './config.js'
 
 /**
  * Provider refresh tokens at rest: AES-256-GCM, random 96-bit IV, the family id as additional
- * authenticated data so a ciphertext copied onto another family's row does not decrypt. Keys come from
- * OIDC_TOKEN_ENCRYPTION_KEY or a key file in DATA_DIR; retired keys still decrypt.
+ * authenticated data so a ciphertext copied onto another family's row does not decrypt.
+ *
+ * Every key that encrypts comes from the configuration, so that every instance of a site given the same
+ * configuration encrypts and decrypts alike: OIDC_TOKEN_ENCRYPTION_KEY, else a key derived from
+ * JWT_SECRET. Retired keys (still decrypting) are OIDC_TOKEN_RETIRED_KEYS, the derived key once a key is
+ * configured, and the key file that earlier versions created in DATA_DIR, read so that sessions made
+ * before the upgrade keep renewing.
  */
 
-/** The key file created in DATA_DIR when OIDC_TOKEN_ENCRYPTION_KEY is not set. */
+/** The key file earlier versions created in DATA_DIR; read, never written. */
 export const KEY_FILE = 'oidc-token-encryption.key'
-/** Retired keys, still accepted for decryption: `oidc-token-encryption.<label>.key` in DATA_DIR. */
+/** Retired key files earlier versions read from DATA_DIR; now refused (see loadKeyRing). */
 export const RETIRED_KEY_FILE = /^oidc-token-encryption\.[^/]+\.key$/
+
+/** HKDF parameters of the key derived from JWT_SECRET; `info` names the purpose so no other key equals it. */
+const DERIVED_KEY_SALT = 'alarm-web'
+const DERIVED_KEY_INFO = 'alarm-web provider-token encryption v1'
 
 export interface KeyRing {
   /** Encrypts every new ciphertext. */
@@ -24,6 +33,11 @@ export interface KeyRing {
 /** A key's id: a fingerprint that names the key without revealing it, stored next to each ciphertext. */
 export function keyId (key: Buffer): string {
   return createHash('sha256').update('alarm-web token key\0').update(key).digest('hex').slice(0, 16)
+}
+
+/** The provider-token key of a site that sets no OIDC_TOKEN_ENCRYPTION_KEY: HKDF-SHA256 of JWT_SECRET. */
+export function derivedKey (jwtSecret: string): Buffer {
+  return Buffer.from(hkdfSync('sha256', Buffer.from(jwtSecret, 'utf8'), DERIVED_KEY_SALT, DERIVED_KEY_INFO, 32))
 }
 
 function parseKey (raw: string, source: string): Buffer {
@@ -39,40 +53,46 @@ export function keyRingOf (current: Buffer, retired: Buffer[] = []): KeyRing {
   return { current: { id: keyId(current), key: current }, byId }
 }
 
+/** Start-up refused: a setting that would make instances of one site disagree about keys. */
+export class KeySetupError extends Error {
+  constructor (message: string) {
+    super(message)
+    this.name = 'KeySetupError'
+  }
+}
+
+type KeyConfig = Pick<Config, 'OIDC_TOKEN_ENCRYPTION_KEY' | 'OIDC_TOKEN_RETIRED_KEYS' | 'JWT_SECRET' | 'DATA_DIR'>
+
 /**
- * The current key is OIDC_TOKEN_ENCRYPTION_KEY, else DATA_DIR/oidc-token-encryption.key (created on
- * first start, mode 0600). Retired keys are read from DATA_DIR so that families encrypted before a key
- * change keep working until they end; the key file also counts as retired once the variable is set.
+ * The key ring of this instance, from configuration alone plus, read-only, the key file of earlier
+ * versions (`legacyFile` names it when it was found). Throws KeySetupError when DATA_DIR holds retired
+ * key files: they are per instance, so instances would decrypt different sets of sessions; retired keys
+ * belong in OIDC_TOKEN_RETIRED_KEYS, which every instance reads alike.
  */
-export async function loadKeyRing (config: Pick<Config, 'OIDC_TOKEN_ENCRYPTION_KEY' | 'DATA_DIR'>): Promise<{ ring: KeyRing, created?: string }> {
+export async function loadKeyRing (config: KeyConfig): Promise<{ ring: KeyRing, legacyFile?: string }> {
   const dir = resolve(config.DATA_DIR)
-  const retired: Buffer[] = []
   let names: string[] = []
   try {
     names = await readdir(dir)
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
   }
-  for (const name of names.filter((n) => RETIRED_KEY_FILE.test(n)).sort()) {
-    retired.push(parseKey(await readFile(join(dir, name), 'utf8'), join(dir, name)))
+  const retiredFiles = names.filter((n) => n !== KEY_FILE && RETIRED_KEY_FILE.test(n)).sort()
+  if (retiredFiles.length > 0) {
+    throw new KeySetupError(`${retiredFiles.map((n) => join(dir, n)).join(', ')}: retired provider-token keys are read from OIDC_TOKEN_RETIRED_KEYS (the same on every instance), no longer from DATA_DIR. Move each file's contents into OIDC_TOKEN_RETIRED_KEYS (comma-separated) and delete the files.`)
   }
 
-  const keyPath = join(dir, KEY_FILE)
-  if (config.OIDC_TOKEN_ENCRYPTION_KEY !== '') {
-    if (names.includes(KEY_FILE)) retired.push(parseKey(await readFile(keyPath, 'utf8'), keyPath))
-    return { ring: keyRingOf(parseKey(config.OIDC_TOKEN_ENCRYPTION_KEY, 'OIDC_TOKEN_ENCRYPTION_KEY'), retired) }
+  const retired = config.OIDC_TOKEN_RETIRED_KEYS.map((raw, i) => parseKey(raw, `OIDC_TOKEN_RETIRED_KEYS entry ${i + 1}`))
+  let legacyFile: string | undefined
+  if (names.includes(KEY_FILE)) {
+    legacyFile = join(dir, KEY_FILE)
+    retired.push(parseKey(await readFile(legacyFile, 'utf8'), legacyFile))
   }
-  if (names.includes(KEY_FILE)) return { ring: keyRingOf(parseKey(await readFile(keyPath, 'utf8'), keyPath), retired) }
-
-  await mkdir(dir, { recursive: true, mode: 0o700 })
-  try {
-    // `wx`: when two instances share DATA_DIR and start together, the second one reads the first one's key.
-    await writeFile(keyPath, `${randomBytes(32).toString('base64')}\n`, { flag: 'wx', mode: 0o600 })
-    return { ring: keyRingOf(parseKey(await readFile(keyPath, 'utf8'), keyPath), retired), created: keyPath }
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
-    return { ring: keyRingOf(parseKey(await readFile(keyPath, 'utf8'), keyPath), retired) }
-  }
+  const derived = derivedKey(config.JWT_SECRET)
+  // A site that moves from the derived key to a configured one keeps its sessions: the derived key decrypts.
+  if (config.OIDC_TOKEN_ENCRYPTION_KEY !== '') retired.push(derived)
+  const current = config.OIDC_TOKEN_ENCRYPTION_KEY !== '' ? parseKey(config.OIDC_TOKEN_ENCRYPTION_KEY, 'OIDC_TOKEN_ENCRYPTION_KEY') : derived
+  return { ring: keyRingOf(current, retired), ...(legacyFile !== undefined && { legacyFile }) }
 }
 
 export function encryptToken (ring: KeyRing, plaintext: string, familyId: string): { ciphertext: string, keyId: string } {

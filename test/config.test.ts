@@ -27,6 +27,7 @@ function problems (env: Record<string, string>): string[] {
 function sample (key: string, schema: TSchema): { raw: string, parsed: unknown } {
   if (schema.type === 'boolean') return { raw: schema.default === true ? 'false' : 'true', parsed: schema.default !== true }
   if (schema.type === 'integer') { const n = Math.max(7, (schema.minimum as number) + 1); return { raw: String(n), parsed: n } }
+  if (key === 'OIDC_TOKEN_RETIRED_KEYS') return { raw: `${ENCRYPTION_KEY},tAUoyYAXE7CM6qPIpaqoDh89gFYzqoNeGrvdIhgqgro=`, parsed: [ENCRYPTION_KEY, 'tAUoyYAXE7CM6qPIpaqoDh89gFYzqoNeGrvdIhgqgro='] }
   if (schema.type === 'array') return key === 'CORS_ORIGIN' ? { raw: 'https://a.example,https://b.example', parsed: ['https://a.example', 'https://b.example'] } : { raw: '10.0.0.1, 10.0.0.2', parsed: ['10.0.0.1', '10.0.0.2'] }
   if (schema.anyOf) return { raw: 'client_secret_basic', parsed: 'client_secret_basic' }
   if (key === 'PUBLIC_URL') return { raw: 'https://alarms.example.org', parsed: 'https://alarms.example.org' }
@@ -223,4 +224,8 @@ t.test('weak, published or placeholder secrets refuse to start, naming the varia
     t.match(problems({ ...REQUIRED, OIDC_TOKEN_ENCRYPTION_KEY: key }), [/OIDC_TOKEN_ENCRYPTION_KEY .*openssl rand -base64 32/], key)
   }
   t.same(problems({ ...REQUIRED, OIDC_TOKEN_ENCRYPTION_KEY: ENCRYPTION_KEY }), [])
+})
+
+t.test('retired provider-token keys must be 32-byte keys', async (t) => {
+  t.throws(() => loadConfig({ ...REQUIRED, OIDC_TOKEN_RETIRED_KEYS: `${ENCRYPTION_KEY},c2hvcnQ=` }), /OIDC_TOKEN_RETIRED_KEYS entry 2 must be 32 bytes, base64-encoded/)
 })

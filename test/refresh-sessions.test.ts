@@ -1,18 +1,18 @@
 import { createHash, randomBytes } from 'node:crypto'
-import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import t from 'tap'
 import type { InjectOptions, LightMyRequestResponse } from 'fastify'
-import { bearer, build, seedHuman, type Test, type TestApp } from './helper.js'
+import { bearer, build, buildInstance, seedHuman, JWT_SECRET, type Test, type TestApp } from './helper.js'
 import { startOidcProvider, type OidcProviderHandle } from './fakes/oidc-provider.js'
 import { followLogin } from './fakes/browser-flow.js'
 import { toSqlTime } from '../db/client.js'
 import type { Config } from '../plugins/config.js'
 import { hashToken, newOpaqueToken } from '../plugins/refresh-sessions.js'
-import { KEY_FILE, decryptToken, encryptToken, keyId, keyRingOf, loadKeyRing } from '../plugins/refresh-token-keys.js'
+import { KEY_FILE, KeySetupError, decryptToken, derivedKey, encryptToken, keyId, keyRingOf, loadKeyRing } from '../plugins/refresh-token-keys.js'
 import { CLEANUP_LOCK, cleanupPass, runSessionCleanup } from '../plugins/session-cleanup.js'
 
 const USER = '222222222222222222'
@@ -136,7 +136,7 @@ const jwtLifetime = (jwt: string): number => {
 /** Every provider refresh token the service ever held: those it sent to the provider, and those stored. */
 async function providerTokens (h: Harness): Promise<string[]> {
   const sent = h.op.tokenRequests.filter((r) => r.grantType === 'refresh_token').map((r) => r.params.get('refresh_token') ?? '')
-  const { ring } = await loadKeyRing({ DATA_DIR: h.dataDir, OIDC_TOKEN_ENCRYPTION_KEY: '' })
+  const { ring } = await loadKeyRing(h.config)
   const stored = (await h.rows()).map((r) => decryptToken(ring, r.encrypted_refresh_token, r.encryption_key_id, r.family_id))
   return [...new Set([...sent, ...stored])].filter((token) => token !== '')
 }
@@ -163,10 +163,8 @@ t.test('sign-in with refresh on starts a family: hashed token, encrypted provide
   t.equal(Date.parse(`${row.expires_at}Z`) - Date.parse(`${row.family_issued_at}Z`), 30 * DAY, 'expiry is the family cap')
   t.equal(row.family_issued_at.slice(0, 19), toSqlTime(h.clock.now()).slice(0, 19))
 
-  const keyFile = join(h.dataDir, KEY_FILE)
-  t.equal((await stat(keyFile)).mode & 0o777, 0o600, 'key file created with mode 0600')
-  const key = Buffer.from(await readFile(keyFile, 'utf8'), 'base64')
-  t.equal(row.encryption_key_id, keyId(key))
+  await t.rejects(stat(join(h.dataDir, KEY_FILE)), 'no key file is written')
+  t.equal(row.encryption_key_id, keyId(derivedKey(JWT_SECRET)), 'encrypted under the key derived from JWT_SECRET')
   const [providerToken] = await providerTokens(h)
   t.ok(providerToken !== undefined && providerToken.length > 10)
   t.notOk(row.encrypted_refresh_token.includes(providerToken ?? '-'), 'not stored in clear')
@@ -415,30 +413,68 @@ t.test('a provider token that no longer decrypts (key changed or data tampered) 
   t.equal((await h.rowOf(t0b)).revoked_reason, 'decrypt_failed')
 })
 
-t.test('key management: file key, configured key, retired keys, family binding', async (t) => {
+t.test('key management: derived key, configured key, retired keys, the old key file, family binding', async (t) => {
   const dir = await mkdtemp(join(tmpdir(), 'aw-keys-'))
   t.teardown(() => rm(dir, { recursive: true, force: true }))
-  const first = await loadKeyRing({ DATA_DIR: join(dir, 'data'), OIDC_TOKEN_ENCRYPTION_KEY: '' })
-  t.equal(first.created, join(dir, 'data', KEY_FILE), 'created on first start')
-  t.equal((await stat(join(dir, 'data', KEY_FILE))).mode & 0o777, 0o600)
-  const again = await loadKeyRing({ DATA_DIR: join(dir, 'data'), OIDC_TOKEN_ENCRYPTION_KEY: '' })
-  t.equal(again.created, undefined)
-  t.equal(again.ring.current.id, first.ring.current.id, 'the same key on the next start')
+  const base = { OIDC_TOKEN_ENCRYPTION_KEY: '', OIDC_TOKEN_RETIRED_KEYS: [], JWT_SECRET }
+  const one = await loadKeyRing({ ...base, DATA_DIR: join(dir, 'one') })
+  const two = await loadKeyRing({ ...base, DATA_DIR: join(dir, 'two') })
+  t.equal(one.ring.current.id, keyId(derivedKey(JWT_SECRET)), 'without a configured key: the one derived from JWT_SECRET')
+  t.equal(two.ring.current.id, one.ring.current.id, 'two instances with separate data folders have the same key')
+  t.not(one.ring.current.id, keyId(derivedKey(`${JWT_SECRET}x`)), 'another JWT_SECRET derives another key')
+  t.not(derivedKey(JWT_SECRET).toString('base64'), Buffer.from(JWT_SECRET).subarray(0, 32).toString('base64'), 'the key is not the secret itself')
+  await t.rejects(stat(join(dir, 'one')), 'nothing is written')
 
-  const sealed = encryptToken(first.ring, 'provider-token', 'family-a')
-  t.equal(decryptToken(first.ring, sealed.ciphertext, sealed.keyId, 'family-a'), 'provider-token')
-  t.throws(() => decryptToken(first.ring, sealed.ciphertext, sealed.keyId, 'family-b'), 'bound to its family')
+  const sealed = encryptToken(one.ring, 'provider-token', 'family-a')
+  t.equal(decryptToken(two.ring, sealed.ciphertext, sealed.keyId, 'family-a'), 'provider-token', 'what one instance encrypts the other decrypts')
+  t.throws(() => decryptToken(one.ring, sealed.ciphertext, sealed.keyId, 'family-b'), 'bound to its family')
 
   const configured = randomBytes(32).toString('base64')
-  const rotated = await loadKeyRing({ DATA_DIR: join(dir, 'data'), OIDC_TOKEN_ENCRYPTION_KEY: configured })
-  t.equal(rotated.ring.current.id, keyId(Buffer.from(configured, 'base64')), 'the configured key encrypts')
-  t.equal(decryptToken(rotated.ring, sealed.ciphertext, sealed.keyId, 'family-a'), 'provider-token', 'the file key still decrypts')
+  const rotated = await loadKeyRing({ ...base, DATA_DIR: join(dir, 'one'), OIDC_TOKEN_ENCRYPTION_KEY: configured })
+  t.equal(rotated.ring.current.id, keyId(Buffer.from(configured, 'base64')), 'a configured key encrypts')
+  t.equal(decryptToken(rotated.ring, sealed.ciphertext, sealed.keyId, 'family-a'), 'provider-token', 'the derived key still decrypts')
 
   const sealedByConfigured = encryptToken(rotated.ring, 'second', 'family-c')
-  await writeFile(join(dir, 'data', 'oidc-token-encryption.2026-11.key'), configured)
-  const next = await loadKeyRing({ DATA_DIR: join(dir, 'data'), OIDC_TOKEN_ENCRYPTION_KEY: randomBytes(32).toString('base64') })
-  t.equal(decryptToken(next.ring, sealedByConfigured.ciphertext, sealedByConfigured.keyId, 'family-c'), 'second', 'a retired key file decrypts')
-  await t.rejects(loadKeyRing({ DATA_DIR: join(dir, 'data'), OIDC_TOKEN_ENCRYPTION_KEY: 'c2hvcnQ=' }), 'a short key is refused')
+  const next = await loadKeyRing({ ...base, DATA_DIR: join(dir, 'one'), OIDC_TOKEN_ENCRYPTION_KEY: randomBytes(32).toString('base64'), OIDC_TOKEN_RETIRED_KEYS: [configured] })
+  t.equal(decryptToken(next.ring, sealedByConfigured.ciphertext, sealedByConfigured.keyId, 'family-c'), 'second', 'a retired key from the configuration decrypts')
+
+  const legacy = randomBytes(32)
+  await mkdir(join(dir, 'old'))
+  await writeFile(join(dir, 'old', KEY_FILE), `${legacy.toString('base64')}\n`, { mode: 0o600 })
+  const upgraded = await loadKeyRing({ ...base, DATA_DIR: join(dir, 'old') })
+  t.equal(upgraded.legacyFile, join(dir, 'old', KEY_FILE), 'the key file of an earlier version is found')
+  t.equal(upgraded.ring.current.id, keyId(derivedKey(JWT_SECRET)), 'but new tokens use the derived key')
+  const sealedByFile = encryptToken(keyRingOf(legacy), 'third', 'family-d')
+  t.equal(decryptToken(upgraded.ring, sealedByFile.ciphertext, sealedByFile.keyId, 'family-d'), 'third', 'what the key file encrypted still decrypts')
+  t.equal((await readFile(join(dir, 'old', KEY_FILE), 'utf8')).trim(), legacy.toString('base64'), 'the file is left as it was')
+
+  await writeFile(join(dir, 'old', 'oidc-token-encryption.2026-11.key'), configured)
+  await t.rejects(loadKeyRing({ ...base, DATA_DIR: join(dir, 'old') }), KeySetupError, 'a retired key file in DATA_DIR stops the start: it would differ between instances')
+  await t.rejects(loadKeyRing({ ...base, DATA_DIR: join(dir, 'one'), OIDC_TOKEN_ENCRYPTION_KEY: 'c2hvcnQ=' }), 'a short key is refused')
+})
+
+t.test('upgrade: a family encrypted under the old key file keeps renewing, then moves to the derived key', async (t) => {
+  const h = await setup(t)
+  const t0 = (await h.login()).get('refresh_token') ?? ''
+  const row = await h.rowOf(t0)
+  const { ring } = await loadKeyRing(h.config)
+  const providerToken = decryptToken(ring, row.encrypted_refresh_token, row.encryption_key_id, row.family_id)
+  // The row as an earlier version left it: encrypted under the key file it created in DATA_DIR.
+  const legacy = randomBytes(32)
+  await writeFile(join(h.dataDir, KEY_FILE), `${legacy.toString('base64')}\n`, { mode: 0o600 })
+  const old = encryptToken(keyRingOf(legacy), providerToken, row.family_id)
+  await h.app.db.pool.query('UPDATE oidc_sessions SET encrypted_refresh_token = ?, encryption_key_id = ? WHERE id = ?', [old.ciphertext, old.keyId, row.id])
+
+  const upgraded = await buildInstance(t, h)
+  const renewed = await upgraded.inject({ method: 'POST', url: '/api/auth/oidc/refresh', payload: { refreshToken: t0 } })
+  t.equal(renewed.statusCode, 200, 'the session made before the upgrade renews')
+  const successor = await h.rowOf(renewed.json().refreshToken)
+  t.equal(successor.encryption_key_id, keyId(derivedKey(JWT_SECRET)), 'its successor is encrypted under the derived key')
+  const otherDir = await mkdtemp(join(tmpdir(), 'aw-refresh-other-'))
+  t.teardown(() => rm(otherDir, { recursive: true, force: true }))
+  const elsewhere = await buildInstance(t, h, { DATA_DIR: otherDir })
+  const again = await elsewhere.inject({ method: 'POST', url: '/api/auth/oidc/refresh', payload: { refreshToken: renewed.json().refreshToken } })
+  t.equal(again.statusCode, 200, 'and from then on renews on an instance without the key file too')
 })
 
 t.test('revoke answers 204 and ends the family even when the provider cannot be reached', async (t) => {

@@ -4,6 +4,7 @@ import type { EngineGeneration } from '../../schemas/alarm-types.js'
 import { EngineError, type EngineErrorDetails, type EngineHealth } from './types.js'
 import { CircuitBreaker } from '../../lib/circuit-breaker.js'
 import { deadline } from '../../lib/deadline.js'
+import { startPeerCall } from '../../lib/peer-calls.js'
 import { systemClock, type Clock } from '../clock.js'
 
 /**
@@ -120,6 +121,7 @@ export function createTransport (options: EngineClientOptions) {
     let rawText: string
     const budget = Math.min(opts.timeoutMs ?? timeoutMs, timeoutMs)
     const limit = deadline(budget)
+    const timed = startPeerCall('engine')
     try {
       const response = await request(baseUrl + pathWithQuery, {
         method,
@@ -130,8 +132,10 @@ export function createTransport (options: EngineClientOptions) {
       })
       status = response.statusCode
       rawText = await response.body.text()
+      timed(status)
       breaker.succeeded()
     } catch (err) {
+      timed(limit.signal.aborted ? 'timeout' : 'unreachable')
       if (limit.signal.aborted) {
         if (budget < timeoutMs) breaker.gaveUp()
         else breaker.failed()

@@ -7,7 +7,7 @@ import { RefreshRequestSchema, RefreshResponseSchema } from '../../../schemas/re
  * usually expired, and the opaque token in the body is the credential.
  */
 const refreshRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
-  const { refreshSessions, rateLimits } = fastify
+  const { refreshSessions, rateLimits, metrics } = fastify
 
   fastify.post('/', {
     config: { rateLimit: rateLimits.auth },
@@ -18,7 +18,7 @@ const refreshRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     }
   }, async (request, reply) => {
     reply.header('cache-control', 'no-store')
-    const grant = await refreshSessions.refresh(request.body.refreshToken, { ipAddress: request.ip, userAgent: request.headers['user-agent'] })
+    const grant = await metrics.refreshOutcome(refreshSessions.refresh(request.body.refreshToken, { ipAddress: request.ip, userAgent: request.headers['user-agent'] }))
     return { token: grant.token, refreshToken: grant.refreshToken, expiresIn: grant.expiresIn }
   })
 
