@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify'
 import { EngineError } from './engine.js'
 import { ERRORS } from './errors.js'
 import { decoratorPlugin } from './decorator-plugin.js'
+import { fetchJson } from '../lib/fetch-json.js'
 
 /** The master file changes with game updates, a few times a month: a day is fresh enough. */
 const MASTERFILE_TTL_MS = 24 * 3_600_000
@@ -35,9 +36,7 @@ function createMasterNames (fastify: FastifyInstance) {
 
   async function download (): Promise<Masterfile | null> {
     try {
-      const res = await fetch(config.MASTERFILE_URL, { signal: AbortSignal.timeout(TIMEOUT_MS) })
-      if (!res.ok) throw new Error(`answered ${res.status}`)
-      const body = await res.json() as Record<string, unknown>
+      const body = await fetchJson({ service: 'Game master file', url: config.MASTERFILE_URL, timeoutMs: TIMEOUT_MS, maxBytes: config.UPSTREAM_MAX_BYTES }) as Record<string, unknown>
       const data = { pokemon: namesOf(body.monsters), moves: namesOf(body.moves), items: namesOf(body.items) }
       if (Object.keys(data.pokemon).length === 0) throw new Error('no pokemon in it')
       masterfile = { data, until: clock.now() + MASTERFILE_TTL_MS }
