@@ -63,6 +63,10 @@ export class RedisLink {
 
   async close (): Promise<void> {
     this.closing = true
-    await Promise.all(this.connections.map(async (c) => { await c.quit().catch(() => c.disconnect()) }))
+    // QUIT would wait in a subscriber's offline queue for a Redis that may never come back.
+    await Promise.all(this.connections.map(async (c) => {
+      if (c.status === 'ready') await c.quit().catch(() => { c.disconnect() })
+      else c.disconnect()
+    }))
   }
 }

@@ -71,8 +71,10 @@ function createCacheEviction (log: FastifyBaseLogger, redisUrl: string | undefin
         if (message !== null && message.from !== instanceId) evictLocally(message.cache, message.key)
       })
       const subscribed = subscriber.subscribe(CHANNEL).then(() => true, () => false)
-      const confirmed = await Promise.race([subscribed, new Promise<false>((resolve) => setTimeout(resolve, SUBSCRIBE_WAIT_MS, false).unref())])
-      if (!confirmed) log.warn('cache eviction: Redis did not confirm the subscription yet; other instances\' evictions may be missed until it does')
+      // A refused connection needs no waiting: the link has already said Redis is unreachable.
+      const refused = new Promise<false>((resolve) => subscriber.once('error', () => { resolve(false) }))
+      const confirmed = await Promise.race([subscribed, refused, new Promise<false>((resolve) => setTimeout(resolve, SUBSCRIBE_WAIT_MS, false).unref())])
+      if (!confirmed && link?.up === true) log.warn('cache eviction: Redis did not confirm the subscription yet; other instances\' evictions may be missed until it does')
     },
 
     async close (): Promise<void> {

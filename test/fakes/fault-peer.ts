@@ -20,6 +20,8 @@ export const FAULT_MODES: readonly FaultMode[] = ['stopped', 'hanging', 'garbage
 export interface FaultPeer {
   readonly url: string
   readonly mode: FaultMode | 'ok'
+  /** Where `ok` forwards to (a working fake of the same peer). */
+  healthy: string
   /** Switches the failure (drops open connections; `stopped` closes the port, any other mode reopens it). */
   setMode(mode: FaultMode | 'ok'): Promise<void>
   /** Size of the `oversize` answer. */
@@ -36,7 +38,7 @@ export interface FaultPeer {
 const CHUNK = Buffer.alloc(64 * 1024, '1,')
 
 export async function startFaultPeer (options: { mode?: FaultMode | 'ok', oversizeBytes?: number, healthy?: string } = {}): Promise<FaultPeer> {
-  const state = { mode: options.mode ?? 'ok' as FaultMode | 'ok', oversizeBytes: options.oversizeBytes ?? 64 * 1024 * 1024, hits: 0, written: 0, aborted: false }
+  const state = { healthy: options.healthy ?? '', mode: options.mode ?? 'ok' as FaultMode | 'ok', oversizeBytes: options.oversizeBytes ?? 64 * 1024 * 1024, hits: 0, written: 0, aborted: false }
   const sockets = new Set<Socket>()
   const timers = new Set<NodeJS.Timeout>()
 
@@ -64,7 +66,7 @@ export async function startFaultPeer (options: { mode?: FaultMode | 'ok', oversi
     const chunks: Buffer[] = []
     for await (const chunk of req) chunks.push(chunk as Buffer)
     const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => k !== 'host' && k !== 'content-length').map(([k, v]) => [k, String(v)]))
-    const answer = await fetch(`${options.healthy ?? ''}${req.url ?? '/'}`, { method: req.method ?? 'GET', headers, ...(chunks.length > 0 ? { body: Buffer.concat(chunks) } : {}) })
+    const answer = await fetch(`${state.healthy}${req.url ?? '/'}`, { method: req.method ?? 'GET', headers, ...(chunks.length > 0 ? { body: Buffer.concat(chunks) } : {}) })
     res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json' })
     res.end(Buffer.from(await answer.arrayBuffer()))
   }
@@ -131,6 +133,8 @@ export async function startFaultPeer (options: { mode?: FaultMode | 'ok', oversi
   return {
     url: `http://127.0.0.1:${port}`,
     get mode () { return state.mode },
+    get healthy () { return state.healthy },
+    set healthy (url) { state.healthy = url },
     async setMode (mode) {
       state.mode = mode
       dropConnections()
