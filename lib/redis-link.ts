@@ -16,7 +16,7 @@ const RECONNECT_MAX_MS = 2_000
 export const FAIL_FAST: RedisOptions = {
   enableOfflineQueue: false,
   maxRetriesPerRequest: 0,
-  connectTimeout: 1_000,
+  connectTimeout: 2_000,
   commandTimeout: 100,
   retryStrategy: (attempt: number) => Math.min(50 * 2 ** Math.min(attempt, 6), RECONNECT_MAX_MS)
 }

@@ -268,6 +268,6 @@ t.test('master data from the engine, raid levels built in', async (t) => {
 
   engine.failWith({ status: 502, body: 'Bad gateway', contentType: 'text/plain' })
   const down = await app.inject({ method: 'GET', url: '/api/masterdata/grunts' })
-  t.equal(down.statusCode, 500)
+  t.equal(down.statusCode, 502, 'an engine failing with a 502 of its own is a bad gateway')
   t.equal((await app.inject({ method: 'GET', url: '/api/masterdata/raid-levels' })).statusCode, 200, 'built in, needs no engine')
 })

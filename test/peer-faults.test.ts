@@ -2,6 +2,7 @@ import t from 'tap'
 import { build, bearer, seedHuman, type Test, type TestApp } from './helper.js'
 import { FAULT_MODES, startFaultPeer, type FaultMode, type FaultPeer } from './fakes/fault-peer.js'
 import { startKojiFake } from './fakes/koji.js'
+import { ChatPlatformError } from '../plugins/chat-platform.js'
 
 /**
  * Every route that calls a peer, against a peer failing in each way (test/fakes/fault-peer.ts): no
@@ -202,8 +203,7 @@ t.test('every engine-backed route answers each engine fault with its own status,
   await s.app.inject({ method: 'POST', url: '/api/quick-picks/seed', headers })
   const pick = ((await s.app.inject({ url: '/api/quick-picks', headers })).json() as Array<{ id: string }>)[0]?.id
   t.type(pick, 'string', 'a quick pick to apply')
-  if (process.env.ONLY_MODE !== undefined) engineOps.splice(0, engineOps.length, ...engineOps.filter((op) => (process.env.ONLY_OPS ?? '').split('|').includes(op)))
-  for (const mode of FAULT_MODES.filter((m) => process.env.ONLY_MODE === undefined || m === process.env.ONLY_MODE)) {
+  for (const mode of FAULT_MODES) {
     await peer.setMode(mode)
     for (const op of engineOps) {
       const before = peer.hits
@@ -218,4 +218,81 @@ t.test('every engine-backed route answers each engine fault with its own status,
       t.type(res.json().error, 'string', `${mode}: ${op} JSON error`)
     }
   }
+})
+
+/** Builds the app with one other peer behind a fault peer; the engine is the working fake. */
+async function peerSetup (t: Test, env: (peer: FaultPeer) => Record<string, string>) {
+  const peer = await startFaultPeer()
+  t.teardown(() => peer.close())
+  const s = await build(t, { env: { PORACLE_ADMIN_IDS: USER, ...env(peer) }, logLevel: 'silent' })
+  await seedHuman(s, { id: USER, name: 'Uma', latitude: 52.05, longitude: 1.05 })
+  return { s, peer, headers: bearer(s.app, { userId: USER, isAdmin: true }) }
+}
+
+const PEER_ENV = (peer: FaultPeer): Record<string, string> => ({ MASTERFILE_URL: peer.url, UPSTREAM_MAX_BYTES: String(1024 * 1024) })
+
+t.test('Koji: an approval publishes nothing and answers each fault with its own status; regions answer without Koji', async (t) => {
+  const koji = await startKojiFake({ fences: [] })
+  t.teardown(() => koji.close())
+  const { s, peer, headers } = await peerSetup(t, (p) => {
+    p.healthy = koji.url
+    return { KOJI_API_ADDRESS: p.url, KOJI_BEARER_TOKEN: koji.token, KOJI_PROJECT_NAME: 'poracle', KOJI_PROJECT_ID: '1', KOJI_TIMEOUT_MS: String(TIMEOUT_MS), KOJI_MAX_BYTES: String(1024 * 1024) }
+  })
+  const created = await request(s, 'POST /api/geofences/custom', headers)
+  t.equal(created.res.statusCode, 201)
+  const id = (created.res.json() as { id: number }).id
+  t.equal((await s.app.inject({ method: 'POST', url: `/api/geofences/custom/${id}/submit`, headers })).statusCode, 200)
+  for (const mode of FAULT_MODES) {
+    await peer.setMode(mode)
+    const started = performance.now()
+    const res = await s.app.inject({ method: 'POST', url: `/api/admin/geofences/submissions/${id}/approve`, headers, payload: { promotedName: 'City Park', groupName: 'Parks' } })
+    t.equal(res.statusCode, FAULT_STATUS[mode], `${mode}: approve ${res.body.slice(0, 120)}`)
+    t.ok(performance.now() - started < FAST_ENOUGH_MS, `${mode}: within one Koji timeout`)
+    const regions = await s.app.inject({ url: '/api/geofences/regions', headers })
+    t.same([regions.statusCode, regions.json()], [200, []], `${mode}: regions without Koji`)
+  }
+  t.equal(koji.saves.length, 0, 'nothing reached Koji\'s working fake')
+})
+
+t.test('geocoder: each fault its own status (503 with Retry-After while known down)', async (t) => {
+  const { s, peer, headers } = await peerSetup(t, (p) => ({ ...PEER_ENV(p), GEOCODER_TIMEOUT_MS: String(TIMEOUT_MS) }))
+  s.engine.set({ providerURL: peer.url })
+  for (const [i, mode] of FAULT_MODES.entries()) {
+    await peer.setMode(mode)
+    for (const url of [`/api/location/geocode?q=street${i}`, `/api/location/reverse?lat=51.${i}&lon=7.1`]) {
+      const started = performance.now()
+      const res = await s.app.inject({ url, headers })
+      t.equal(res.statusCode, FAULT_STATUS[mode], `${mode}: ${url} ${res.body.slice(0, 120)}`)
+      t.ok(performance.now() - started < FAST_ENOUGH_MS, `${mode}: within one geocoder timeout`)
+      if (res.statusCode === 503) t.equal(res.headers['retry-after'], '30')
+      // No connection or no answer opens the geocoder's breaker; the next mode starts with it closed.
+      s.clock.advance(30_000)
+    }
+  }
+})
+
+t.test('master file and Golbat: game names answer 503 until a download succeeds, availability answers without Golbat', async (t) => {
+  const { s, peer, headers } = await peerSetup(t, (p) => ({ ...PEER_ENV(p), GOLBAT_API_ADDRESS: p.url, GOLBAT_API_SECRET: 'golbat-secret', GOLBAT_TIMEOUT_MS: String(TIMEOUT_MS) }))
+  for (const mode of FAULT_MODES) {
+    await peer.setMode(mode)
+    for (const url of ['/api/masterdata/moves', '/api/masterdata/items']) {
+      const res = await s.app.inject({ url, headers })
+      t.same([res.statusCode, res.json()], [503, { error: 'Game data is unavailable right now.' }], `${mode}: ${url}`)
+    }
+    const availability = await s.app.inject({ url: '/api/pokemon-availability', headers })
+    t.same([availability.statusCode, availability.json()], [200, { enabled: true, available: [] }], `${mode}: availability without Golbat`)
+    // The master file is retried five minutes after a failure, Golbat's list kept five minutes.
+    s.clock.advance(5 * 60_000 + 1)
+  }
+})
+
+t.test('chat platform: answers are size-limited and its faults carry the peer-fault statuses', async (t) => {
+  const { s, peer } = await peerSetup(t, (p) => ({ ...PEER_ENV(p), DISCORD_API_URL: p.url }))
+  for (const mode of ['stopped', 'garbage', 'html500', 'refused', 'oversize'] as const) {
+    await peer.setMode(mode)
+    const error = await s.app.chatPlatform.user('123456789012345678').then(() => null, (err: unknown) => err)
+    t.type(error, ChatPlatformError, mode)
+    t.equal((error as ChatPlatformError).statusCode, FAULT_STATUS[mode], `${mode}: ${(error as Error).message}`)
+  }
+  t.ok(peer.oversizeAborted, 'the oversize answer was cut off')
 })
