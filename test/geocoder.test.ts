@@ -181,7 +181,7 @@ t.test('geocoder failing, slow or talking garbage: 502, 504, then 503 with Retry
 })
 
 t.test('the engine cannot be asked for the geocoder: the engine\'s fault status, and the location page hides the search', async (t) => {
-  const s = await setup(t, { env: { ENGINE_TIMEOUT_MS: '300' } })
+  const s = await setup(t)
   s.engine.failWith({ status: 500, path: '/api/config/poracleWeb' })
   const res = await s.get('/api/location/geocode?q=baker')
   t.equal(res.statusCode, 502, 'an engine failing with a 500 is a bad gateway')

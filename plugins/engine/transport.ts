@@ -139,9 +139,11 @@ export function createTransport (options: EngineClientOptions) {
     const silentSince = wait?.since ?? started
     const ownBudget = Math.min(opts.timeoutMs ?? timeoutMs, timeoutMs)
     const budget = Math.min(ownBudget, timeoutMs - (started - silentSince))
+    // Only a call that ran to the end of the request's ENGINE_TIMEOUT_MS without an answer says the engine
+    // is down; a shorter budget of its own (a check) ran out on its own account.
+    const lastChance = budget >= timeoutMs - (started - silentSince)
     const timedOut = () => {
-      // Only a full ENGINE_TIMEOUT_MS without an answer says the engine is down; a shorter budget ran out on its own.
-      if (performance.now() - silentSince >= timeoutMs) breaker.failed()
+      if (lastChance) breaker.failed()
       else breaker.gaveUp()
       log.warn({ method, path, timeoutMs: Math.max(budget, 0) }, 'alarm engine call timed out')
       return new EngineError('timeout', `The alarm engine timed out after ${ownBudget} ms.`, details)
