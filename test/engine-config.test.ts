@@ -219,7 +219,7 @@ t.test('cleaning: the auto-delete bit, other bits kept', async (t) => {
 
   engine.failWith({ path: `/api/tracking/maxbattle/${USER}`, times: 1 })
   const maxFailed = await app.inject({ method: 'PUT', url: '/api/cleaning/maxbattles/1', headers })
-  t.equal(maxFailed.statusCode, 500)
+  t.equal(maxFailed.statusCode, 502)
   const restored = await cleans('maxbattle')
   t.same(restored.map(([, clean]) => clean), [0], 'the deleted max battle was created again as it was')
 
