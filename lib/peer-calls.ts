@@ -8,22 +8,22 @@ import { Histogram } from 'prom-client'
  */
 export const peerCallSeconds = new Histogram({
   name: 'alarm_web_peer_call_duration_seconds',
-  help: 'Calls to other services by peer and outcome (ok, http_4xx, http_5xx, timeout, unreachable)',
+  help: 'Calls to other services by peer and outcome (ok, http_4xx, http_5xx, timeout, unreachable, too_large)',
   labelNames: ['peer', 'outcome'] as const,
   buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
   registers: []
 })
 
-export type PeerOutcome = 'ok' | 'http_4xx' | 'http_5xx' | 'timeout' | 'unreachable'
+export type PeerOutcome = 'ok' | 'http_4xx' | 'http_5xx' | 'timeout' | 'unreachable' | 'too_large'
 
 /** An answered call's outcome by its HTTP status; 1xx/3xx count as answers like 2xx. */
 export const outcomeOf = (status: number): PeerOutcome => status >= 500 ? 'http_5xx' : status >= 400 ? 'http_4xx' : 'ok'
 
 /**
  * Starts timing one call to `peer`; the returned function ends it with the HTTP status of the answer,
- * or with `timeout` / `unreachable` when none came.
+ * or with `timeout` / `unreachable` when none came, `too_large` when it was cut off at the size limit.
  */
-export function startPeerCall (name: string): (result: number | 'timeout' | 'unreachable') => void {
+export function startPeerCall (name: string): (result: number | 'timeout' | 'unreachable' | 'too_large') => void {
   const started = performance.now()
   const peer = name.toLowerCase()
   return (result) => {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import fp from 'fastify-plugin'
-import { Redis } from 'ioredis'
 import type { FastifyBaseLogger } from 'fastify'
+import { RedisLink } from '../lib/redis-link.js'
 
 /** The per-user caches an admin action can make stale on every instance. */
 export type EvictableCache = 'blocked-account' | 'roles'
@@ -25,9 +25,12 @@ function parse (raw: string): EvictionMessage | null {
 function createCacheEviction (log: FastifyBaseLogger, redisUrl: string | undefined) {
   const instanceId = randomUUID()
   const handlers = new Map<EvictableCache, Array<(key: string) => void>>()
-  const publisher = redisUrl === undefined ? null : new Redis(redisUrl, { maxRetriesPerRequest: 2 })
-  // A connection in subscriber mode can do nothing else, hence the second one.
-  const subscriber = redisUrl === undefined ? null : new Redis(redisUrl, { maxRetriesPerRequest: null })
+  const link = redisUrl === undefined ? null : new RedisLink(redisUrl, 'cache eviction', 'reaches this instance only (others forget within their TTL)', log)
+  // Publishing fails at once while Redis is away, so an admin's block never waits on it.
+  const publisher = link?.open() ?? null
+  // A connection in subscriber mode can do nothing else, hence the second one. Its subscription waits
+  // for Redis (queued, no command timeout) and is renewed by ioredis after every reconnection.
+  const subscriber = link?.open({ enableOfflineQueue: true, maxRetriesPerRequest: null, commandTimeout: undefined }) ?? null
 
   function evictLocally (cache: EvictableCache, key: string): void {
     for (const handler of handlers.get(cache) ?? []) handler(key)
@@ -47,6 +50,8 @@ function createCacheEviction (log: FastifyBaseLogger, redisUrl: string | undefin
     async evict (cache: EvictableCache, key: string): Promise<void> {
       evictLocally(cache, key)
       if (publisher === null) return
+      // While Redis is away the link has said so once; a line per eviction would only repeat it.
+      if (publisher.status !== 'ready') return
       try {
         await publisher.publish(CHANNEL, JSON.stringify({ from: instanceId, cache, key } satisfies EvictionMessage))
       } catch (err) {
@@ -65,16 +70,15 @@ function createCacheEviction (log: FastifyBaseLogger, redisUrl: string | undefin
         const message = channel === CHANNEL ? parse(raw) : null
         if (message !== null && message.from !== instanceId) evictLocally(message.cache, message.key)
       })
-      subscriber.on('error', (err: Error) => { log.warn({ reason: err.message }, 'cache eviction subscriber error') })
       const subscribed = subscriber.subscribe(CHANNEL).then(() => true, () => false)
-      const confirmed = await Promise.race([subscribed, new Promise<false>((resolve) => setTimeout(resolve, SUBSCRIBE_WAIT_MS, false).unref())])
-      if (!confirmed) log.warn('cache eviction: Redis did not confirm the subscription yet; other instances\' evictions may be missed until it does')
+      // A refused connection needs no waiting: the link has already said Redis is unreachable.
+      const refused = new Promise<false>((resolve) => subscriber.once('error', () => { resolve(false) }))
+      const confirmed = await Promise.race([subscribed, refused, new Promise<false>((resolve) => setTimeout(resolve, SUBSCRIBE_WAIT_MS, false).unref())])
+      if (!confirmed && link?.up === true) log.warn('cache eviction: Redis did not confirm the subscription yet; other instances\' evictions may be missed until it does')
     },
 
     async close (): Promise<void> {
-      for (const connection of [publisher, subscriber]) {
-        if (connection !== null) await connection.quit().catch(() => connection.disconnect())
-      }
+      await link?.close()
     }
   }
 }

@@ -1,4 +1,7 @@
 import fp from 'fastify-plugin'
+import { request as send } from 'undici'
+import { deadline } from '../lib/deadline.js'
+import { BodyTooLargeError, readBounded } from '../lib/fetch-json.js'
 import type { Config } from './config.js'
 import { ERRORS } from './errors.js'
 import type { SiteSettings } from './site-settings.js'
@@ -6,11 +9,31 @@ import type { SiteSettings } from './site-settings.js'
 /** How long a call to the chat platform may take before it counts as failed. */
 const TIMEOUT_MS = 10_000
 
-/** A failed call to the chat platform; `status` is its HTTP status, null when it could not be reached. */
+/**
+ * A failed call to the chat platform; `status` is its HTTP status, null when it could not be reached.
+ * Sign-in turns these into its own redirect codes; anywhere else the peer-fault statuses apply:
+ * unreachable 503, too slow 504, an answer that cannot be used 502.
+ */
 export class ChatPlatformError extends ERRORS.ChatPlatformFailed {
-  constructor (readonly status: number | null, message: string) {
+  constructor (readonly status: number | null, message: string, timedOut = false) {
     super(message)
     this.name = 'ChatPlatformError'
+    this.statusCode = timedOut ? 504 : status === null ? 503 : 502
+  }
+}
+
+/** An answer of the platform, read whole (within the size limit) before anything looks at it. */
+interface Answer {
+  status: number
+  ok: boolean
+  text: string
+}
+
+const jsonOf = (answer: Answer): unknown => {
+  try {
+    return JSON.parse(answer.text) as unknown
+  } catch {
+    return null
   }
 }
 
@@ -31,6 +54,8 @@ export interface ChatPlatformOptions {
   botToken: string
   clientId: string
   clientSecret: string
+  /** UPSTREAM_MAX_BYTES: the largest answer read; past it the connection is dropped. */
+  maxBytes: number
 }
 
 /** Discord's snowflakes: decimal, at most 20 digits today; anything else is not an account id. */
@@ -46,16 +71,25 @@ function toUser (body: Record<string, unknown>, status: number, what: string): C
 function createChatPlatform (options: ChatPlatformOptions) {
   const base = options.apiUrl.replace(/\/$/, '')
 
-  async function request (path: string, init: RequestInit): Promise<Response> {
+  async function request (path: string, init: { method?: 'GET' | 'POST', headers: Record<string, string>, body?: string }): Promise<Answer> {
+    const limit = deadline(TIMEOUT_MS)
+    let status: number | null = null
     try {
-      return await fetch(`${base}${path}`, { ...init, signal: AbortSignal.timeout(TIMEOUT_MS) })
+      const res = await send(`${base}${path}`, { ...init, signal: limit.signal })
+      status = res.statusCode
+      const text = await readBounded(res.body, options.maxBytes, res.headers['content-length'])
+      return { status, ok: status >= 200 && status < 300, text }
     } catch (error) {
+      if (error instanceof BodyTooLargeError) throw new ChatPlatformError(status, 'chat platform answer over the size limit: connection dropped')
+      if (limit.signal.aborted) throw new ChatPlatformError(null, 'chat platform too slow', true)
       throw new ChatPlatformError(null, `chat platform unreachable: ${(error as Error).name}`)
+    } finally {
+      limit.clear()
     }
   }
 
-  async function jsonObject (res: Response, what: string): Promise<Record<string, unknown>> {
-    const body = await res.json().catch(() => null) as unknown
+  function jsonObject (res: Answer, what: string): Record<string, unknown> {
+    const body = jsonOf(res)
     if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new ChatPlatformError(res.status, `${what} answered no JSON object`)
     return body as Record<string, unknown>
   }
@@ -74,7 +108,7 @@ function createChatPlatform (options: ChatPlatformOptions) {
       })
       if (res.status === 404) return null
       if (!res.ok) throw new ChatPlatformError(res.status, `guild member lookup answered ${res.status}`)
-      const body = await res.json().catch(() => null) as { roles?: unknown } | null
+      const body = jsonOf(res) as { roles?: unknown } | null
       if (body === null || !Array.isArray(body.roles)) throw new ChatPlatformError(res.status, 'guild member lookup answered no roles')
       return { roles: body.roles.map(String) }
     },
@@ -97,11 +131,11 @@ function createChatPlatform (options: ChatPlatformOptions) {
         }).toString()
       })
       if (!res.ok) {
-        const body = await res.json().catch(() => null) as { error?: unknown } | null
+        const body = jsonOf(res) as { error?: unknown } | null
         const reason = typeof body?.error === 'string' && /^[a-z_]{1,64}$/.test(body.error) ? `: ${body.error}` : ''
         throw new ChatPlatformError(res.status, `token exchange answered ${res.status}${reason}`)
       }
-      const body = await jsonObject(res, 'token exchange')
+      const body = jsonObject(res, 'token exchange')
       if (typeof body.access_token !== 'string' || body.access_token === '') throw new ChatPlatformError(res.status, 'token exchange answered no access token')
       return body.access_token
     },
@@ -112,14 +146,14 @@ function createChatPlatform (options: ChatPlatformOptions) {
       const res = await request(`/users/${userId}`, { headers: { authorization: `Bot ${options.botToken}`, accept: 'application/json' } })
       if (res.status === 404) return null
       if (!res.ok) throw new ChatPlatformError(res.status, `user lookup answered ${res.status}`)
-      return toUser(await jsonObject(res, 'user lookup'), res.status, 'user lookup')
+      return toUser(jsonObject(res, 'user lookup'), res.status, 'user lookup')
     },
 
     /** The account an access token belongs to (`GET /users/@me`). */
     async currentUser (accessToken: string): Promise<ChatPlatformUser> {
       const res = await request('/users/@me', { headers: { authorization: `Bearer ${accessToken}`, accept: 'application/json' } })
       if (!res.ok) throw new ChatPlatformError(res.status, `current user lookup answered ${res.status}`)
-      return toUser(await jsonObject(res, 'current user lookup'), res.status, 'current user lookup')
+      return toUser(jsonObject(res, 'current user lookup'), res.status, 'current user lookup')
     }
   }
 }
@@ -153,6 +187,7 @@ export default fp(async (fastify) => {
     apiUrl: config.DISCORD_API_URL,
     botToken: config.DISCORD_BOT_TOKEN,
     clientId: config.DISCORD_CLIENT_ID,
-    clientSecret: config.DISCORD_CLIENT_SECRET
+    clientSecret: config.DISCORD_CLIENT_SECRET,
+    maxBytes: config.UPSTREAM_MAX_BYTES
   }))
 }, { name: 'chat-platform', fastify: '5.x', dependencies: ['config'] })

@@ -32,6 +32,7 @@ export const ConfigSchema = Type.Object({
   NODE_ENV: str({ default: 'production', description: 'development relaxes CORS_ORIGIN; anything else is production' }),
   HOST: str({ default: '0.0.0.0', description: 'Address to listen on' }),
   PORT: int({ default: 8082, maximum: 65535, alias: ['Server__Port'], description: 'Port to listen on' }),
+  UPSTREAM_MAX_BYTES: int({ default: 16 * 1024 * 1024, minimum: 65536, description: 'Largest answer read from a peer without a limit of its own (Golbat, geocoder, game master file, chat platform), in bytes; past it the connection is dropped' }),
   LOG_LEVEL: str({ default: 'info', description: 'fatal, error, warn, info, debug or trace' }),
   DATA_DIR: str({ default: './data', description: 'Folder where earlier versions kept the provider-token key file; read if present, never written' }),
   SHUTDOWN_GRACE_MS: int({ default: 10000, minimum: 0, description: 'On SIGTERM or SIGINT: how long requests in flight may take to finish before the process exits anyway' }),
@@ -83,6 +84,7 @@ export const ConfigSchema = Type.Object({
   PORACLE_ADMIN_IDS: list({ alias: ['Poracle__AdminIds'], description: 'Comma list of user ids that are always admins' }),
   ENGINE_TIMEOUT_MS: int({ default: 10000, minimum: 100, description: 'Timeout of every alarm engine call' }),
   ENGINE_BREAKER_SECONDS: int({ default: 5, description: 'After the alarm engine did not answer, calls fail at once with 503 for this long; 0 never' }),
+  ENGINE_MAX_BYTES: int({ default: 32 * 1024 * 1024, minimum: 65536, description: 'Largest alarm engine answer read (bytes); past it the connection is dropped and the request answers 502' }),
 
   // Chat platform (Discord) sign-in
   DISCORD_CLIENT_ID: str({ alias: ['Discord__ClientId'], description: 'OAuth2 client id (optional on SSO-only sites)' }),
@@ -132,6 +134,7 @@ export const ConfigSchema = Type.Object({
   KOJI_PROJECT_ID: int({ default: 0, alias: ['Koji__ProjectId'], description: 'Koji project id' }),
   KOJI_PROJECT_NAME: str({ alias: ['Koji__ProjectName'], description: 'Koji project name; admin geofences are read only when it is set' }),
   KOJI_TIMEOUT_MS: int({ default: 10000, minimum: 100, description: 'Timeout of every Koji call' }),
+  KOJI_MAX_BYTES: int({ default: 32 * 1024 * 1024, minimum: 65536, description: 'Largest Koji answer read (bytes); past it the connection is dropped' }),
   GEOFENCE_FEED_TOKEN: str({ secret: true, description: 'Optional bearer token the engine must send to /api/geofence-feed' }),
   GOLBAT_API_ADDRESS: str({ alias: ['Golbat__ApiAddress'], description: 'Pokemon availability API (enabled with its secret)' }),
   GOLBAT_API_SECRET: str({ alias: ['Golbat__ApiSecret'], secret: true, description: 'Pokemon availability API secret' }),

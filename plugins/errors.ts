@@ -28,7 +28,8 @@ export function answerError (error: FastifyError, request: FastifyRequest, reply
   if (isCatalogued(error)) {
     const status = error.statusCode ?? 500
     if (status >= 500) request.log.error({ err: error }, 'request failed')
-    return reply.code(status).headers(error.headers ?? {}).send({ error: status < 500 || error.expose === true ? error.message : GENERIC_5XX, ...error.extra })
+    const message = status < 500 ? error.message : error.publicMessage ?? (error.expose === true ? error.message : GENERIC_5XX)
+    return reply.code(status).headers(error.headers ?? {}).send({ error: message, ...error.extra })
   }
   if (error.validation) {
     return reply.code(400).send({ error: 'Invalid request', details: validationDetails(error) })

@@ -115,7 +115,7 @@ function createGameData (fastify: FastifyInstance) {
 
   async function download (): Promise<Masterfile | null> {
     try {
-      const body = await fetchJson({ service: 'The game master file', url: config.MASTERFILE_URL, timeoutMs: TIMEOUT_MS })
+      const body = await fetchJson({ service: 'The game master file', url: config.MASTERFILE_URL, timeoutMs: TIMEOUT_MS, maxBytes: config.UPSTREAM_MAX_BYTES })
       if (!isObject(body)) throw new Error('it is not an object')
       const grunts = hasEntries(body.grunts) ? body.grunts : null
       const data = { monsters: monstersOf(body.monsters), grunts, moves: namesOf(body.moves), items: namesOf(body.items) }
@@ -178,10 +178,10 @@ function createGameData (fastify: FastifyInstance) {
    * such folder.
    */
   async function loadFolder (base: string, folder: string): Promise<IconFolder | null> {
-    const root = await fetchJson({ service: 'The icon set', url: `${base}/index.json`, timeoutMs: TIMEOUT_MS }).catch(() => null)
+    const root = await fetchJson({ service: 'The icon set', url: `${base}/index.json`, timeoutMs: TIMEOUT_MS, maxBytes: config.UPSTREAM_MAX_BYTES }).catch(() => null)
     const fromRoot = isObject(root) ? iconFolder(root[folder]) : null
     if (fromRoot !== null) return fromRoot
-    const own = await fetchJson({ service: 'The icon set', url: `${base}/${folder}/index.json`, timeoutMs: TIMEOUT_MS }).catch(() => null)
+    const own = await fetchJson({ service: 'The icon set', url: `${base}/${folder}/index.json`, timeoutMs: TIMEOUT_MS, maxBytes: config.UPSTREAM_MAX_BYTES }).catch(() => null)
     if (own === null && root === null) throw new Error('neither the set\'s index.json nor the folder\'s answered')
     return iconFolder(own)
   }

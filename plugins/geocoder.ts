@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import { EngineError } from './engine.js'
-import { ERRORS } from './errors.js'
+import { ERRORS, peerFault } from './errors.js'
 import { CircuitBreaker } from '../lib/circuit-breaker.js'
 import { fetchJson, UpstreamError } from '../lib/fetch-json.js'
 import { TtlCache } from '../lib/ttl-cache.js'
@@ -89,8 +89,9 @@ function createGeocoder (fastify: FastifyInstance) {
         return { value: { base: providerBase(engineConfig.providerUrl), locale: engineConfig.locale ?? 'en' }, ttlMs: PROVIDER_TTL_MS }
       } catch (err) {
         if (!(err instanceof EngineError)) throw err
-        log.warn({ kind: err.kind }, 'alarm engine configuration unavailable; address search answers 503')
-        throw geocoderUnavailable()
+        // The engine's own fault status (503, 504 or 502): the search depends on the engine here.
+        log.warn({ kind: err.kind }, 'alarm engine configuration unavailable; address search fails with the engine\'s fault')
+        throw err
       }
     })
   }
@@ -101,11 +102,14 @@ function createGeocoder (fastify: FastifyInstance) {
     return { ...current, base: current.base }
   }
 
-  /** One call to the geocoder; any failure is a 503 whose message and log line name no URL. */
+  /**
+   * One call to the geocoder; a failure's message and log line name no URL. No connection (or the
+   * breaker open) is a 503 with retry-after, too slow a 504, an error status or unusable answer a 502.
+   */
   async function call (url: string, language: string): Promise<unknown> {
     if (!breaker.allow()) throw geocoderUnavailable()
     try {
-      const answer = await fetchJson({ service: 'Geocoder', url, timeoutMs: config.GEOCODER_TIMEOUT_MS, headers: { 'user-agent': userAgent, 'accept-language': language } })
+      const answer = await fetchJson({ service: 'Geocoder', url, timeoutMs: config.GEOCODER_TIMEOUT_MS, maxBytes: config.UPSTREAM_MAX_BYTES, headers: { 'user-agent': userAgent, 'accept-language': language } })
       breaker.succeeded()
       return answer
     } catch (err) {
@@ -113,11 +117,11 @@ function createGeocoder (fastify: FastifyInstance) {
       if (err.reason === 'timeout' || err.reason === 'unreachable') breaker.failed()
       else breaker.succeeded()
       log.warn({ reason: err.message }, 'geocoder call failed')
-      throw geocoderUnavailable()
+      throw err.reason === 'unreachable' ? geocoderUnavailable() : peerFault('Geocoder', err.reason)
     }
   }
 
-  /** Loads through the answer cache; a reply the parser refuses is a 503 and is not kept. */
+  /** Loads through the answer cache; a reply the parser refuses is a 502 and is not kept. */
   async function cached<T extends AddressMatch[] | AddressName> (key: string, url: string, language: string, parse: (answer: unknown) => T): Promise<T> {
     return await answers.getOrLoad(key, async () => {
       const answer = await call(url, language)
@@ -126,7 +130,7 @@ function createGeocoder (fastify: FastifyInstance) {
       } catch (err) {
         if (!(err instanceof UpstreamError)) throw err
         log.warn({ reason: err.message }, 'geocoder answer unusable')
-        throw geocoderUnavailable()
+        throw peerFault('Geocoder', 'invalid')
       }
     }) as T
   }

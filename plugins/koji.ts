@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
 import type { FastifyInstance } from 'fastify'
-import { ERRORS } from './errors.js'
+import { ERRORS, peerFault } from './errors.js'
 import { fetchJson, UpstreamError } from '../lib/fetch-json.js'
 import { firstContaining, ringProblem, withBox, type BoundingBox, type LatLon } from '../lib/polygon.js'
 import { decoratorPlugin } from './decorator-plugin.js'
@@ -58,13 +58,17 @@ const EMPTY: AdminFences = { fences: [], json: '', hash: createHash('sha256').up
 
 export const kojiUnavailable = () => new ERRORS.GeofenceServerRejected()
 
+/** Koji refusing (an error status) is "rejected"; no answer, a slow one or an unusable one are the peer-fault statuses. */
+const kojiFault = (err: unknown) =>
+  err instanceof UpstreamError && err.reason !== 'status' ? peerFault('Koji', err.reason) : kojiUnavailable()
+
 function createKoji (fastify: FastifyInstance) {
   const { config, clock, log } = fastify
   const base = config.KOJI_API_ADDRESS.replace(/\/+$/, '')
   const configured = base !== '' && config.KOJI_PROJECT_NAME !== ''
   const headers: Record<string, string> = config.KOJI_BEARER_TOKEN !== '' ? { authorization: `Bearer ${config.KOJI_BEARER_TOKEN}` } : {}
   const call = (path: string, init: { method?: 'GET' | 'POST', body?: unknown } = {}) =>
-    fetchJson({ service: 'Koji', url: base + path, timeoutMs: config.KOJI_TIMEOUT_MS, headers, ...init })
+    fetchJson({ service: 'Koji', url: base + path, timeoutMs: config.KOJI_TIMEOUT_MS, maxBytes: config.KOJI_MAX_BYTES, headers, ...init })
 
   let cached: { value: AdminFences, until: number } | null = null
   let lastGood: AdminFences | null = null
@@ -172,7 +176,7 @@ function createKoji (fastify: FastifyInstance) {
 
     /** Whether Koji knows this region id (approval with a chosen region). */
     async regionExists (id: number): Promise<boolean> {
-      const refs = await reference().catch(() => { throw kojiUnavailable() })
+      const refs = await reference().catch((err: unknown) => { throw kojiFault(err) })
       return refs.some((r) => r.id === id && refs.some((c) => c.parent === id))
     },
 
@@ -219,7 +223,7 @@ function createKoji (fastify: FastifyInstance) {
       })
     } catch (err) {
       log.warn({ reason: err instanceof Error ? err.message : String(err), fence: fence.name }, 'Koji refused a geofence save')
-      throw kojiUnavailable()
+      throw kojiFault(err)
     }
   }
 }

@@ -33,7 +33,7 @@ function createPokemonAvailability (fastify: FastifyInstance) {
 
   async function load (): Promise<number[]> {
     try {
-      const answer = await fetchJson({ service: 'Golbat', url, timeoutMs: config.GOLBAT_TIMEOUT_MS, headers: { 'x-golbat-secret': config.GOLBAT_API_SECRET } })
+      const answer = await fetchJson({ service: 'Golbat', url, timeoutMs: config.GOLBAT_TIMEOUT_MS, maxBytes: config.UPSTREAM_MAX_BYTES, headers: { 'x-golbat-secret': config.GOLBAT_API_SECRET } })
       lastGood = availableIds(answer)
     } catch (err) {
       log.warn({ reason: (err as Error).message, lastGood: lastGood !== null }, 'pokemon availability unavailable; serving the last known list')

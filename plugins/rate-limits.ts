@@ -1,7 +1,7 @@
 import fp from 'fastify-plugin'
 import rateLimit, { normalizeIP, type RateLimitOptions } from '@fastify/rate-limit'
-import { Redis } from 'ioredis'
-import type { FastifyRequest } from 'fastify'
+import type { FastifyBaseLogger, FastifyRequest } from 'fastify'
+import { RedisLink } from '../lib/redis-link.js'
 import { TtlCache } from '../lib/ttl-cache.js'
 import { systemClock } from './clock.js'
 
@@ -47,14 +47,29 @@ local ttl = redis.call('PTTL', KEYS[1])
 if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]); ttl = tonumber(ARGV[1]) end
 return { current, ttl }`
 
-function redisCounters (url: string): CounterBackend {
-  const redis = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 2, enableOfflineQueue: true })
+/**
+ * Counters in Redis, shared by every instance. While Redis is away (stopped at start, lost mid-run, or
+ * not answering within its command timeout) each instance counts in its own memory: a command fails
+ * at once (lib/redis-link.ts), so a request never waits on Redis, and the limits still hold per instance.
+ */
+function redisCounters (url: string, log: FastifyBaseLogger): CounterBackend {
+  const link = new RedisLink(url, 'rate limits', 'count per instance in memory', log)
+  const redis = link.open()
+  const memory = memoryCounters()
   return {
     async incr (key, windowMs) {
-      const [current, ttl] = await redis.eval(FIXED_WINDOW_SCRIPT, 1, `alarm-web:rl:${key}`, windowMs) as [number, number]
-      return { current, ttl }
+      if (redis.status !== 'ready') return memory.incr(key, windowMs)
+      try {
+        const [current, ttl] = await redis.eval(FIXED_WINDOW_SCRIPT, 1, `alarm-web:rl:${key}`, windowMs) as [number, number]
+        return { current, ttl }
+      } catch {
+        return memory.incr(key, windowMs)
+      }
     },
-    async close () { await redis.quit().catch(() => redis.disconnect()) }
+    async close () {
+      await link.close()
+      await memory.close()
+    }
   }
 }
 
@@ -101,7 +116,7 @@ declare module 'fastify' {
 /** @see https://github.com/fastify/fastify-rate-limit — routes opt in with `config: { rateLimit: fastify.rateLimits.auth }`. */
 export default fp(async (fastify) => {
   const { config } = fastify
-  const backend = config.REDIS_URL !== undefined ? redisCounters(config.REDIS_URL) : memoryCounters()
+  const backend = config.REDIS_URL !== undefined ? redisCounters(config.REDIS_URL, fastify.log) : memoryCounters()
   const store = new PolicyStore(backend)
   await fastify.register(rateLimit, {
     global: false,

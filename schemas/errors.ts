@@ -20,6 +20,8 @@ export interface ErrorAnswer {
   expose?: boolean
   /** Response headers that belong to the answer, e.g. `retry-after` on a 503. */
   headers?: Record<string, string>
+  /** The text a 5xx answers with when the message itself is for logs only (it may carry a peer's words). */
+  publicMessage?: string
 }
 
 type Catalogued = FastifyError & ErrorAnswer & { [CATALOGUED]: true }
@@ -58,7 +60,20 @@ export const ERRORS = {
   Unavailable: entry('AW_UNAVAILABLE', '%s', 503, true),
   EngineUnavailable: entry('AW_ENGINE_UNAVAILABLE', 'The alarm engine is unreachable right now. Please try again in a moment.', 503, true),
   /** Base of EngineError, whose kind decides the status (plugins/engine/types.ts). */
-  Engine: entry('AW_ENGINE', '%s', 500, false)
+  Engine: entry('AW_ENGINE', '%s', 500, false),
+  /**
+   * A peer's fault, one status each (docs/decisions.md, "Every peer fault its own status"): no connection
+   * or known down 503, no complete answer in time 504, an answer that cannot be used 502. The engine's
+   * entries are the codes EngineError takes by kind; the peer entries name the peer in the message.
+   */
+  EngineTimeout: entry('AW_ENGINE_TIMEOUT', 'The alarm engine did not answer in time. Please try again in a moment.', 504, true),
+  EngineBadAnswer: entry('AW_ENGINE_BAD_ANSWER', 'The alarm engine sent an answer this service cannot use. Please try again later.', 502, true),
+  EngineRefused: entry('AW_ENGINE_REFUSED', 'The alarm engine refused this service. An administrator needs to check the connection settings.', 502, true),
+  EngineAnswerTooLarge: entry('AW_ENGINE_ANSWER_TOO_LARGE', 'The alarm engine sent an answer larger than this service accepts.', 502, true),
+  PeerUnavailable: entry('AW_PEER_UNAVAILABLE', '%s', 503, true),
+  PeerTimeout: entry('AW_PEER_TIMEOUT', '%s', 504, true),
+  PeerBadAnswer: entry('AW_PEER_BAD_ANSWER', '%s', 502, true),
+  PeerAnswerTooLarge: entry('AW_PEER_ANSWER_TOO_LARGE', '%s', 502, true)
 } as const
 
 const withExtra = <E extends Error>(error: E, extra?: Record<string, unknown>): E => (extra === undefined ? error : Object.assign(error, { extra }))
@@ -75,6 +90,30 @@ export const unavailable = (message: string, retryAfterSeconds: number) =>
   Object.assign(new ERRORS.Unavailable(message), { headers: { 'retry-after': String(retryAfterSeconds) } })
 /** Sign-in and "who am I" cannot work without the engine; say so plainly instead of a generic 500. */
 export const engineUnavailable = () => new ERRORS.EngineUnavailable()
+
+/** How a peer is named to users in its fault messages. */
+const PEER_NAMES: Record<string, string> = {
+  Koji: 'The geofence server',
+  Geocoder: 'Address search',
+  Golbat: 'The pokemon availability service',
+  'Game master file': 'The game data download',
+  'Chat platform': 'The chat platform'
+}
+
+/**
+ * The catalogue entry for a failed call to a peer other than the engine (lib/fetch-json.ts reasons):
+ * unreachable 503, timeout 504, a status, body or size it cannot use 502. The message names the peer,
+ * never its address.
+ */
+export function peerFault (service: string, reason: 'unreachable' | 'timeout' | 'status' | 'invalid' | 'too_large'): CataloguedError {
+  const peer = PEER_NAMES[service] ?? 'A service this site depends on'
+  switch (reason) {
+    case 'unreachable': return new ERRORS.PeerUnavailable(`${peer} is unreachable right now. Please try again in a moment.`)
+    case 'timeout': return new ERRORS.PeerTimeout(`${peer} did not answer in time. Please try again in a moment.`)
+    case 'too_large': return new ERRORS.PeerAnswerTooLarge(`${peer} sent an answer larger than this site accepts.`)
+    default: return new ERRORS.PeerBadAnswer(`${peer} sent an answer this site cannot use. Please try again later.`)
+  }
+}
 
 /** Any error of the catalogue, subclasses included. */
 export type CataloguedError = FastifyError & ErrorAnswer

@@ -107,7 +107,7 @@ t.test('client: secret header and percent-encoded webhook ids on every call', as
   t.equal(fake.requests[0]?.query.silent, 'true')
 
   fake.failWith({ status: 500, times: 1 })
-  const error = await rejectsWith(t, engine.humans.one(WEBHOOK), 'failed', 500)
+  const error = await rejectsWith(t, engine.humans.one(WEBHOOK), 'failed', 502)
   t.equal(error.details.path, '/api/humans/one/{webhook}', 'the webhook token stays out of logs and error details')
 })
 
@@ -186,22 +186,22 @@ t.test('client: timeout, unreachable, dropped connection, garbage', async (t) =>
 
   fake.hang()
   const started = Date.now()
-  const timeout = await rejectsWith(t, engine.humans.one(USER), 'timeout', 500)
+  const timeout = await rejectsWith(t, engine.humans.one(USER), 'timeout', 504)
   t.ok(Date.now() - started < 3000, 'gave up near the timeout')
   t.match(timeout.message, /timed out/)
   t.equal(timeout.expose, true)
   fake.reset()
 
   fake.failWith({ drop: true, times: 1 })
-  await rejectsWith(t, engine.humans.one(USER), 'unreachable', 500)
+  await rejectsWith(t, engine.humans.one(USER), 'unreachable', 503)
   t.equal((await engine.humans.one(USER)).id, USER, 'answers again after the failure')
 
   fake.failWith({ status: 200, body: '<html>proxy error</html>', contentType: 'text/html', times: 1 })
-  const garbage = await rejectsWith(t, engine.humans.one(USER), 'invalid_response', 500)
+  const garbage = await rejectsWith(t, engine.humans.one(USER), 'invalid_response', 502)
   t.equal(garbage.expose, false)
 
   fake.failWith({ status: 502, body: 'Bad Gateway', contentType: 'text/plain', times: 1 })
-  await rejectsWith(t, engine.humans.one(USER), 'failed', 500)
+  await rejectsWith(t, engine.humans.one(USER), 'failed', 502)
 
   fake.delay(100)
   t.equal((await engine.humans.one(USER)).id, USER, 'slow but within the timeout')
@@ -211,12 +211,12 @@ t.test('client: timeout, unreachable, dropped connection, garbage', async (t) =>
   const port = (closed.address() as AddressInfo).port
   await new Promise<void>((resolve) => closed.close(() => resolve()))
   const nowhere = createEngineClient({ baseUrl: `http://127.0.0.1:${port}`, secret: SECRET, timeoutMs: 1000, log: { warn: () => {}, error: () => {} } })
-  const unreachable = await rejectsWith(t, nowhere.tracking.get('pokemon', USER), 'unreachable', 500)
+  const unreachable = await rejectsWith(t, nowhere.tracking.get('pokemon', USER), 'unreachable', 503)
   t.equal(unreachable.message, 'The alarm engine is unreachable.')
   t.equal(unreachable.expose, true)
 
   const unset = createEngineClient({ baseUrl: '', secret: SECRET, timeoutMs: 1000, log: { warn: () => {}, error: () => {} } })
-  await rejectsWith(t, unset.health(), 'unreachable', 500)
+  await rejectsWith(t, unset.health(), 'unreachable', 503)
   t.notOk(JSON.stringify(logs).includes(SECRET), 'the secret is never logged')
 })
 
@@ -248,7 +248,7 @@ t.test('client: while the engine is known down, calls fail at once with 503; one
   await insertHuman(root, { id: USER })
 
   fake.hang()
-  await rejectsWith(t, engine.humans.one(USER), 'timeout', 500)
+  await rejectsWith(t, engine.humans.one(USER), 'timeout', 504)
   const calls = fake.requests.length
   const started = Date.now()
   const down = await rejectsWith(t, engine.humans.one(USER), 'down', 503)
@@ -267,21 +267,21 @@ t.test('client: while the engine is known down, calls fail at once with 503; one
   t.equal((await engine.humans.one(USER)).id, USER, 'closed again')
 
   fake.hang()
-  await rejectsWith(t, engine.humans.one(USER, { timeoutMs: 100 }), 'timeout', 500)
+  await rejectsWith(t, engine.humans.one(USER, { timeoutMs: 100 }), 'timeout', 504)
   fake.reset()
   t.equal((await engine.humans.one(USER)).id, USER, 'a call that gave up on its own shorter budget does not open it')
 
   fake.failWith({ status: 500, body: '{"status":"error","message":"boom"}', contentType: 'application/json', times: 2 })
-  await rejectsWith(t, engine.humans.one(USER), 'failed', 500)
-  await rejectsWith(t, engine.humans.one(USER), 'failed', 500)
+  await rejectsWith(t, engine.humans.one(USER), 'failed', 502)
+  await rejectsWith(t, engine.humans.one(USER), 'failed', 502)
   t.equal((await engine.humans.one(USER)).id, USER, 'an engine that answers with errors is not down')
 })
 
-t.test('client: a wrong secret is an internal error, logged without the secret', async (t) => {
+t.test('client: a wrong secret is a bad gateway (502), logged without the secret', async (t) => {
   for (const mode of ['ng', 'js'] as const) {
     const { fake, engine, logs } = await setup(t, { mode, secret: 'not-the-secret' })
     await insertHuman(root, { id: `${mode}-user` })
-    const error = await rejectsWith(t, engine.humans.one(`${mode}-user`), 'auth', 500)
+    const error = await rejectsWith(t, engine.humans.one(`${mode}-user`), 'auth', 502)
     t.equal(error.expose, false)
     t.equal(fake.requests.at(-1)?.headers['x-poracle-secret'], 'not-the-secret')
     t.ok(logs.some((l) => l.level === 'error'), `${mode}: logged`)
@@ -342,7 +342,7 @@ t.test('client on PoracleJS: errors inside HTTP 200, answer shapes', async (t) =
   t.equal(created.generation, 'js')
   t.match(created.message, /^New: /)
   t.same(fake.messages.map((m) => m.target), [USER], 'PoracleJS cannot be silenced')
-  await rejectsWith(t, engine.tracking.create('raid', USER, { pokemon_id: 9000, level: 5 }, { silent: true }), 'failed', 500)
+  await rejectsWith(t, engine.tracking.create('raid', USER, { pokemon_id: 9000, level: 5 }, { silent: true }), 'failed', 502)
   const rejected = await rejectsWith(t, engine.tracking.create('lure', USER, { distance: 5 }, { silent: true }), 'bad_request', 400)
   t.equal(rejected.message, 'lure_id is required')
   await rejectsWith(t, engine.tracking.get('raid', USER, { profileNo: 2 }), 'unsupported', 501)
@@ -379,9 +379,9 @@ t.test('plugin: decorates fastify.engine from the configuration', async (t) => {
 t.test('client: an answer without the expected parts is invalid', async (t) => {
   const { fake, engine } = await setup(t)
   fake.failWith({ status: 200, body: '{"status":"ok"}', times: 1 })
-  await rejectsWith(t, engine.humans.one(USER), 'invalid_response', 500)
+  await rejectsWith(t, engine.humans.one(USER), 'invalid_response', 502)
   fake.failWith({ status: 200, body: '[1,2]', times: 1 })
-  await rejectsWith(t, engine.config.poracleWeb(), 'invalid_response', 500)
+  await rejectsWith(t, engine.config.poracleWeb(), 'invalid_response', 502)
   fake.failWith({ status: 200, body: '{"status":"ok"}', times: 1 })
   t.same(await engine.tracking.get('raid', USER), [], 'a missing list is empty')
 })

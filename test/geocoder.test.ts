@@ -146,15 +146,14 @@ t.test('a repeated search or lookup is answered from the cache for ten minutes',
   t.equal(s.nominatim.requests.length, 4, 'asked again after ten minutes')
 })
 
-t.test('geocoder down, slow or talking garbage: 503 with Retry-After, never a 500, and its URL nowhere', async (t) => {
+t.test('geocoder failing, slow or talking garbage: 502, 504, then 503 with Retry-After, never a 500, and its URL nowhere', async (t) => {
   const s = await setup(t, { env: { GEOCODER_TIMEOUT_MS: '300' }, logLevel: 'info' })
   for (const mode of ['down', 'garbage', 'shape'] as const) {
     s.nominatim.fail(mode)
     for (const url of ['/api/location/geocode?q=baker', '/api/location/reverse?lat=51.5&lon=-0.1']) {
       const res = await s.get(url)
-      t.equal(res.statusCode, 503, `${mode}: ${url}`)
-      t.equal(res.headers['retry-after'], '30')
-      t.same(res.json(), { error: 'Address search is unavailable right now. Please try again in a moment.' })
+      t.equal(res.statusCode, 502, `${mode}: ${url}`)
+      t.same(res.json(), { error: 'Address search sent an answer this site cannot use. Please try again later.' })
     }
   }
   s.nominatim.fail(null)
@@ -163,10 +162,13 @@ t.test('geocoder down, slow or talking garbage: 503 with Retry-After, never a 50
   s.nominatim.fail('hang')
   const started = Date.now()
   const slow = await s.get('/api/location/geocode?q=tower')
-  t.equal(slow.statusCode, 503, 'a geocoder that does not answer in time')
+  t.equal(slow.statusCode, 504, 'a geocoder that does not answer in time')
   t.ok(Date.now() - started < 3000, 'within the configured timeout')
   const sentBefore = s.nominatim.requests.length
-  t.equal((await s.get('/api/location/geocode?q=bridge')).statusCode, 503, 'while it is known down, at once')
+  const known = await s.get('/api/location/geocode?q=bridge')
+  t.equal(known.statusCode, 503, 'while it is known down, at once')
+  t.equal(known.headers['retry-after'], '30')
+  t.same(known.json(), { error: 'Address search is unavailable right now. Please try again in a moment.' })
   t.equal(s.nominatim.requests.length, sentBefore, 'without asking it')
   s.nominatim.fail(null)
   s.clock.advance(30_000)
@@ -178,12 +180,11 @@ t.test('geocoder down, slow or talking garbage: 503 with Retry-After, never a 50
   t.ok(logs.includes('geocoder call failed'), 'the failures are logged')
 })
 
-t.test('the engine cannot be asked for the geocoder: 503, and the location page hides the search', async (t) => {
-  const s = await setup(t, { env: { ENGINE_TIMEOUT_MS: '300' } })
+t.test('the engine cannot be asked for the geocoder: the engine\'s fault status, and the location page hides the search', async (t) => {
+  const s = await setup(t)
   s.engine.failWith({ status: 500, path: '/api/config/poracleWeb' })
   const res = await s.get('/api/location/geocode?q=baker')
-  t.equal(res.statusCode, 503)
-  t.equal(res.headers['retry-after'], '30')
+  t.equal(res.statusCode, 502, 'an engine failing with a 500 is a bad gateway')
   t.equal((await s.get('/api/location')).json().geocoder, false)
   s.engine.reset()
   t.equal((await s.get('/api/location/geocode?q=baker')).statusCode, 200, 'an engine fault is not remembered')

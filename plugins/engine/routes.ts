@@ -19,7 +19,7 @@ function cleanAlarm (row: AlarmInput): AlarmInput {
 }
 
 export function createEngineClient (options: EngineClientOptions) {
-  const { call, object, invalid, health, generation, requireNg, close } = createTransport(options)
+  const { call, object, invalid, health, generation, requireNg, withBudget, close } = createTransport(options)
 
   /** PoracleJS ignores `?profile_no=` and always uses the active profile: refuse rather than touch the wrong one. */
   async function requireActiveProfileOnJs (userId: string, profileNo: number | undefined, method: string, segments: Segment[]): Promise<void> {
@@ -361,7 +361,7 @@ export function createEngineClient (options: EngineClientOptions) {
     else await call(['api', 'tracking', 'pokemon', 'refresh'])
   }
 
-  return { generation, health, tracking, humans, profiles, config, summaries, geofence, masterdata, dts, test, reload, close }
+  return { generation, health, tracking, humans, profiles, config, summaries, geofence, masterdata, dts, test, reload, withBudget, close }
 }
 
 export type EngineClient = ReturnType<typeof createEngineClient>

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks'
 import { Agent, request } from 'undici'
 import type { FastifyBaseLogger } from 'fastify'
 import type { EngineGeneration } from '../../schemas/alarm-types.js'
@@ -5,6 +6,7 @@ import { EngineError, type EngineErrorDetails, type EngineHealth } from './types
 import { CircuitBreaker } from '../../lib/circuit-breaker.js'
 import { deadline } from '../../lib/deadline.js'
 import { startPeerCall } from '../../lib/peer-calls.js'
+import { BodyTooLargeError, readBounded } from '../../lib/fetch-json.js'
 import { systemClock, type Clock } from '../clock.js'
 
 /**
@@ -22,6 +24,8 @@ export interface EngineClientOptions {
   timeoutMs: number
   /** ENGINE_BREAKER_SECONDS in ms: how long calls fail fast after the engine did not answer; 0 never. */
   breakerOpenMs?: number
+  /** ENGINE_MAX_BYTES: the largest answer read; past it the connection is dropped. */
+  maxBytes?: number
   clock?: Clock
   log: Pick<FastifyBaseLogger, 'warn' | 'error'>
 }
@@ -55,9 +59,22 @@ const urlPath = (segments: Segment[]) => '/' + segments.map((s) => encodeURIComp
 /** The path for logs and error details: a webhook user id is a URL whose last part is its secret token. */
 export const pathOf = (segments: Segment[]) => '/' + segments.map((s) => (/^https?:\/\//i.test(String(s)) ? '{webhook}' : encodeURIComponent(String(s)))).join('/')
 
+/** Past ENGINE_MAX_BYTES when no limit is given (the configuration's default). */
+const DEFAULT_MAX_BYTES = 32 * 1024 * 1024
+
+/**
+ * One request's wait for the engine: when the current stretch of calls without any answer began (null
+ * while the last call was answered). Every call of a request gets only what is left of ENGINE_TIMEOUT_MS
+ * since then, so checks made before the route's own call (the block check, the generation probe) share
+ * its budget, and a request against a hanging engine fails within one timeout.
+ */
+interface Wait { since: number | null }
+
 export function createTransport (options: EngineClientOptions) {
   const baseUrl = options.baseUrl.replace(/\/+$/, '')
   const { secret, timeoutMs, log } = options
+  const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES
+  const waits = new AsyncLocalStorage<Wait>()
   // undici's request API over a keep-alive pool: the engine is called on nearly every user request, and
   // fetch's WHATWG layers cost about twice the CPU per call for nothing this client uses.
   const agent = new Agent({ keepAliveTimeout: 10_000, connections: 64 })
@@ -117,9 +134,24 @@ export function createTransport (options: EngineClientOptions) {
     if (secret !== '') headers['x-poracle-secret'] = secret
     if (opts.body !== undefined) headers['content-type'] = 'application/json'
     if (!breaker.allow()) throw new EngineError('down', 'The alarm engine is not answering; try again in a few seconds.', details)
+    const wait = waits.getStore()
+    const started = performance.now()
+    if (wait !== undefined) wait.since ??= started
+    const silentSince = wait?.since ?? started
+    const ownBudget = Math.min(opts.timeoutMs ?? timeoutMs, timeoutMs)
+    const budget = Math.min(ownBudget, timeoutMs - (started - silentSince))
+    // Only a call that ran to the end of the request's ENGINE_TIMEOUT_MS without an answer says the engine
+    // is down; a shorter budget of its own (a check) ran out on its own account.
+    const lastChance = budget >= timeoutMs - (started - silentSince)
+    const timedOut = () => {
+      if (lastChance) breaker.failed()
+      else breaker.gaveUp()
+      log.warn({ method, path, timeoutMs: Math.max(budget, 0) }, 'alarm engine call timed out')
+      return new EngineError('timeout', `The alarm engine timed out after ${ownBudget} ms.`, details)
+    }
+    if (budget <= 0) throw timedOut()
     let status: number
     let rawText: string
-    const budget = Math.min(opts.timeoutMs ?? timeoutMs, timeoutMs)
     const limit = deadline(budget)
     const timed = startPeerCall('engine')
     try {
@@ -131,17 +163,20 @@ export function createTransport (options: EngineClientOptions) {
         ...(opts.body !== undefined ? { body: JSON.stringify(opts.body) } : {})
       })
       status = response.statusCode
-      rawText = await response.body.text()
+      rawText = await readBounded(response.body, maxBytes, response.headers['content-length'])
       timed(status)
       breaker.succeeded()
+      if (wait !== undefined) wait.since = null
     } catch (err) {
-      timed(limit.signal.aborted ? 'timeout' : 'unreachable')
-      if (limit.signal.aborted) {
-        if (budget < timeoutMs) breaker.gaveUp()
-        else breaker.failed()
-        log.warn({ method, path, timeoutMs: budget }, 'alarm engine call timed out')
-        throw new EngineError('timeout', `The alarm engine timed out after ${budget} ms.`, details)
+      if (err instanceof BodyTooLargeError) {
+        timed('too_large')
+        breaker.succeeded()
+        if (wait !== undefined) wait.since = null
+        log.warn({ method, path, maxBytes }, 'alarm engine answer over ENGINE_MAX_BYTES: connection dropped')
+        throw new EngineError('too_large', 'The alarm engine sent an answer larger than this service accepts.', details)
       }
+      timed(limit.signal.aborted ? 'timeout' : 'unreachable')
+      if (limit.signal.aborted) throw timedOut()
       breaker.failed()
       log.warn({ method, path, err: (err as Error).cause ?? err }, 'alarm engine unreachable')
       throw new EngineError('unreachable', 'The alarm engine is unreachable.', details)
@@ -211,10 +246,13 @@ export function createTransport (options: EngineClientOptions) {
     }
   }
 
+  /** Runs `work` (one request) with its own engine budget: see `Wait`. */
+  const withBudget = <T>(work: () => T): T => waits.run({ since: null }, work)
+
   /** Ends the pooled connections (the app closes it on shutdown). */
   const close = () => agent.close()
 
-  return { call, object, invalid, health, generation, requireNg, close }
+  return { call, object, invalid, health, generation, requireNg, withBudget, close }
 }
 
 export type EngineTransport = ReturnType<typeof createTransport>

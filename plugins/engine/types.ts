@@ -6,25 +6,40 @@ import type { AlarmType, EngineGeneration } from '../../schemas/alarm-types.js'
 
 export type EngineErrorKind =
   | 'unreachable' | 'timeout' | 'not_found' | 'bad_request' | 'forbidden' | 'conflict'
-  | 'unavailable' | 'unsupported' | 'auth' | 'invalid_response' | 'failed' | 'down'
+  | 'unavailable' | 'unsupported' | 'auth' | 'invalid_response' | 'failed' | 'down' | 'too_large'
 
 const STATUS_OF: Record<EngineErrorKind, number> = {
-  unreachable: 500,
-  timeout: 500,
+  unreachable: 503,
+  timeout: 504,
   not_found: 404,
   bad_request: 400,
   forbidden: 403,
   conflict: 409,
   unavailable: 503,
   unsupported: 501,
-  auth: 500,
-  invalid_response: 500,
-  failed: 500,
+  auth: 502,
+  invalid_response: 502,
+  failed: 502,
   /** Known down (the circuit breaker is open): failing fast rather than waiting for another timeout. */
-  down: 503
+  down: 503,
+  too_large: 502
 }
 
-/** 5xx kinds whose message helps the user and reveals nothing; the others get the generic 5xx text. */
+/**
+ * The catalogue entry of each peer-fault kind: its code, and for the 502s the message answered in place
+ * of the error's own (which may quote the engine and is for logs).
+ */
+const ENTRY_OF: Partial<Record<EngineErrorKind, { code: string, message?: string }>> = {
+  unreachable: { code: new ERRORS.EngineUnavailable().code },
+  down: { code: new ERRORS.EngineUnavailable().code },
+  timeout: { code: new ERRORS.EngineTimeout().code },
+  auth: new ERRORS.EngineRefused(),
+  invalid_response: new ERRORS.EngineBadAnswer(),
+  failed: new ERRORS.EngineBadAnswer(),
+  too_large: new ERRORS.EngineAnswerTooLarge()
+}
+
+/** 5xx kinds whose message helps the user and reveals nothing; the 502s answer their entry's message. */
 const EXPOSED_5XX = new Set<EngineErrorKind>(['unreachable', 'timeout', 'unavailable', 'unsupported', 'down'])
 
 export interface EngineErrorDetails {
@@ -38,10 +53,10 @@ export interface EngineErrorDetails {
 }
 
 /**
- * Any failed engine call. `kind` says what went wrong; the HTTP status follows from it: unreachable or
- * timed out 500 (the spec's "alarm operations fail with 500"), user or profile gone 404, rejected input
- * 400, collision 409, a temporarily unavailable feature 503, a route this engine lacks 501, and a wrong
- * secret or an unreadable answer 500 without details.
+ * Any failed engine call. `kind` says what went wrong; the HTTP status follows from it: no connection
+ * or the breaker open 503, no complete answer in time 504, an answer that cannot be used (a wrong
+ * secret, HTML, not JSON, an error status, over ENGINE_MAX_BYTES) 502, user or profile gone 404,
+ * rejected input 400, collision 409, a temporarily unavailable feature 503, a route this engine lacks 501.
  */
 export class EngineError extends ERRORS.Engine {
   constructor (readonly kind: EngineErrorKind, message: string, readonly details: EngineErrorDetails) {
@@ -49,6 +64,11 @@ export class EngineError extends ERRORS.Engine {
     this.name = 'EngineError'
     this.statusCode = STATUS_OF[kind]
     this.expose = STATUS_OF[kind] < 500 || EXPOSED_5XX.has(kind)
+    const entry = ENTRY_OF[kind]
+    if (entry !== undefined) {
+      (this as { code: string }).code = entry.code
+      if (entry.message !== undefined) this.publicMessage = entry.message
+    }
   }
 }
 
