@@ -163,10 +163,11 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   await fastify.register(identity)
   await fastify.register(oidcClient)
   await fastify.register(refreshSessions)
+  // After the block check: a blocked account is told so rather than that its session ended.
+  await fastify.register(blockedAccounts)
   await fastify.register(sessionEnds)
   await fastify.register(auditLog)
   await fastify.register(sessionCleanup)
-  await fastify.register(blockedAccounts)
   await fastify.register(featureGates)
   await fastify.register(alarmEvents)
   await fastify.register(koji)

@@ -151,7 +151,7 @@ function createAuditLog (fastify: FastifyInstance) {
   }
 }
 
-export type AuditLog = ReturnType<typeof createAuditLog>
+export type AuditLog = ReturnType<typeof createAuditLog> & { unauditedRoutes: () => readonly string[] }
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -166,11 +166,23 @@ declare module 'fastify' {
  * a route cannot forget it. A test checks that every admin route that changes something declares it.
  */
 export default fp(async (fastify) => {
-  const auditLog = createAuditLog(fastify)
+  const unaudited: string[] = []
+  const auditLog = { ...createAuditLog(fastify), unauditedRoutes: (): readonly string[] => unaudited }
   fastify.decorate('auditLog', auditLog)
+  // Admin routes that change something and declare no audit action: reported at start, so none is missed.
+  fastify.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method]
+    if (methods.every((m) => m === 'GET' || m === 'HEAD' || m === 'OPTIONS')) return
+    const hooks = route.onRequest === undefined ? [] : Array.isArray(route.onRequest) ? route.onRequest : [route.onRequest]
+    const adminOnly = route.url.startsWith('/api/admin') || hooks.includes(fastify.auth.requireAdmin)
+    if (adminOnly && route.config?.audit === undefined) unaudited.push(`${methods.join(',')} ${route.url}`)
+  })
+  fastify.addHook('onReady', async () => {
+    for (const route of unaudited) fastify.log.warn({ route }, 'an admin route changes something but writes no audit entry')
+  })
   fastify.decorateRequest('auditDetails', undefined)
   fastify.addHook('onSend', async (request, reply, payload) => {
     await auditLog.afterRoute(request, reply.statusCode)
     return payload
   })
-}, { name: 'audit-log', fastify: '5.x', dependencies: ['config', 'clock', 'db'] })
+}, { name: 'audit-log', fastify: '5.x', dependencies: ['config', 'clock', 'db', 'auth'] })

@@ -55,8 +55,9 @@ function createSessionEnds (fastify: FastifyInstance) {
   async function sessionLive (userId: string, sid: string | undefined, iat: number): Promise<boolean> {
     if (sid !== undefined && isFamilySid(sid)) return familyLive(sid)
     const [forUser, forSid] = await Promise.all([cutoff(userKey(userId)), sid === undefined ? null : cutoff(sidKey(sid))])
-    const userOk = forUser === null || iat >= forUser.at || (sid !== undefined && sid === forUser.keep)
-    return userOk && (forSid === null || iat >= forSid.at)
+    // An ended sign-in stays ended whatever its tokens' times; a user cutoff ends what was issued up to it.
+    const userOk = forUser === null || iat > forUser.at || (sid !== undefined && sid === forUser.keep)
+    return userOk && forSid === null
   }
 
   async function setCutoff (key: string, keepSid: string | null = null): Promise<void> {
