@@ -82,3 +82,12 @@ t.test('every admin route that changes something writes an audit entry', async (
   const s = await setup(t)
   t.same(s.app.auditLog.unauditedRoutes(), [])
 })
+
+t.test('the admin user edit refuses NUL, bidi-override and lone-surrogate characters, and records nothing', async (t) => {
+  const s = await setup(t)
+  const admin = bearer(s.app, { userId: ADMIN, isAdmin: true, sid: 't.admin' })
+  for (const payload of [{ name: 'a\u0000b' }, { notes: 'x\u202ey' }, { name: 'lone \ud800' }]) {
+    t.equal((await s.app.inject({ method: 'PATCH', url: `/api/admin/users?id=${OTHER}`, headers: admin, payload })).statusCode, 400, JSON.stringify(payload))
+  }
+  t.same((await s.app.inject({ method: 'GET', url: '/api/admin/audit', headers: admin })).json().entries, [])
+})
