@@ -33,6 +33,8 @@ const backchannelLogoutRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     }
   }, async (request, reply) => {
     reply.header('cache-control', 'no-store')
+    // Section 2.5: a form post. Any other body is not the provider's.
+    if (!/^application\/x-www-form-urlencoded\b/i.test(request.headers['content-type'] ?? '')) throw badRequest('The logout token must be posted as a form.')
     let claims
     try {
       claims = await oidcClient.verifyLogoutToken(request.body.logout_token)
