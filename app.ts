@@ -23,6 +23,8 @@ import cacheEviction from './plugins/cache-eviction.js'
 import identity from './plugins/identity.js'
 import oidcClient from './plugins/oidc-client.js'
 import refreshSessions from './plugins/refresh-sessions.js'
+import sessionEnds from './plugins/session-ends.js'
+import auditLog from './plugins/audit-log.js'
 import sessionCleanup from './plugins/session-cleanup.js'
 import blockedAccounts from './plugins/blocked-accounts.js'
 import featureGates from './plugins/feature-gates.js'
@@ -50,6 +52,9 @@ import settingsRoutes from './routes/settings/index.js'
 import oidcRoutes from './routes/auth/oidc/index.js'
 import oidcConfigRoutes from './routes/settings/oidc-config.js'
 import refreshRoutes from './routes/auth/refresh/index.js'
+import backchannelLogoutRoutes from './routes/auth/oidc/backchannel-logout.js'
+import deviceSessionRoutes from './routes/auth/sessions/index.js'
+import auditRoutes from './routes/admin/audit/index.js'
 import adminSessionRoutes from './routes/admin/users/sessions.js'
 import providersRoutes from './routes/auth/providers/index.js'
 import discordRoutes from './routes/auth/discord/index.js'
@@ -169,8 +174,11 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   await fastify.register(identity)
   await fastify.register(oidcClient)
   await fastify.register(refreshSessions)
-  await fastify.register(sessionCleanup)
+  // After the block check: a blocked account is told so rather than that its session ended.
   await fastify.register(blockedAccounts)
+  await fastify.register(sessionEnds)
+  await fastify.register(auditLog)
+  await fastify.register(sessionCleanup)
   await fastify.register(featureGates)
   await fastify.register(alarmEvents)
   await fastify.register(koji)
@@ -197,7 +205,10 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   await fastify.register(oidcRoutes, { prefix: '/api/auth/oidc' })
   await fastify.register(oidcConfigRoutes, { prefix: '/api/settings' })
   await fastify.register(refreshRoutes, { prefix: '/api/auth/oidc/refresh' })
+  await fastify.register(backchannelLogoutRoutes, { prefix: '/api/auth/oidc' })
+  await fastify.register(deviceSessionRoutes, { prefix: '/api/auth/sessions' })
   await fastify.register(adminSessionRoutes, { prefix: '/api/admin/users/sessions' })
+  await fastify.register(auditRoutes, { prefix: '/api/admin/audit' })
   await fastify.register(providersRoutes, { prefix: '/api/auth' })
   await fastify.register(discordRoutes, { prefix: '/api/auth/discord' })
   await fastify.register(telegramRoutes, { prefix: '/api/auth/telegram' })

@@ -138,3 +138,23 @@ export function firstContaining (fences: readonly BoxedFence[], lat: number, lon
   }
   return null
 }
+
+const EARTH_RADIUS_KM = 6371.0088
+
+/**
+ * The area a ring encloses in km², its edges taken as straight lines in latitude/longitude (how the
+ * engine's point-in-polygon test reads them): the trapezoid sum of R²·Δλ·(sin φ₁ + sin φ₂)/2, exact for
+ * a latitude/longitude rectangle, so a "whole world" ring measures as the whole world.
+ */
+export function sphericalAreaKm2 (path: readonly LatLon[]): number {
+  const ring = openRing(path)
+  if (ring.length < 3) return 0
+  const rad = Math.PI / 180
+  let sum = 0
+  for (let i = 0; i < ring.length; i++) {
+    const [lat1, lon1] = ring[i] as LatLon
+    const [lat2, lon2] = ring[(i + 1) % ring.length] as LatLon
+    sum += (lon2 - lon1) * rad * (Math.sin(lat1 * rad) + Math.sin(lat2 * rad)) / 2
+  }
+  return Math.abs(sum) * EARTH_RADIUS_KM * EARTH_RADIUS_KM
+}

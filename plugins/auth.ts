@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto'
 import fp from 'fastify-plugin'
 import jwt from '@fastify/jwt'
 import type { FastifyReply, FastifyRequest } from 'fastify'
@@ -15,11 +16,23 @@ export interface SessionUser {
   avatarUrl?: string
   managedWebhooks?: string[]
   impersonatedBy?: string
+  /**
+   * The sign-in this token belongs to: a refresh family's id, or `t.<uuid>` for a sign-in without one
+   * (chat platform, Telegram, SSO without refresh, impersonation). Absent on tokens minted before it existed.
+   */
+  sid?: string
+  /** For an impersonation: the session of the person acting, which must still be live. */
+  impersonatorSid?: string
   /** Expiry, seconds since the epoch. */
   exp: number
+  /** Issue time, seconds since the epoch. */
+  iat: number
 }
 
-export type TokenClaims = Omit<SessionUser, 'exp'>
+export type TokenClaims = Omit<SessionUser, 'exp' | 'iat'>
+
+/** A session id for a sign-in without a refresh family. */
+export const newTokenSid = (): string => `t.${randomUUID()}`
 
 /**
  * The wire form of the claims: every value a string, as the reference's clients expect
@@ -35,6 +48,8 @@ interface WireClaims {
   avatarUrl?: string
   managedWebhooks?: string
   impersonatedBy?: string
+  sid?: string
+  isid?: string
   iat: number
   exp: number
   nbf?: number
@@ -63,6 +78,8 @@ function toWire (claims: TokenClaims, exp: number, iat: number): WireClaims {
   if (claims.avatarUrl) wire.avatarUrl = claims.avatarUrl
   if (claims.managedWebhooks && claims.managedWebhooks.length > 0) wire.managedWebhooks = claims.managedWebhooks.join(',')
   if (claims.impersonatedBy) wire.impersonatedBy = claims.impersonatedBy
+  if (claims.sid) wire.sid = claims.sid
+  if (claims.impersonatorSid) wire.isid = claims.impersonatorSid
   return wire
 }
 
@@ -74,11 +91,14 @@ function fromWire (wire: WireClaims): SessionUser {
     isAdmin: wire.isAdmin === 'true',
     enabled: wire.enabled === 'true',
     profileNo: Number.parseInt(wire.profileNo, 10) || 1,
-    exp: wire.exp
+    exp: wire.exp,
+    iat: wire.iat
   }
   if (wire.avatarUrl) user.avatarUrl = wire.avatarUrl
   if (wire.managedWebhooks) user.managedWebhooks = wire.managedWebhooks.split(',').filter((w) => w !== '')
   if (wire.impersonatedBy) user.impersonatedBy = wire.impersonatedBy
+  if (typeof wire.sid === 'string' && wire.sid !== '') user.sid = wire.sid
+  if (typeof wire.isid === 'string' && wire.isid !== '') user.impersonatorSid = wire.isid
   return user
 }
 
@@ -102,8 +122,9 @@ function createAuth (fastify: import('fastify').FastifyInstance) {
   const { clock } = fastify
   /**
    * Tokens already verified, each kept until the moment it would be refused as expired: a hit skips the
-   * HMAC, the decoding and the claim checks, and answers exactly what verifying again would answer (the
-   * service's JWTs are not revocable one by one; a changed JWT_SECRET takes a restart, which empties it).
+   * HMAC, the decoding and the claim checks, and answers exactly what verifying again would answer (a
+   * changed JWT_SECRET takes a restart, which empties it). Whether the token's sign-in was ended since is
+   * not a property of the token: the session-ends plugin checks that on every request.
    */
   const verifiedTokens = new TtlCache<string, { user: SessionUser, notBefore: number }>(clock, VERIFIED_TOKENS_MAX)
 
@@ -142,7 +163,7 @@ function createAuth (fastify: import('fastify').FastifyInstance) {
      * SSO token must never turn into a 24-hour one through a profile switch.
      */
     reissue (request: FastifyRequest, changes: Partial<TokenClaims>): MintedToken {
-      const { exp, ...claims } = request.user
+      const { exp, iat: _iat, ...claims } = request.user
       return sign({ ...claims, ...changes }, exp)
     },
 

@@ -107,7 +107,8 @@ export const ConfigSchema = Type.Object({
   OIDC_USERINFO_URL: str({ alias: ['Oidc__UserInfoUrl'], description: 'Userinfo endpoint' }),
   OIDC_END_SESSION_URL: str({ alias: ['Oidc__EndSessionUrl'], description: 'Optional end-session endpoint (single logout)' }),
   OIDC_REVOCATION_URL: str({ alias: ['Oidc__RevocationUrl'], description: 'Optional RFC 7009 revocation endpoint, called when a refresh session is revoked' }),
-  OIDC_ISSUER: str({ alias: ['Oidc__Issuer'], description: 'Optional exact issuer; else the callback iss parameter is used' }),
+  OIDC_ISSUER: str({ alias: ['Oidc__Issuer'], description: 'Optional exact issuer; else the callback iss parameter is used. Its discovery document is read for RFC 9207 and the JWKS' }),
+  OIDC_JWKS_URL: str({ description: 'The provider\'s JWKS for back-channel logout tokens; else the jwks_uri of OIDC_ISSUER\'s discovery document' }),
   OIDC_CLIENT_ID: str({ alias: ['Oidc__ClientId'], description: 'Client id' }),
   OIDC_CLIENT_SECRET: str({ alias: ['Oidc__ClientSecret'], secret: true, description: 'Client secret (never stored in the database)' }),
   OIDC_SCOPES: str({ default: 'openid profile email', alias: ['Oidc__Scopes'], description: 'Space-separated scopes' }),
@@ -125,6 +126,8 @@ export const ConfigSchema = Type.Object({
   OIDC_REFRESH_TOKEN_LIFETIME_DAYS: int({ default: 30, minimum: 1, alias: ['Oidc__RefreshTokenLifetimeDays'], description: 'Absolute cap of a refresh family' }),
   OIDC_SESSION_REVOKED_RETENTION_DAYS: int({ default: 2, alias: ['Oidc__RevokedRetentionDays'], description: 'Days revoked/rotated session rows are kept' }),
   OIDC_OFFLINE_ACCESS_SCOPE: str({ default: 'offline_access', emptyIsValue: true, alias: ['Oidc__OfflineAccessScope'], description: 'Scope appended when refresh sessions are on; empty never appends' }),
+  SESSIONS_SHOW_NETWORK: bool({ default: false, description: 'Show members the network (/24 or /48) their signed-in devices last used, on the devices page' }),
+  AUDIT_RETENTION_DAYS: int({ default: 365, minimum: 1, description: 'Days admin audit entries are kept' }),
   OIDC_TOKEN_ENCRYPTION_KEY: str({ alias: ['Oidc__TokenEncryptionKey'], secret: true, description: 'base64 32-byte key for provider tokens at rest; else one derived from JWT_SECRET' }),
   OIDC_TOKEN_RETIRED_KEYS: list({ alias: ['Oidc__TokenRetiredKeys'], secret: true, description: 'Comma list of base64 32-byte keys that still decrypt provider tokens (after a key change)' }),
 
@@ -136,6 +139,7 @@ export const ConfigSchema = Type.Object({
   KOJI_TIMEOUT_MS: int({ default: 10000, minimum: 100, description: 'Timeout of every Koji call' }),
   KOJI_MAX_BYTES: int({ default: 32 * 1024 * 1024, minimum: 65536, description: 'Largest Koji answer read (bytes); past it the connection is dropped' }),
   GEOFENCE_FEED_TOKEN: str({ secret: true, description: 'Optional bearer token the engine must send to /api/geofence-feed' }),
+  USER_GEOFENCE_MAX_AREA_KM2: int({ default: 2500, minimum: 1, description: 'Largest area a member-drawn geofence may cover, in square kilometres' }),
   GOLBAT_API_ADDRESS: str({ alias: ['Golbat__ApiAddress'], description: 'Pokemon availability API (enabled with its secret)' }),
   GOLBAT_API_SECRET: str({ alias: ['Golbat__ApiSecret'], secret: true, description: 'Pokemon availability API secret' }),
   MASTERFILE_URL: str({
@@ -274,9 +278,16 @@ function published (): string {
   return publishedText
 }
 
+/**
+ * Placeholder-looking values ("change-me…", "your-secret-here", "replace with…", "example"), in any
+ * case and with anything around them: an operator who edits the example a little still has a public value.
+ */
+const PLACEHOLDER = /change[\s_-]*me|replace[\s_-]*(?:me|with|this)|your[\s_-]*(?:own[\s_-]*)?(?:secret|key|token)|(?:secret|key)[\s_-]*here|placeholder|example|xxxxxx/i
+
 /** Short values are refused by the other rules; searching the docs for them would only find words. */
 const isPublished = (value: string): boolean =>
-  value === JWT_SECRET_PLACEHOLDER || (value.length >= 16 && published().includes(value))
+  PLACEHOLDER.test(value) || value.toLowerCase().includes(JWT_SECRET_PLACEHOLDER) ||
+  (value.length >= 16 && published().toLowerCase().includes(value.toLowerCase()))
 
 /**
  * Why a secret is too weak to sign or encrypt with, or null. Refused: a published value, one repeated
@@ -377,10 +388,9 @@ export function configFromProcess (): Config {
   return loadConfig({ ...readDotEnv(), ...process.env })
 }
 
-/** Masks a secret for display: bullets plus the last four characters of long values. */
+/** Masks a secret for display: that it is set, never any part of it. */
 export function mask (value: string): string {
-  if (value === '') return ''
-  return value.length > 8 ? `••••••••${value.slice(-4)}` : '••••••••'
+  return value === '' ? '' : '••••••••'
 }
 
 /** Identifiers that are not secrets but need not be shown whole: the ends stay recognisable. */

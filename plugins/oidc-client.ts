@@ -1,7 +1,9 @@
 import * as oauth from 'oauth4webapi'
+import { createRemoteJWKSet, jwtVerify, type JWTPayload } from 'jose'
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify'
 import { SignInError } from './identity.js'
 import { decoratorPlugin } from './decorator-plugin.js'
+import { TtlCache } from '../lib/ttl-cache.js'
 
 /** How long one call to the provider may take before it counts as failed. */
 const PROVIDER_TIMEOUT_MS = 10_000
@@ -39,6 +41,8 @@ export interface CodeExchange {
   refreshToken?: string
   /** `sub` of the id_token, when the provider sent one. */
   idTokenSubject?: string
+  /** `sid` of the id_token: the provider's session, named again by back-channel logout. */
+  idTokenSid?: string
   /** The issuer in use for this sign-in ('' when the provider never named one); kept for refresh. */
   issuer: string
 }
@@ -121,9 +125,64 @@ function failure (code: OidcCallFailure, error: unknown): OidcClientError {
   return new OidcClientError(code, typeof named.code === 'string' ? named.code : typeof named.name === 'string' ? named.name : 'unknown')
 }
 
+/** The member of a logout token's `events` claim that makes it a back-channel logout token. */
+const BACKCHANNEL_EVENT = 'http://schemas.openid.net/event/backchannel-logout'
+/** Logout tokens older than this are refused (and their `jti` need not be remembered longer). */
+export const LOGOUT_TOKEN_MAX_AGE_SECONDS = 600
+
+/** A logout token that did not verify; `reason` is safe to log (never the token). */
+export class LogoutTokenRefused extends Error {
+  constructor (readonly reason: string) {
+    super(`logout token refused: ${reason}`)
+    this.name = 'LogoutTokenRefused'
+  }
+}
+
+/** How long the provider's discovery document is reused (a failed read is retried after a minute). */
+const DISCOVERY_TTL_MS = 3_600_000
+const DISCOVERY_RETRY_MS = 60_000
+
+/** What the service reads from the provider's discovery document. */
+export interface ProviderMetadata {
+  /** RFC 9207: the provider puts `iss` on every authorization response, so one without it is refused. */
+  issParameterSupported: boolean
+  jwksUri?: string
+  backchannelLogoutSupported: boolean
+}
+
 function createOidcClient (fastify: FastifyInstance) {
-  const { config } = fastify
+  const { config, clock, log } = fastify
   const client: oauth.Client = { client_id: config.OIDC_CLIENT_ID }
+  const discovered = new TtlCache<string, ProviderMetadata>(clock, 1)
+  /** The provider's key set, fetched and refreshed (on an unknown key id) by jose. */
+  let jwks: { url: string, set: ReturnType<typeof createRemoteJWKSet> } | undefined
+
+  /**
+   * OIDC_ISSUER's discovery document, when an issuer is configured (without one there is no trusted
+   * place to read it from). Unreadable: nothing is announced, and the read is tried again a minute later.
+   */
+  async function metadata (): Promise<ProviderMetadata> {
+    const none: ProviderMetadata = { issParameterSupported: false, backchannelLogoutSupported: false }
+    if (config.OIDC_ISSUER === '') return none
+    return discovered.getOrLoad('issuer', async () => {
+      try {
+        const issuer = new URL(config.OIDC_ISSUER)
+        const response = await oauth.discoveryRequest(issuer, { algorithm: 'oidc', ...httpOptions(config.OIDC_ISSUER) })
+        const as = await oauth.processDiscoveryResponse(issuer, response)
+        return {
+          value: {
+            issParameterSupported: as.authorization_response_iss_parameter_supported === true,
+            ...(typeof as.jwks_uri === 'string' && { jwksUri: as.jwks_uri }),
+            backchannelLogoutSupported: (as as Record<string, unknown>).backchannel_logout_supported === true
+          },
+          ttlMs: DISCOVERY_TTL_MS
+        }
+      } catch (error) {
+        log.warn({ kind: (error as { code?: string }).code ?? (error as Error).name }, 'the provider\'s discovery document could not be read')
+        return { value: none, ttlMs: DISCOVERY_RETRY_MS }
+      }
+    })
+  }
 
   /**
    * The provider as oauth4webapi sees it. The library needs an issuer for every call, even where
@@ -190,6 +249,8 @@ function createOidcClient (fastify: FastifyInstance) {
   }
 
   return {
+    metadata,
+
     /** OIDC_ENABLED plus the client id and the three endpoint URLs. */
     isConfigured (): boolean {
       return missingConfiguration().length === 0
@@ -223,10 +284,12 @@ function createOidcClient (fastify: FastifyInstance) {
      * The issuer is OIDC_ISSUER, else the callback's `iss`, else still unknown (''). Throws
      * SignInError('oidc_provider_error') for anything the provider should not have sent.
      */
-    validateCallback (params: URLSearchParams, expectedState: string): { params: URLSearchParams, issuer: string } {
+    async validateCallback (params: URLSearchParams, expectedState: string): Promise<{ params: URLSearchParams, issuer: string }> {
       const issuer = config.OIDC_ISSUER !== '' ? config.OIDC_ISSUER : params.get('iss') ?? ''
+      const announced = await metadata()
+      const as = { ...server(issuer), ...(announced.issParameterSupported && { authorization_response_iss_parameter_supported: true }) }
       try {
-        return { params: oauth.validateAuthResponse(server(issuer), client, params, expectedState), issuer }
+        return { params: oauth.validateAuthResponse(as, client, params, expectedState), issuer }
       } catch (error) {
         throw new SignInError('oidc_provider_error', `callback refused: ${(error as { code?: string }).code ?? 'invalid'}`)
       }
@@ -238,10 +301,13 @@ function createOidcClient (fastify: FastifyInstance) {
         const response = await oauth.authorizationCodeGrantRequest(server(options.issuer), client, clientAuth(), params,
           options.redirectUri, options.verifier ?? oauth.nopkce, httpOptions(config.OIDC_TOKEN_URL))
         const { tokens, issuer } = await processTokens(options.issuer, response, oauth.processAuthorizationCodeResponse)
-        const subject = oauth.getValidatedIdTokenClaims(tokens)?.sub
+        const idClaims = oauth.getValidatedIdTokenClaims(tokens)
+        const subject = idClaims?.sub
+        const sid = typeof idClaims?.sid === 'string' && idClaims.sid !== '' ? idClaims.sid : undefined
         return {
           accessToken: tokens.access_token,
           issuer,
+          ...(sid !== undefined && { idTokenSid: sid }),
           ...(tokens.refresh_token !== undefined && { refreshToken: tokens.refresh_token }),
           ...(subject !== undefined && { idTokenSubject: subject })
         }
@@ -337,6 +403,41 @@ function createOidcClient (fastify: FastifyInstance) {
       }
     },
 
+    /**
+     * Verifies an OpenID Connect Back-Channel Logout 1.0 logout token (section 2.6): signed by a key of
+     * the provider's JWKS (OIDC_JWKS_URL, else the discovery document's), `iss` OIDC_ISSUER, `aud` this
+     * client, `iat` within the last ten minutes, a `jti`, the back-channel `events` member, `sid` or
+     * `sub`, and no `nonce`. Throws LogoutTokenRefused with a loggable reason.
+     */
+    async verifyLogoutToken (token: string): Promise<{ jti: string, iat: number, sid?: string, sub?: string }> {
+      if (config.OIDC_ISSUER === '') throw new LogoutTokenRefused('no_issuer_configured')
+      const jwksUrl = config.OIDC_JWKS_URL !== '' ? config.OIDC_JWKS_URL : (await metadata()).jwksUri
+      if (jwksUrl === undefined) throw new LogoutTokenRefused('no_jwks')
+      jwks ??= { url: jwksUrl, set: createRemoteJWKSet(new URL(jwksUrl), { timeoutDuration: PROVIDER_TIMEOUT_MS }) }
+      if (jwks.url !== jwksUrl) jwks = { url: jwksUrl, set: createRemoteJWKSet(new URL(jwksUrl), { timeoutDuration: PROVIDER_TIMEOUT_MS }) }
+      let payload: JWTPayload
+      try {
+        ({ payload } = await jwtVerify(token, jwks.set, {
+          issuer: config.OIDC_ISSUER,
+          audience: config.OIDC_CLIENT_ID,
+          requiredClaims: ['iat', 'jti'],
+          maxTokenAge: LOGOUT_TOKEN_MAX_AGE_SECONDS,
+          clockTolerance: 30,
+          currentDate: new Date(clock.now())
+        }))
+      } catch (error) {
+        throw new LogoutTokenRefused((error as { code?: string }).code ?? 'invalid')
+      }
+      const events = payload.events as Record<string, unknown> | undefined
+      if (!isObject(events) || !isObject(events[BACKCHANNEL_EVENT])) throw new LogoutTokenRefused('no_logout_event')
+      if (payload.nonce !== undefined) throw new LogoutTokenRefused('nonce_present')
+      const sid = typeof payload.sid === 'string' && payload.sid !== '' ? payload.sid : undefined
+      const sub = typeof payload.sub === 'string' && payload.sub !== '' ? payload.sub : undefined
+      if (sid === undefined && sub === undefined) throw new LogoutTokenRefused('no_sid_or_sub')
+      if (typeof payload.jti !== 'string' || payload.jti === '' || payload.jti.length > 255) throw new LogoutTokenRefused('bad_jti')
+      return { jti: payload.jti, iat: payload.iat as number, ...(sid !== undefined && { sid }), ...(sub !== undefined && { sub }) }
+    },
+
     /** RP-initiated logout: the end-session URL (its own query string kept) for this client. */
     endSessionUrl (postLogoutRedirectUri: string): string {
       const url = new URL(config.OIDC_END_SESSION_URL)
@@ -370,4 +471,4 @@ declare module 'fastify' {
   }
 }
 
-export default decoratorPlugin('oidc-client', createOidcClient, ['config'])
+export default decoratorPlugin('oidc-client', createOidcClient, ['config', 'clock'])

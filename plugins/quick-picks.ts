@@ -352,28 +352,42 @@ function createQuickPicks (fastify: FastifyInstance) {
     /** Replaces every global pick with the built-in set (applied states of the old globals are dropped). */
     async seed (request: FastifyRequest): Promise<void> {
       const now = toSqlTime(clock.now())
-      await db.transaction(async (tx) => {
-        const globals = (await tx.select({ id: quickPickDefinitions.id }).from(quickPickDefinitions).where(eq(quickPickDefinitions.scope, 'global'))).map((r) => r.id)
-        if (globals.length > 0) await tx.delete(quickPickAppliedStates).where(inArray(quickPickAppliedStates.quickPickId, globals))
-        await tx.delete(quickPickDefinitions).where(eq(quickPickDefinitions.scope, 'global'))
-        await tx.insert(quickPickDefinitions).values(BUILT_IN_PICKS.map((p, i) => ({
-          id: p.id,
-          name: p.name,
-          description: p.description,
-          icon: p.icon,
-          category: p.category,
-          alarmType: p.alarmType satisfies QuickPickType,
-          sortOrder: i,
-          enabled: true,
-          scope: 'global',
-          ownerUserId: null,
-          filtersJson: p.filters,
-          createdAt: now,
-          updatedAt: now
-        })))
-      })
+      // Two seeds at once each take gap locks and then insert into the other's gap: MariaDB ends one as a
+      // deadlock victim, and running the whole replacement again is the documented answer.
+      for (let attempt = 1; ; attempt++) {
+        try {
+          await replaceGlobals(now)
+          break
+        } catch (err) {
+          const code = (err as { code?: string, cause?: { code?: string } }).code ?? (err as { cause?: { code?: string } }).cause?.code
+          if (code !== 'ER_LOCK_DEADLOCK' || attempt >= 5) throw err
+        }
+      }
       await siteSettings.set(SEEDED_KEY, { value: 'true', category: 'internal' }, request)
     }
+  }
+
+  async function replaceGlobals (now: string): Promise<void> {
+    await db.transaction(async (tx) => {
+      const globals = (await tx.select({ id: quickPickDefinitions.id }).from(quickPickDefinitions).where(eq(quickPickDefinitions.scope, 'global'))).map((r) => r.id)
+      if (globals.length > 0) await tx.delete(quickPickAppliedStates).where(inArray(quickPickAppliedStates.quickPickId, globals))
+      await tx.delete(quickPickDefinitions).where(eq(quickPickDefinitions.scope, 'global'))
+      await tx.insert(quickPickDefinitions).values(BUILT_IN_PICKS.map((p, i) => ({
+        id: p.id,
+        name: p.name,
+        description: p.description,
+        icon: p.icon,
+        category: p.category,
+        alarmType: p.alarmType satisfies QuickPickType,
+        sortOrder: i,
+        enabled: true,
+        scope: 'global',
+        ownerUserId: null,
+        filtersJson: p.filters,
+        createdAt: now,
+        updatedAt: now
+      })))
+    })
   }
 }
 

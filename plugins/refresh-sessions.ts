@@ -1,12 +1,12 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto'
 import fp from 'fastify-plugin'
-import { and, eq, isNull, or, sql, type SQL } from 'drizzle-orm'
+import { and, desc, eq, inArray, isNull, or, sql, type SQL } from 'drizzle-orm'
 import type { FastifyInstance } from 'fastify'
 import { oidcSessions } from '../db/schema/service.js'
 import { fromSqlTime, toSqlTime } from '../db/client.js'
 import { SignInError } from './identity.js'
 import { OidcClientError } from './oidc-client.js'
-import type { MintedToken, TokenClaims } from './auth.js'
+import { newTokenSid, type MintedToken, type TokenClaims } from './auth.js'
 import { ERRORS } from './errors.js'
 import { decryptToken, encryptToken, loadKeyRing, type KeyRing } from './refresh-token-keys.js'
 
@@ -28,7 +28,9 @@ export const REASON = {
   userinfo: 'userinfo_failed',
   subjectChanged: 'subject_changed',
   identityChanged: 'identity_changed',
-  adminRevoked: 'admin_revoked'
+  adminRevoked: 'admin_revoked',
+  userEnded: 'user_ended',
+  backchannel: 'backchannel_logout'
 } as const
 
 /**
@@ -64,8 +66,20 @@ export interface StartFamilyInput {
   issuer: string
   subject: string
   providerRefreshToken: string
+  /** The provider's session id (`sid` of the id_token), for back-channel logout. */
+  providerSid?: string | undefined
   ipAddress?: string | undefined
   userAgent?: string | undefined
+}
+
+/** One signed-in device as its owner sees it: a refresh family. */
+export interface FamilySummary {
+  familyId: string
+  firstUsedAt: number
+  lastUsedAt: number
+  expiresAt: number
+  userAgent: string | null
+  ipAddress: string | null
 }
 
 export interface ClientInfo {
@@ -89,7 +103,8 @@ const sessionColumns = {
   encryptionKeyId: oidcSessions.encryptionKeyId,
   expiresAt: oidcSessions.expiresAt,
   revokedAt: oidcSessions.revokedAt,
-  revokedReason: oidcSessions.revokedReason
+  revokedReason: oidcSessions.revokedReason,
+  providerSid: oidcSessions.providerSid
 }
 
 const clip = (value: string | undefined, length: number): string | null =>
@@ -134,7 +149,20 @@ function createRefreshSessions (fastify: FastifyInstance, ring: KeyRing | null) 
     const [result] = await db.db.update(oidcSessions)
       .set({ revokedAt: sql`COALESCE(${oidcSessions.revokedAt}, ${now})`, revokedReason: reason })
       .where(and(eq(oidcSessions.familyId, familyId), usableOrRotating()))
+    // Its access tokens are refused from now on, on every instance (plugins/session-ends.ts).
+    await fastify.cacheEviction.evict('session-end', `family:${familyId}`)
     return result.affectedRows
+  }
+
+  /** Ends families by id (already known to be the caller's), provider tokens included; returns how many rows ended. */
+  async function endFamilies (familyIds: string[], reason: string): Promise<number> {
+    if (familyIds.length === 0) return 0
+    const live = await liveTokens(inArray(oidcSessions.familyId, familyIds))
+    let revoked = 0
+    for (const familyId of familyIds) revoked += await revokeFamily(familyId, reason)
+    if (revoked > 0) log.info({ event: 'LogOidcRefreshFamilyRevoked', reason, families: familyIds.length, revoked }, 'refresh families revoked')
+    await revokeAtProvider(live)
+    return revoked
   }
 
   async function refuse (row: { familyId: string, userId: string }, reason: string, level: 'info' | 'warn' = 'info'): Promise<never> {
@@ -239,7 +267,8 @@ function createRefreshSessions (fastify: FastifyInstance, ring: KeyRing | null) 
         expiresAt: toSqlTime(familyIssuedAt + capMs),
         createdAt: nowSql,
         ipAddress: clip(client.ipAddress, 45),
-        userAgent: clip(client.userAgent, 256)
+        userAgent: clip(client.userAgent, 256),
+        providerSid: row.providerSid
       })
       return true
     })
@@ -247,7 +276,7 @@ function createRefreshSessions (fastify: FastifyInstance, ring: KeyRing | null) 
       log.warn({ event: 'LogOidcRefreshFamilyRevoked', reason: REVOKED_MEANWHILE, familyId: row.familyId, userId: row.userId }, 'family revoked while its refresh was in flight')
       throw new RefreshRefused(REVOKED_MEANWHILE)
     }
-    return { ...auth.mint(claims, config.OIDC_ACCESS_TOKEN_MINUTES), refreshToken: successor.token }
+    return { ...auth.mint({ ...claims, sid: row.familyId }, config.OIDC_ACCESS_TOKEN_MINUTES), refreshToken: successor.token }
   }
 
   /** A new family for a completed sign-in; returns the opaque token for the browser. */
@@ -268,7 +297,8 @@ function createRefreshSessions (fastify: FastifyInstance, ring: KeyRing | null) 
       expiresAt: toSqlTime(now + capMs),
       createdAt: toSqlTime(now),
       ipAddress: clip(input.ipAddress, 45),
-      userAgent: clip(input.userAgent, 256)
+      userAgent: clip(input.userAgent, 256),
+      providerSid: clip(input.providerSid, 255)
     })
     return { refreshToken: token, familyId }
   }
@@ -281,23 +311,84 @@ function createRefreshSessions (fastify: FastifyInstance, ring: KeyRing | null) 
      * sessions are on and the provider handed out a refresh token, a short JWT plus the opaque handle of
      * a new family. The provider's own tokens never leave the service.
      */
-    async issue (claims: TokenClaims, provider: { refreshToken?: string | undefined, issuer: string, subject: string }, client: ClientInfo = {}): Promise<{ token: string, refreshToken?: string }> {
-      if (!config.OIDC_USE_REFRESH_TOKENS) return { token: auth.mint(claims, config.JWT_EXPIRATION_MINUTES).token }
+    async issue (claims: TokenClaims, provider: { refreshToken?: string | undefined, issuer: string, subject: string, sid?: string | undefined }, client: ClientInfo = {}): Promise<{ token: string, refreshToken?: string }> {
+      const standalone = () => ({ token: auth.mint({ ...claims, sid: newTokenSid() }, config.JWT_EXPIRATION_MINUTES).token })
+      if (!config.OIDC_USE_REFRESH_TOKENS) return standalone()
       if (provider.refreshToken === undefined || provider.refreshToken === '') {
         // The provider did not grant offline access (scope refused or not supported): the user gets the
         // ordinary long session instead of a short one that could never be renewed.
         log.info({ event: 'LogOidcRefreshUnavailable', userId: claims.userId }, 'provider returned no refresh token; issuing a standard session')
-        return { token: auth.mint(claims, config.JWT_EXPIRATION_MINUTES).token }
+        return standalone()
       }
-      const { refreshToken } = await startFamily({
+      const { refreshToken, familyId } = await startFamily({
         userId: claims.userId,
         issuer: provider.issuer,
         subject: provider.subject,
         providerRefreshToken: provider.refreshToken,
+        providerSid: provider.sid,
         ipAddress: client.ipAddress,
         userAgent: client.userAgent
       })
-      return { token: auth.mint(claims, config.OIDC_ACCESS_TOKEN_MINUTES).token, refreshToken }
+      return { token: auth.mint({ ...claims, sid: familyId }, config.OIDC_ACCESS_TOKEN_MINUTES).token, refreshToken }
+    },
+
+    /** The user's live families, most recently used first: one signed-in device each. */
+    async listForUser (userId: string): Promise<FamilySummary[]> {
+      const now = toSqlTime(clock.now())
+      const rows = await db.db.select({
+        familyId: oidcSessions.familyId,
+        familyIssuedAt: oidcSessions.familyIssuedAt,
+        createdAt: oidcSessions.createdAt,
+        expiresAt: oidcSessions.expiresAt,
+        userAgent: oidcSessions.userAgent,
+        ipAddress: oidcSessions.ipAddress
+      }).from(oidcSessions)
+        .where(and(eq(oidcSessions.userId, userId), usableOrRotating(), sql`${oidcSessions.expiresAt} > ${now}`))
+        .orderBy(desc(oidcSessions.createdAt))
+      const seen = new Map<string, FamilySummary>()
+      for (const r of rows) {
+        if (seen.has(r.familyId)) continue
+        seen.set(r.familyId, {
+          familyId: r.familyId,
+          firstUsedAt: fromSqlTime(r.familyIssuedAt),
+          lastUsedAt: fromSqlTime(r.createdAt),
+          expiresAt: fromSqlTime(r.expiresAt),
+          userAgent: r.userAgent,
+          ipAddress: r.ipAddress
+        })
+      }
+      return [...seen.values()]
+    },
+
+    /** Ends one of the user's families; false when the user has no such live family. */
+    async endFamily (userId: string, familyId: string, reason: string): Promise<boolean> {
+      const mine = (await this.listForUser(userId)).some((f) => f.familyId === familyId)
+      if (!mine) return false
+      await endFamilies([familyId], reason)
+      return true
+    },
+
+    /** Ends every live family of the user but `keep`; returns how many families ended. */
+    async endOthers (userId: string, keep: string | undefined, reason: string): Promise<number> {
+      const others = (await this.listForUser(userId)).map((f) => f.familyId).filter((id) => id !== keep)
+      await endFamilies(others, reason)
+      return others.length
+    },
+
+    /**
+     * Back-channel logout: ends the families the provider's session `sid` started, or with only `sub`
+     * every family of that subject at this issuer. Returns the users whose families ended.
+     */
+    async endByProviderSession (match: { issuer: string, sid?: string | undefined, subject?: string | undefined }): Promise<string[]> {
+      const where = match.sid !== undefined
+        ? and(eq(oidcSessions.providerSid, match.sid), ...(match.subject !== undefined ? [eq(oidcSessions.subject, match.subject)] : []))
+        : eq(oidcSessions.subject, match.subject ?? '')
+      const rows = await db.db.selectDistinct({ familyId: oidcSessions.familyId, userId: oidcSessions.userId, issuer: oidcSessions.issuer })
+        .from(oidcSessions).where(and(where, usableOrRotating()))
+      // A family recorded without an issuer (the provider never named one) is matched by sid or sub alone.
+      const matching = rows.filter((r) => r.issuer === '' || r.issuer === match.issuer)
+      await endFamilies(matching.map((r) => r.familyId), REASON.backchannel)
+      return [...new Set(matching.map((r) => r.userId))]
     },
 
     /**
@@ -338,14 +429,15 @@ function createRefreshSessions (fastify: FastifyInstance, ring: KeyRing | null) 
     },
 
     /** Logout: ends the family of any known token (whatever its state) and the provider's token. */
-    async revoke (opaqueToken: string): Promise<void> {
+    async revoke (opaqueToken: string): Promise<{ familyId: string, userId: string } | null> {
       const [row] = await db.db.select({ familyId: oidcSessions.familyId, userId: oidcSessions.userId })
         .from(oidcSessions).where(eq(oidcSessions.tokenHash, hashToken(opaqueToken))).limit(1)
-      if (row === undefined) return
+      if (row === undefined) return null
       const live = await liveTokens(eq(oidcSessions.familyId, row.familyId))
       const revoked = await revokeFamily(row.familyId, REASON.logout)
       log.info({ event: 'LogOidcRefreshFamilyRevoked', reason: REASON.logout, familyId: row.familyId, userId: row.userId, revoked }, 'refresh family revoked')
       await revokeAtProvider(live)
+      return row
     },
 
     /**
@@ -358,6 +450,7 @@ function createRefreshSessions (fastify: FastifyInstance, ring: KeyRing | null) 
       const [result] = await db.db.update(oidcSessions)
         .set({ revokedAt: sql`COALESCE(${oidcSessions.revokedAt}, ${now})`, revokedReason: reason.slice(0, 32) })
         .where(and(eq(oidcSessions.userId, userId), usableOrRotating()))
+      for (const familyId of new Set(live.map((row) => row.familyId))) await fastify.cacheEviction.evict('session-end', `family:${familyId}`)
       if (result.affectedRows > 0) log.info({ event: 'LogOidcRefreshFamilyRevoked', reason, userId, revoked: result.affectedRows }, 'all refresh families of a user revoked')
       await revokeAtProvider(live)
       return result.affectedRows
@@ -399,4 +492,4 @@ export default fp(async (fastify) => {
     if (loaded.legacyFile !== undefined) fastify.log.info({ path: loaded.legacyFile, keyId: ring.current.id }, 'the provider-token key file of an earlier version still decrypts; new tokens use the configured key')
   }
   fastify.decorate('refreshSessions', createRefreshSessions(fastify, ring))
-}, { name: 'refresh-sessions', fastify: '5.x', dependencies: ['config', 'clock', 'db', 'auth', 'identity', 'oidc-client'] })
+}, { name: 'refresh-sessions', fastify: '5.x', dependencies: ['config', 'clock', 'db', 'auth', 'identity', 'oidc-client', 'cache-eviction'] })

@@ -49,12 +49,16 @@ export async function cleanupPass (pool: Pool, purge: () => Promise<number>, log
  * outside the schedule, is kept from overlapping a scheduled one by the database lock.
  */
 export default fp(async (fastify) => {
-  const { db, clock, refreshSessions } = fastify
+  const { db, clock, refreshSessions, sessionEnds, auditLog } = fastify
   const log = fastify.log.child({ job: 'session-cleanup' })
   /** The pass in flight, awaited on shutdown so the pool is not closed under it. */
   let last: Promise<void> = Promise.resolve()
   const pass = (): Promise<void> => {
-    last = cleanupPass(db.pool, () => refreshSessions.purgeStale(clock.now()), log)
+    last = cleanupPass(db.pool, async () => {
+      const now = clock.now()
+      // Session rows, ended sign-ins and used logout tokens, and audit entries past AUDIT_RETENTION_DAYS.
+      return await refreshSessions.purgeStale(now) + await sessionEnds.purgeStale(now) + await auditLog.purgeStale(now)
+    }, log)
     return last
   }
 
@@ -69,4 +73,4 @@ export default fp(async (fastify) => {
     await task?.destroy()
     await last
   })
-}, { name: 'session-cleanup', fastify: '5.x', dependencies: ['clock', 'db', 'refresh-sessions'] })
+}, { name: 'session-cleanup', fastify: '5.x', dependencies: ['clock', 'db', 'refresh-sessions', 'session-ends', 'audit-log'] })

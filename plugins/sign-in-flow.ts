@@ -89,12 +89,19 @@ export function signInFlow (fastify: FastifyInstance, cookiePath: string) {
     redeemed.set(state, true, TRANSACTION_SECONDS * 1000)
     return true
   }
+  const secure = (request: FastifyRequest) => publicOrigin(request).startsWith('https:')
+  /**
+   * On https the cookies carry the `__Host-` prefix: the browser then accepts them only Secure, for this
+   * exact host and path `/`, so neither a sibling subdomain nor plain http can plant or overwrite them.
+   * The prefix demands path `/`; the flow-specific names keep the flows apart.
+   */
+  const cookieName = (request: FastifyRequest, name: string) => secure(request) ? `__Host-${name}` : name
   const cookieOptions = (request: FastifyRequest) =>
-    ({ path: cookiePath, httpOnly: true, sameSite: 'lax', secure: publicOrigin(request).startsWith('https:') }) as const
+    ({ path: secure(request) ? '/' : cookiePath, httpOnly: true, sameSite: 'lax', secure: secure(request) }) as const
 
   function readCookie (request: FastifyRequest, name: string): string | null {
     // Optional chaining: an error handler may run for a request that failed before cookies were parsed.
-    const raw = request.cookies?.[name]
+    const raw = request.cookies?.[cookieName(request, name)]
     if (raw === undefined) return null
     const unsigned = request.unsignCookie(raw)
     return unsigned.valid ? unsigned.value : null
@@ -108,11 +115,11 @@ export function signInFlow (fastify: FastifyInstance, cookiePath: string) {
     },
 
     setCookie (request: FastifyRequest, reply: FastifyReply, name: string, value: string): void {
-      reply.setCookie(name, value, { ...cookieOptions(request), signed: true, maxAge: TRANSACTION_SECONDS })
+      reply.setCookie(cookieName(request, name), value, { ...cookieOptions(request), signed: true, maxAge: TRANSACTION_SECONDS })
     },
 
     clear (request: FastifyRequest, reply: FastifyReply, name: string): void {
-      reply.clearCookie(name, cookieOptions(request))
+      reply.clearCookie(cookieName(request, name), cookieOptions(request))
     },
 
     /** Reads a flow cookie and clears it: whatever happens next, it is used up. */

@@ -1,10 +1,11 @@
+import { randomUUID } from 'node:crypto'
 import type { FastifyInstance } from 'fastify'
 import { asc, eq, inArray, sql } from 'drizzle-orm'
 import { userGeofences } from '../db/schema/service.js'
 import { toSqlTime } from '../db/client.js'
 import { humans } from '../db/schema/engine.js'
 import { badRequest, conflict, notFound } from './errors.js'
-import { openRing, userPolygonProblem, type LatLon } from '../lib/polygon.js'
+import { openRing, sphericalAreaKm2, userPolygonProblem, type LatLon } from '../lib/polygon.js'
 import { TtlCache } from '../lib/ttl-cache.js'
 import { decoratorPlugin } from './decorator-plugin.js'
 import type { AlarmType } from '../schemas/alarm-types.js'
@@ -13,8 +14,17 @@ import type { AlarmType } from '../schemas/alarm-types.js'
 export const MAX_FENCES_PER_USER = 10
 export const NAME_MAX = 50
 const NAME_CHARSET = /^[A-Za-z0-9 \-'.()&]+$/
-/** Collisions get " 2" … " 10" appended, as in the reference. */
-const MAX_SUFFIX = 10
+
+/**
+ * The engine's name of a member's fence: the display name in lower case, then ` ~u<fence id>`. The id
+ * is unique, so no two member fences can share a name, and `~` cannot be typed into a display name, so
+ * a member cannot name a fence like another member's. Names from before this scheme (plain lower-case
+ * display names) keep working until the fence is renamed; see `isLegacyName`.
+ */
+export const engineName = (id: number, displayName: string): string => `${displayName.toLowerCase()} ~u${id}`
+const ENGINE_NAME = / ~u\d+$/
+/** A fence named by the old rule (its display name in lower case), which can equal a shared area's name. */
+export const isLegacyName = (name: string): boolean => !ENGINE_NAME.test(name)
 
 export type FenceStatus = 'active' | 'pending_review' | 'approved' | 'rejected'
 /** Statuses the service itself serves in the feed; approved fences are in Koji. */
@@ -148,7 +158,7 @@ export function nameProblem (name: string): string | null {
  * that alters the feed asks the engine to download it again; area names move through `areaWriter`.
  */
 function createUserGeofences (fastify: FastifyInstance) {
-  const { db, engineDb, engine, koji, areaWriter, clock, log } = fastify
+  const { db, engineDb, engine, koji, areaWriter, clock, log, config } = fastify
   const now = () => toSqlTime(clock.now())
   /**
    * The fingerprint by the count of this instance's feed changes: a change moves to a new key, so a read
@@ -170,19 +180,34 @@ function createUserGeofences (fastify: FastifyInstance) {
     return found
   }
 
-  /** Every name a new fence must not take: all local names (including promoted ones) and Koji's. */
+  /**
+   * Every name a fence must not take: every other member fence's (promoted ones included), Koji's, and
+   * every area the engine itself knows (`/api/geofence/all`, which also lists this service's feed).
+   */
   async function takenNames (exceptId?: number): Promise<Set<string>> {
-    const [rows, admin] = await Promise.all([
+    const [rows, admin, engineFences] = await Promise.all([
       db.db.select({ id: userGeofences.id, kojiName: userGeofences.kojiName, promotedName: userGeofences.promotedName }).from(userGeofences),
-      koji.adminFences()
+      koji.adminFences(),
+      engine.geofence.all()
     ])
-    const taken = new Set(admin.names)
+    const taken = new Set([...admin.names].map((n) => n.toLowerCase()))
+    for (const fence of engineFences) if (typeof fence.name === 'string') taken.add(fence.name.toLowerCase())
     for (const r of rows) {
-      if (r.id === exceptId) continue
+      if (r.id === exceptId) {
+        // The fence's own current names are its own, even as the engine lists them.
+        taken.delete(r.kojiName.toLowerCase())
+        if (r.promotedName !== null) taken.delete(r.promotedName.toLowerCase())
+        continue
+      }
       taken.add(r.kojiName.toLowerCase())
       if (r.promotedName !== null) taken.add(r.promotedName.toLowerCase())
     }
     return taken
+  }
+
+  /** Names of areas that are not member fences: Koji's shared fences. */
+  async function sharedNames (): Promise<Set<string>> {
+    return new Set([...(await koji.adminFences()).names].map((n) => n.toLowerCase()))
   }
 
   /**
@@ -198,8 +223,19 @@ function createUserGeofences (fastify: FastifyInstance) {
     }
   }
 
-  function checkInput (input: FenceInput): { displayName: string, polygon: LatLon[] } {
+  /** What is wrong with a new fence (its name, its polygon, its size), or null. */
+  function inputProblem (input: FenceInput): string | null {
     const problem = nameProblem(input.displayName) ?? userPolygonProblem(input.polygon)
+    if (problem !== null) return problem
+    const area = sphericalAreaKm2(openRing(input.polygon as LatLon[]))
+    if (area > config.USER_GEOFENCE_MAX_AREA_KM2) {
+      return `polygon covers about ${Math.round(area).toLocaleString('en')} km²; a geofence may cover at most ${config.USER_GEOFENCE_MAX_AREA_KM2.toLocaleString('en')} km²`
+    }
+    return null
+  }
+
+  function checkInput (input: FenceInput): { displayName: string, polygon: LatLon[] } {
+    const problem = inputProblem(input)
     if (problem !== null) throw badRequest(problem)
     return { displayName: input.displayName.trim(), polygon: openRing(input.polygon as LatLon[]) }
   }
@@ -207,16 +243,14 @@ function createUserGeofences (fastify: FastifyInstance) {
   async function create (userId: string, input: FenceInput, opts: { activate: boolean, reloadEngine?: boolean }): Promise<UserFence> {
     const { displayName, polygon } = checkInput(input)
     const taken = await takenNames()
-    const base = displayName.toLowerCase()
-    const kojiName = [base, ...Array.from({ length: MAX_SUFFIX - 1 }, (_, i) => `${base} ${i + 2}`)].find((n) => !taken.has(n) && n.length <= 100)
-    if (kojiName === undefined) throw badRequest('No unique name is available for this geofence; choose another name.')
     const insert = () => db.transaction(async (tx, connection) => {
       // Locks the user's range of the index, so two concurrent creates cannot both pass the limit.
       const mine = await connection.query('SELECT id FROM user_geofences WHERE human_id = ? FOR UPDATE', [userId]) as unknown[]
       if (mine.length >= MAX_FENCES_PER_USER) throw badRequest(`You can have at most ${MAX_FENCES_PER_USER} geofences.`)
+      // The engine name holds the row's id: a unique stand-in first, replaced in the same transaction.
       const [result] = await tx.insert(userGeofences).values({
         humanId: userId,
-        kojiName,
+        kojiName: `~new ${randomUUID()}`,
         displayName,
         groupName: input.groupName?.trim() ?? '',
         parentId: input.parentId ?? null,
@@ -225,12 +259,18 @@ function createUserGeofences (fastify: FastifyInstance) {
         createdAt: now(),
         updatedAt: now()
       }).$returningId()
-      return (result as { id: number }).id
+      const newId = (result as { id: number }).id
+      const name = engineName(newId, displayName)
+      // Someone (an admin in Koji, an engine fence file) already uses the name: refused, nothing kept.
+      if (taken.has(name)) throw conflict('That geofence name is already taken.')
+      await tx.update(userGeofences).set({ kojiName: name }).where(eq(userGeofences.id, newId))
+      return newId
     })
     const id = await withDeadlockRetry(insert).catch((err: unknown) => {
       if (sqlCode(err) === 'ER_DUP_ENTRY') throw conflict('That geofence name was just taken; try again.')
       throw err
     })
+    const kojiName = (await row(id)).kojiName
     if (opts.reloadEngine !== false) await feedChanged()
     if (opts.activate) {
       try {
@@ -251,7 +291,8 @@ function createUserGeofences (fastify: FastifyInstance) {
     const problem = nameProblem(input.displayName)
     if (problem !== null) throw badRequest(problem)
     const displayName = input.displayName.trim()
-    const kojiName = displayName.toLowerCase()
+    // A rename also moves a fence with an old-style name into the member namespace.
+    const kojiName = engineName(id, displayName)
     if (kojiName !== found.kojiName && (await takenNames(id)).has(kojiName)) throw conflict('That geofence name is already taken.')
     await db.db.update(userGeofences).set({
       displayName,
@@ -263,18 +304,27 @@ function createUserGeofences (fastify: FastifyInstance) {
     }).where(eq(userGeofences.id, id))
     if (kojiName !== found.kojiName) {
       await feedChanged()
-      await areaWriter.rename(userId, found.kojiName, kojiName)
+      // An old-style name equal to a shared area names that area in the member's list, not this fence:
+      // the shared area stays selected and the fence's new name is added instead of renamed.
+      if (isLegacyName(found.kojiName) && (await sharedNames()).has(found.kojiName.toLowerCase())) await areaWriter.add(userId, [kojiName])
+      else await areaWriter.rename(userId, found.kojiName, kojiName)
     }
     return toFence(await row(id))
   }
 
-  /** Removes a fence: out of Koji if it was published, its name out of every profile, the row, the feed. */
+  /**
+   * Removes a fence: out of Koji if it was published, its name out of every profile, the row, the feed.
+   * Only ever this fence: an unpublished fence with an old-style name equal to a shared area leaves the
+   * name in the owner's profiles, where it means the shared area.
+   */
   async function destroy (found: Row): Promise<void> {
+    const name = found.promotedName ?? found.kojiName
     if (found.status === 'approved') {
-      await koji.remove({ name: found.promotedName ?? found.kojiName, displayName: found.displayName, group: found.groupName, parentId: found.parentId, path: parsePolygon(found.polygonJson) })
+      await koji.remove({ name, displayName: found.displayName, group: found.groupName, parentId: found.parentId, path: parsePolygon(found.polygonJson) })
       koji.invalidate()
     }
-    await areaWriter.remove(found.humanId, [found.promotedName ?? found.kojiName], 'all')
+    const shadowsShared = found.status !== 'approved' && isLegacyName(name) && (await sharedNames()).has(name.toLowerCase())
+    if (!shadowsShared) await areaWriter.remove(found.humanId, [name], 'all')
     await db.db.delete(userGeofences).where(eq(userGeofences.id, found.id))
     await feedChanged()
   }
@@ -297,6 +347,7 @@ function createUserGeofences (fastify: FastifyInstance) {
     create,
     rename,
     feedChanged,
+    inputProblem,
 
     /** How many fences the user has (the limit is checked again, under a lock, by `create`). */
     async count (userId: string): Promise<number> {
@@ -363,8 +414,17 @@ function createUserGeofences (fastify: FastifyInstance) {
 
     /** The fences the feed serves itself, in id order, without their polygons (which never change). */
     async feedIndex (): Promise<Array<{ id: number, kojiName: string }>> {
-      return db.db.select({ id: userGeofences.id, kojiName: userGeofences.kojiName })
-        .from(userGeofences).where(inArray(userGeofences.status, FEED_STATUSES)).orderBy(asc(userGeofences.id))
+      const [rows, shared] = await Promise.all([
+        db.db.select({ id: userGeofences.id, kojiName: userGeofences.kojiName })
+          .from(userGeofences).where(inArray(userGeofences.status, FEED_STATUSES)).orderBy(asc(userGeofences.id)),
+        sharedNames()
+      ])
+      // A member fence is never served under a shared area's name (an old-style name can equal one).
+      return rows.filter((r) => {
+        if (!shared.has(r.kojiName.toLowerCase())) return true
+        log.warn({ geofenceId: r.id }, 'member geofence left out of the feed: its old-style name equals a shared area; renaming it moves it to its own name')
+        return false
+      })
     },
 
     /** The raw polygon text of these fences, by id; a fence deleted meanwhile is missing. */
@@ -392,11 +452,17 @@ function createUserGeofences (fastify: FastifyInstance) {
       })
     },
 
-    /** Names of fences the service serves privately (not yet promoted), mapped to their owner. */
+    /**
+     * Names of fences the service serves privately (not yet promoted), mapped to their owner. An old-style
+     * name equal to a shared area is the shared area's: it stays everyone's to select.
+     */
     async privateNames (): Promise<Map<string, string>> {
-      const rows = await db.db.select({ kojiName: userGeofences.kojiName, humanId: userGeofences.humanId })
-        .from(userGeofences).where(inArray(userGeofences.status, FEED_STATUSES))
-      return new Map(rows.map((r) => [r.kojiName.toLowerCase(), r.humanId]))
+      const [rows, shared] = await Promise.all([
+        db.db.select({ kojiName: userGeofences.kojiName, humanId: userGeofences.humanId })
+          .from(userGeofences).where(inArray(userGeofences.status, FEED_STATUSES)),
+        sharedNames()
+      ])
+      return new Map(rows.filter((r) => !shared.has(r.kojiName.toLowerCase())).map((r) => [r.kojiName.toLowerCase(), r.humanId]))
     }
   }
 }

@@ -56,8 +56,8 @@ const AreaName = Type.String({ minLength: 1, maxLength: 100 })
 
 /** The fields "update a user" writes; omitted fields stay as they are. */
 export const UserUpdateSchema = Type.Object({
-  name: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
-  notes: Type.Optional(Type.String({ maxLength: 255 })),
+  name: Type.Optional(FreeText({ minLength: 1, maxLength: 255 })),
+  notes: Type.Optional(FreeText({ maxLength: 255, multiline: true })),
   language: Type.Optional(Type.Union([Type.String({ pattern: '^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})?$' }), Type.Null()])),
   areaRestriction: Type.Optional(Type.Union([Type.Array(AreaName, { maxItems: 500 }), Type.Null()])),
   communityMembership: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { maxItems: 100 })),

@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox'
+import { FreeText } from './common.js'
 
 /** A [lat, lon] pair as the engine's Poracle format and the drawing page use it. */
 export const LatLonSchema = Type.Tuple([Type.Number(), Type.Number()])
@@ -49,15 +50,15 @@ export const ReviewedFenceSchema = Type.Composite([UserFenceSchema, Type.Object(
  */
 export const FenceCreateSchema = Type.Object({
   displayName: Type.String({ maxLength: 200 }),
-  groupName: Type.Optional(Type.String({ maxLength: 100 })),
-  parentId: Type.Optional(Type.Union([Type.Integer({ minimum: 0 }), Type.Null()])),
+  groupName: Type.Optional(FreeText({ maxLength: 100 })),
+  parentId: Type.Optional(Type.Union([Type.Integer({ minimum: 0, maximum: 2147483647 }), Type.Null()])),
   polygon: Type.Array(Type.Array(Type.Number(), { maxItems: 2 }), { maxItems: 1000 })
 }, { additionalProperties: false })
 
 export const FenceRenameSchema = Type.Object({
   displayName: Type.String({ maxLength: 200 }),
-  groupName: Type.Optional(Type.String({ maxLength: 100 })),
-  parentId: Type.Optional(Type.Union([Type.Integer({ minimum: 0 }), Type.Null()]))
+  groupName: Type.Optional(FreeText({ maxLength: 100 })),
+  parentId: Type.Optional(Type.Union([Type.Integer({ minimum: 0, maximum: 2147483647 }), Type.Null()]))
 }, { additionalProperties: false })
 
 export const FenceIdParamsSchema = Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }) })
@@ -70,13 +71,13 @@ export const RegionSchema = Type.Object({
 })
 
 export const ApproveSchema = Type.Object({
-  promotedName: Type.Optional(Type.String({ maxLength: 200 })),
-  parentId: Type.Optional(Type.Integer({ minimum: 1 })),
-  groupName: Type.Optional(Type.String({ maxLength: 100 }))
+  promotedName: Type.Optional(FreeText({ maxLength: 200 })),
+  parentId: Type.Optional(Type.Integer({ minimum: 1, maximum: 2147483647 })),
+  groupName: Type.Optional(FreeText({ maxLength: 100 }))
 }, { additionalProperties: false })
 
 export const RejectSchema = Type.Object({
-  reviewNotes: Type.String({ minLength: 1, maxLength: 2000 })
+  reviewNotes: FreeText({ minLength: 1, maxLength: 2000, multiline: true })
 }, { additionalProperties: false })
 
 /** A GeoJSON import: at most 50 features; each is checked on its own and reported by name. */

@@ -155,8 +155,24 @@ t.test('the start-up summary masks every secret', async (t) => {
   const c = loadConfig({ ...REQUIRED, OIDC_CLIENT_SECRET: 'super-secret-value-1234', PORACLE_API_SECRET: 'engine-secret-abcd', DB_PASSWORD: 'pw' })
   const text = JSON.stringify(summarize(c))
   t.notMatch(text, /super-secret-value|engine-secret|xxxxxxxx/)
-  t.match(summarize(c), { OIDC_CLIENT_SECRET: '••••••••1234', DB_PASSWORD: '••••••••', CORS_ORIGIN: ['https://alarms.example.org'] })
+  t.match(summarize(c), { OIDC_CLIENT_SECRET: '••••••••', DB_PASSWORD: '••••••••', CORS_ORIGIN: ['https://alarms.example.org'] })
+  t.notMatch(text, /1234|abcd/, 'no part of a secret, not even its end')
+  t.notOk(JSON.stringify(summarize(loadConfig(REQUIRED))).includes(REQUIRED.JWT_SECRET.slice(-4)), 'nor of JWT_SECRET')
   t.equal(mask(''), '')
+})
+
+t.test('placeholder secrets are refused by their look, not only verbatim', async (t) => {
+  for (const secret of [
+    JWT_SECRET_PLACEHOLDER.toUpperCase(),
+    `${JWT_SECRET_PLACEHOLDER}!`,
+    `x${JWT_SECRET_PLACEHOLDER}-2`,
+    'Change_Me_Please_0123456789abcdefghijklmnopq',
+    'your-secret-here-0123456789abcdefghijklmnopqrstu',
+    'REPLACE WITH a long random value 0123456789abcdef'
+  ]) {
+    t.match(problems({ ...REQUIRED, JWT_SECRET: secret }), [/JWT_SECRET is a value published with this project/], secret)
+  }
+  t.same(problems(REQUIRED), [], 'a random secret passes')
 })
 
 t.test('.env files are read and real variables win', async (t) => {

@@ -5,6 +5,7 @@ import { sign } from '@fastify/cookie'
 import { siteSettings } from '../db/schema/service.js'
 import configPlugin, { loadConfig, type Config } from '../plugins/config.js'
 import oidcClientPlugin from '../plugins/oidc-client.js'
+import clockPlugin from '../plugins/clock.js'
 import { cookieSecret } from '../plugins/cookies.js'
 import { build, bearer, seedHuman, JWT_SECRET, type Test, type TestApp } from './helper.js'
 import { CookieJar, followLogin, type FollowLoginOptions, type LoginFlow } from './fakes/browser-flow.js'
@@ -447,6 +448,7 @@ t.test('the offline-access scope rule', async (t) => {
   for (const [name, env, scope] of cases) {
     const app = Fastify()
     await app.register(configPlugin, { config: loadConfig({ ...base, ...env }) })
+    await app.register(clockPlugin)
     await app.register(oidcClientPlugin)
     t.equal(app.oidcClient.scope(), scope, name)
     await app.close()
@@ -479,6 +481,7 @@ t.test('the client calls used for renewal: refresh, userinfo, mapIdentity, revok
       OIDC_SCOPES: 'openid profile offline_access'
     })
   })
+  await app.register(clockPlugin)
   await app.register(oidcClientPlugin)
   const client = app.oidcClient
 
@@ -492,7 +495,7 @@ t.test('the client calls used for renewal: refresh, userinfo, mapIdentity, revok
     next = new URL(res.headers.get('location') ?? '', next)
   }
   next.searchParams.delete('iss')
-  const callback = client.validateCallback(next.searchParams, state)
+  const callback = await client.validateCallback(next.searchParams, state)
   t.equal(callback.issuer, '', 'no iss and no OIDC_ISSUER: not known yet')
   const login = await client.exchangeCode(callback.params, { issuer: callback.issuer, redirectUri, ...(verifier !== undefined && { verifier }) })
   t.equal(login.issuer, op.issuer, 'taken from the id_token of the configured token endpoint')

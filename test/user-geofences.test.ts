@@ -47,11 +47,12 @@ t.test('create: stored lower-cased, added to the active profile in both rows, en
   const s = await setup(t)
   const res = await create(s, { displayName: 'My Patch', polygon: [...TRIANGLE, TRIANGLE[0]] })
   t.equal(res.statusCode, 201)
-  t.match(res.json(), { displayName: 'My Patch', kojiName: 'my patch', status: 'active', pointCount: 3, humanId: OWNER })
-  t.same(await s.areas(), { human: ['town', 'my patch'], profiles: { 1: ['town', 'my patch'], 2: ['village'] } }, 'humans.area and the active profile; profile 2 untouched')
+  const name = `my patch ~u${res.json().id as number}`
+  t.match(res.json(), { displayName: 'My Patch', kojiName: name, status: 'active', pointCount: 3, humanId: OWNER })
+  t.same(await s.areas(), { human: ['town', name], profiles: { 1: ['town', name], 2: ['village'] } }, 'humans.area and the active profile; profile 2 untouched')
   t.ok(s.engine.reloads.includes('geofence') && s.engine.reloads.includes('reload'), 'feed download and state reload')
   const list = await s.app.inject({ method: 'GET', url: '/api/geofences/custom', headers: s.owner })
-  t.same(list.json().map((f: { kojiName: string }) => f.kojiName), ['my patch'])
+  t.same(list.json().map((f: { kojiName: string }) => f.kojiName), [name])
   t.same((await s.app.inject({ method: 'GET', url: '/api/geofences/custom', headers: s.other })).json(), [], 'others see only their own')
 })
 
@@ -77,17 +78,24 @@ t.test('create: names and polygons are checked; bad input creates nothing', asyn
   t.same(await s.areas(), { human: ['town'], profiles: { 1: ['town'], 2: ['village'] } })
 })
 
-t.test('names are unique against admin and user fences', async (t) => {
+t.test('a member fence\'s engine name is its own by construction: never a shared area\'s or another fence\'s', async (t) => {
   const s = await setup(t)
-  t.equal((await create(s, { displayName: 'Town', polygon: TRIANGLE })).json().kojiName, 'town 2', 'Koji has "Town"')
-  t.equal((await create(s, { displayName: 'town', polygon: shifted(1) }, s.other)).json().kojiName, 'town 3', 'across users')
+  const town = (await create(s, { displayName: 'Town', polygon: TRIANGLE })).json()
+  t.equal(town.kojiName, `town ~u${town.id as number}`, 'Koji has "Town": the member\'s fence is not served under it')
+  t.equal(town.displayName, 'Town', 'people still see the name they chose')
+  const theirs = (await create(s, { displayName: 'town', polygon: shifted(1) }, s.other)).json()
+  t.equal(theirs.kojiName, `town ~u${theirs.id as number}`, 'across users')
   const mine = (await create(s, { displayName: 'Corner', polygon: shifted(2) })).json()
-  const renamed = await s.app.inject({ method: 'PUT', url: `/api/geofences/custom/${mine.id as number}`, headers: s.owner, payload: { displayName: 'Town 3' } })
-  t.equal(renamed.statusCode, 409, 'rename to a taken name')
+  s.engine.set({ fences: [{ name: `edge ~u${mine.id as number}`, path: [[51, 7], [51, 7.2], [51.2, 7.2]] }] })
+  const renamed = await s.app.inject({ method: 'PUT', url: `/api/geofences/custom/${mine.id as number}`, headers: s.owner, payload: { displayName: 'Edge' } })
+  t.equal(renamed.statusCode, 409, 'a name the engine already knows (/api/geofence/all) is refused')
+  s.engine.set({ fences: [] })
   const ok = await s.app.inject({ method: 'PUT', url: `/api/geofences/custom/${mine.id as number}`, headers: s.owner, payload: { displayName: 'Nook' } })
   t.equal(ok.statusCode, 200)
-  t.equal(ok.json().kojiName, 'nook')
-  t.same((await s.areas()).human, ['town', 'town 2', 'nook'], 'the area list follows the rename')
+  t.equal(ok.json().kojiName, `nook ~u${mine.id as number}`)
+  t.same((await s.areas()).human, ['town', town.kojiName, ok.json().kojiName], 'the area list follows the rename')
+  const feed = (await s.app.inject({ method: 'GET', url: '/api/geofence-feed' })).json().data.map((f: { name: string }) => f.name)
+  t.equal(feed.filter((n: string) => n.toLowerCase() === 'town').length, 1, 'the feed serves "town" once: Koji\'s')
   t.equal((await s.app.inject({ method: 'PUT', url: `/api/geofences/custom/${mine.id as number}`, headers: s.other, payload: { displayName: 'Mine' } })).statusCode, 404, 'another user\'s fence is not found')
 })
 
@@ -118,67 +126,67 @@ t.test('the area dual-write is rolled back when the engine reload fails', async 
   t.equal(await count(s), 1, 'and leaves no fence behind')
   s.engine.reset()
   t.equal((await s.app.inject({ method: 'POST', url: `/api/geofences/custom/${fence.id as number}/activate`, headers: s.owner })).statusCode, 204)
-  t.same(await s.areas(), { human: ['town', 'corner'], profiles: { 1: ['town', 'corner'], 2: ['village'] } })
+  t.same(await s.areas(), { human: ['town', fence.kojiName], profiles: { 1: ['town', fence.kojiName], 2: ['village'] } })
 })
 
 t.test('area seams: own private fences survive setAreas; others\' are hidden and never written', async (t) => {
   const s = await setup(t)
-  await create(s, { displayName: 'Mine', polygon: TRIANGLE })
-  await create(s, { displayName: 'Theirs', polygon: shifted(1) }, s.other)
+  const mine = (await create(s, { displayName: 'Mine', polygon: TRIANGLE })).json().kojiName as string
+  const theirs = (await create(s, { displayName: 'Theirs', polygon: shifted(1) }, s.other)).json().kojiName as string
   s.engine.set({
     fences: [
       { name: 'Town', path: [[51, 7], [51, 7.2], [51.2, 7.2]] },
-      { name: 'mine', userSelectable: false, path: TRIANGLE as Array<[number, number]> },
-      { name: 'theirs', userSelectable: false, path: shifted(1) as Array<[number, number]> }
+      { name: mine, userSelectable: false, path: TRIANGLE as Array<[number, number]> },
+      { name: theirs, userSelectable: false, path: shifted(1) as Array<[number, number]> }
     ]
   })
   const available = (await s.app.inject({ method: 'GET', url: '/api/areas/available', headers: s.owner })).json()
-  t.same(available.map((a: { name: string }) => a.name), ['Town', 'mine'], 'the other user\'s private fence is hidden')
+  t.same(available.map((a: { name: string }) => a.name), ['Town', mine], 'the other user\'s private fence is hidden')
   const map = await s.app.inject({ method: 'GET', url: '/api/areas/geofence', headers: s.owner })
-  t.same(map.json().geofence.map((f: { name: string }) => f.name), ['Town', 'mine'])
-  t.equal((await s.app.inject({ method: 'GET', url: '/api/areas/map/theirs', headers: s.owner })).statusCode, 404)
+  t.same(map.json().geofence.map((f: { name: string }) => f.name), ['Town', mine])
+  t.equal((await s.app.inject({ method: 'GET', url: `/api/areas/map/${encodeURIComponent(theirs)}`, headers: s.owner })).statusCode, 404)
 
-  const written = await s.app.inject({ method: 'PUT', url: '/api/areas', headers: s.owner, payload: { areas: ['Town', 'Mine', 'Theirs'] } })
+  const written = await s.app.inject({ method: 'PUT', url: '/api/areas', headers: s.owner, payload: { areas: ['Town', mine.toUpperCase(), theirs] } })
   t.equal(written.statusCode, 200)
-  t.same(written.json(), ['town', 'mine'], 'own fence re-added after the engine dropped it; the other user\'s never sent')
-  t.notOk(s.engine.requests.some((r) => /setAreas/.test(r.path) && JSON.stringify(r.body).includes('theirs')))
+  t.same(written.json(), ['town', mine], 'own fence re-added after the engine dropped it; the other user\'s never sent')
+  t.notOk(s.engine.requests.some((r) => /setAreas/.test(r.path) && JSON.stringify(r.body).includes(theirs)))
 
   s.engine.setMode('js')
-  const js = await s.app.inject({ method: 'PUT', url: '/api/areas', headers: s.owner, payload: { areas: ['theirs', 'town'] } })
+  const js = await s.app.inject({ method: 'PUT', url: '/api/areas', headers: s.owner, payload: { areas: [theirs, 'town'] } })
   t.same(js.json(), ['town'], 'PoracleJS would accept it: the service does not send it')
 })
 
 t.test('per-alarm override_areas: own fence names written directly, other users\' refused', async (t) => {
   const s = await setup(t)
-  await create(s, { displayName: 'Mine', polygon: TRIANGLE })
-  await create(s, { displayName: 'Theirs', polygon: shifted(1) }, s.other)
+  const mine = (await create(s, { displayName: 'Mine', polygon: TRIANGLE })).json().kojiName as string
+  const theirs = (await create(s, { displayName: 'Theirs', polygon: shifted(1) }, s.other)).json().kojiName as string
   // Neither fence is known to the engine as selectable: sent to it, both names would be lost.
   s.engine.set({ fences: [{ name: 'Town', path: [[51, 7], [51, 7.2], [51.2, 7.2]] }] })
   const stored = async () => (await s.app.engineDb.pool.query('SELECT uid, lure_id, override_areas FROM lures WHERE id = ? ORDER BY uid', [OWNER])) as Array<{ uid: number, lure_id: number, override_areas: string | null }>
   const lure = (payload: object, method = 'POST', url = '/api/lures') => s.app.inject({ method: method as 'POST', url, headers: s.owner, payload })
 
-  const scoped = await lure({ lure_id: 501, override_areas: ['Town', 'MINE'] })
+  const scoped = await lure({ lure_id: 501, override_areas: ['Town', mine.toUpperCase()] })
   t.equal(scoped.statusCode, 201)
-  t.same(scoped.json().override_areas, ['town', 'mine'], 'the answer shows the full list')
-  t.same((await stored()).map((r) => JSON.parse(r.override_areas ?? 'null')), [['town', 'mine']], 'the row keeps the own fence, lower-cased')
-  t.notOk(s.engine.requests.some((r) => /tracking/.test(r.path) && (JSON.stringify(r.body) ?? '').includes('mine')), 'the engine was sent only names it knows')
+  t.same(scoped.json().override_areas, ['town', mine], 'the answer shows the full list')
+  t.same((await stored()).map((r) => JSON.parse(r.override_areas ?? 'null')), [['town', mine]], 'the row keeps the own fence, lower-cased')
+  t.notOk(s.engine.requests.some((r) => /tracking/.test(r.path) && (JSON.stringify(r.body) ?? '').includes(mine)), 'the engine was sent only names it knows')
   const listed = await s.app.inject({ method: 'GET', url: '/api/lures', headers: s.owner })
-  t.same(listed.json()[0].override_areas, ['town', 'mine'])
+  t.same(listed.json()[0].override_areas, ['town', mine])
 
-  const onlyMine = await lure({ lure_id: 502, override_areas: ['mine'] })
+  const onlyMine = await lure({ lure_id: 502, override_areas: [mine] })
   t.equal(onlyMine.statusCode, 201)
-  t.same(onlyMine.json().override_areas, ['mine'])
+  t.same(onlyMine.json().override_areas, [mine])
   const edited = await lure({ clean: 1 }, 'PUT', `/api/lures/${onlyMine.json().uid as number}`)
   t.equal(edited.statusCode, 200)
-  t.same(edited.json().override_areas, ['mine'], 'an update of another field keeps the own fence')
+  t.same(edited.json().override_areas, [mine], 'an update of another field keeps the own fence')
 
   const before = await stored()
-  const foreign = await lure({ lure_id: 503, override_areas: ['town', 'theirs'] })
+  const foreign = await lure({ lure_id: 503, override_areas: ['town', theirs] })
   t.equal(foreign.statusCode, 400, 'another user\'s private fence')
-  t.match(foreign.json(), { error: 'Invalid request', details: [{ field: '/override_areas', message: 'unknown area: theirs' }] })
-  const foreignEdit = await lure({ override_areas: ['theirs'] }, 'PUT', `/api/lures/${scoped.json().uid as number}`)
+  t.match(foreign.json(), { error: 'Invalid request', details: [{ field: '/override_areas', message: `unknown area: ${theirs}` }] })
+  const foreignEdit = await lure({ override_areas: [theirs] }, 'PUT', `/api/lures/${scoped.json().uid as number}`)
   t.equal(foreignEdit.statusCode, 400)
-  for (const bad of [{ lure_id: 504, override_areas: 'mine' }, { lure_id: 504, override_areas: [{ a: 1 }] }, { lure_id: 504, override_areas: Array.from({ length: 33 }, (_, i) => `a${i}`) }, { lure_id: 504, override_areas: ['mine'], distance: 5 }]) {
+  for (const bad of [{ lure_id: 504, override_areas: mine }, { lure_id: 504, override_areas: [{ a: 1 }] }, { lure_id: 504, override_areas: Array.from({ length: 33 }, (_, i) => `a${i}`) }, { lure_id: 504, override_areas: [mine], distance: 5 }]) {
     const res = await lure(bad)
     t.equal(res.statusCode, 400, JSON.stringify(bad).slice(0, 60))
   }
@@ -207,7 +215,7 @@ t.test('submit, approve to Koji, reject, delete', async (t) => {
   t.equal((await s.app.inject({ method: 'POST', url: `/api/geofences/custom/${a.id as number}/submit`, headers: s.other })).statusCode, 404, 'only the owner submits')
   for (const f of [a, b]) t.equal((await s.app.inject({ method: 'POST', url: `/api/geofences/custom/${f.id as number}/submit`, headers: s.owner })).json().status, 'pending_review')
   const queue = await s.app.inject({ method: 'GET', url: '/api/admin/geofences/submissions', headers: s.admin })
-  t.same(queue.json().map((f: { kojiName: string, ownerName: string }) => [f.kojiName, f.ownerName]), [['park', `user ${OWNER}`], ['lake', `user ${OWNER}`]])
+  t.same(queue.json().map((f: { kojiName: string, ownerName: string }) => [f.kojiName, f.ownerName]), [[a.kojiName, `user ${OWNER}`], [b.kojiName, `user ${OWNER}`]])
   t.equal((await s.app.inject({ method: 'GET', url: '/api/admin/geofences/all', headers: s.owner })).statusCode, 403, 'admins only')
 
   const approved = await s.app.inject({ method: 'POST', url: url(a.id, 'approve'), headers: s.admin, payload: { promotedName: 'City Park', groupName: 'Parks' } })
@@ -217,9 +225,9 @@ t.test('submit, approve to Koji, reject, delete', async (t) => {
   t.ok(saved, 'published to Koji')
   t.same(saved?.projects, ['poracle'])
   t.same(saved?.path, TRIANGLE)
-  t.same((await s.areas()).human, ['town', 'city park', 'lake'], 'the owner\'s subscription follows the promoted name, in place')
+  t.same((await s.areas()).human, ['town', 'city park', b.kojiName], 'the owner\'s subscription follows the promoted name, in place')
   const feedNames = (await s.app.inject({ method: 'GET', url: '/api/geofence-feed' })).json().data.map((f: { name: string, userSelectable: boolean }) => [f.name, f.userSelectable])
-  t.same(feedNames, [['Town', true], ['city park', true], ['lake', false]], 'served once, from Koji, as a public fence')
+  t.same(feedNames, [['Town', true], ['city park', true], [b.kojiName, false]], 'served once, from Koji, as a public fence')
 
   t.equal((await s.app.inject({ method: 'POST', url: url(b.id, 'reject'), headers: s.admin, payload: {} })).statusCode, 400, 'a reason is required')
   const rejected = await s.app.inject({ method: 'POST', url: url(b.id, 'reject'), headers: s.admin, payload: { reviewNotes: 'Overlaps the lake fence' } })
@@ -280,7 +288,8 @@ t.test('GeoJSON import: per-feature errors, nothing created, never a 500', async
 
   const good = await post(JSON.stringify({ type: 'FeatureCollection', features: [feature('Good', [ring]), feature('A'.repeat(60), [ring.map(([lon, lat]) => [lon as number + 1, lat])])] }), 'application/geo+json')
   t.equal(good.statusCode, 201)
-  t.same(good.json().created.map((f: { kojiName: string }) => f.kojiName), ['good', 'a'.repeat(50)])
+  t.same(good.json().created.map((f: { displayName: string }) => f.displayName), ['good', 'a'.repeat(50)])
+  t.match(good.json().created.map((f: { kojiName: string }) => f.kojiName), [/^good ~u\d+$/, /^a{50} ~u\d+$/])
   t.same(good.json().created[0].polygon, [[52, 1], [52, 1.1], [52.1, 1.1]], '[lon, lat] turned into [lat, lon], closing point dropped')
   t.match(good.json().warnings[0], /shortened/)
 
@@ -315,4 +324,32 @@ t.test('regions for drawing come from Koji; none when it fails', async (t) => {
   t.same(regions.json(), [{ id: 2, name: 'north', displayName: 'The North', polygon: [[50, 0], [50, 1], [51, 1], [50, 0]] }])
   s.koji.fail('garbage')
   t.same((await s.app.inject({ method: 'GET', url: '/api/geofences/regions', headers: s.owner })).json(), [])
+})
+
+t.test('findings: a fence named like a shared area, a whole-world fence, unsafe group names, out-of-range ids', async (t) => {
+  const s = await setup(t)
+  const world = await create(s, { displayName: 'Everywhere', polygon: [[-85, -179], [85, -179], [85, 179], [-85, 179]] })
+  t.equal(world.statusCode, 400)
+  t.match(world.json().error, /at most 2,500 km²/)
+  t.equal(await count(s), 0)
+
+  for (const group of ['a\u0000b', 'x\u202ey', 'lone \ud800']) {
+    const res = await create(s, { displayName: 'Grouped', groupName: group, polygon: TRIANGLE })
+    t.equal(res.statusCode, 400, JSON.stringify(group))
+  }
+  const fence = (await create(s, { displayName: 'Plain', polygon: TRIANGLE })).json()
+  const big = await s.app.inject({ method: 'PUT', url: `/api/geofences/custom/${fence.id as number}`, headers: s.owner, payload: { displayName: 'Plain', parentId: 2 ** 31 } })
+  t.equal(big.statusCode, 400, 'parentId past a 32-bit integer is a 400, not a 500')
+  const badGroup = await s.app.inject({ method: 'PUT', url: `/api/geofences/custom/${fence.id as number}`, headers: s.owner, payload: { displayName: 'Plain', groupName: 'g\u0000' } })
+  t.equal(badGroup.statusCode, 400)
+
+  // A fence from before the namespace, named exactly like the shared area "Town".
+  await s.app.db.pool.query("INSERT INTO user_geofences (human_id, koji_name, display_name, status, polygon_json, created_at, updated_at) VALUES (?, 'town', 'Town', 'active', ?, NOW(6), NOW(6))", [OWNER, JSON.stringify(shifted(3))])
+  const [legacy] = await s.app.db.pool.query("SELECT id FROM user_geofences WHERE koji_name = 'town'") as Array<{ id: number }>
+  const feed = (await s.app.inject({ method: 'GET', url: '/api/geofence-feed' })).json().data.map((f: { name: string }) => f.name)
+  t.same(feed.filter((n: string) => n.toLowerCase() === 'town'), ['Town'], 'the old fence is not served under the shared name')
+  const available = (await s.app.inject({ method: 'GET', url: '/api/areas/available', headers: s.other })).json()
+  t.ok(available.some((a: { name: string }) => a.name.toLowerCase() === 'town'), 'the shared area stays everyone\'s to select')
+  t.equal((await s.app.inject({ method: 'DELETE', url: `/api/geofences/custom/${legacy?.id as number}`, headers: s.owner })).statusCode, 204)
+  t.ok((await s.areas()).human.includes('town'), 'deleting the fence leaves the shared area in the owner\'s selection')
 })

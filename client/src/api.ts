@@ -133,7 +133,16 @@ export async function api<T> (path: string, options: RequestOptions = {}): Promi
  */
 export async function signOut (): Promise<void> {
   const refreshToken = getRefreshToken()
+  const token = getToken()
   const sso = getSignInMethod() === 'oidc'
+  if (token !== null) {
+    // Ends this sign-in on the server (its refresh family, or its token), so a copy of it is dead too.
+    await fetch('/api/auth/logout', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify(refreshToken !== null ? { refreshToken } : {})
+    }).catch(() => undefined)
+  }
   if (refreshToken !== null) {
     await publicApi('/api/auth/oidc/refresh/revoke', { method: 'POST', json: { refreshToken } }).catch(() => undefined)
   }

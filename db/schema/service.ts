@@ -98,13 +98,51 @@ export const oidcSessions = mysqlTable('oidc_sessions', {
   replacedByHash: varchar('replaced_by_hash', { length: 64 }),
   createdAt: createdAt(),
   ipAddress: varchar('ip_address', { length: 45 }),
-  userAgent: varchar('user_agent', { length: 256 })
+  userAgent: varchar('user_agent', { length: 256 }),
+  /** The provider's session id (`sid` of the id_token), for back-channel logout. */
+  providerSid: varchar('provider_sid', { length: 255 })
 }, (t) => [
   uniqueIndex('oidc_sessions_token_hash_unique').on(t.tokenHash),
   index('oidc_sessions_family_idx').on(t.familyId),
   index('oidc_sessions_user_revoked_idx').on(t.userId, t.revokedAt),
   index('oidc_sessions_revoked_expires_idx').on(t.revokedAt, t.expiresAt),
-  index('oidc_sessions_expires_idx').on(t.expiresAt)
+  index('oidc_sessions_expires_idx').on(t.expiresAt),
+  index('oidc_sessions_provider_sid_idx').on(t.providerSid)
+])
+
+/**
+ * Ended sign-ins without a refresh family: a token issued before `not_before` for its key is refused.
+ * Keys are `user:<id>` (every such sign-in of the user) or `sid:<session id>` (one sign-in, or one
+ * impersonation). Rows outlive the longest token by a day, then the cleanup job deletes them.
+ */
+export const sessionCutoffs = mysqlTable('session_cutoffs', {
+  key: varchar('cutoff_key', { length: 300 }).primaryKey(),
+  notBefore: utc('not_before').notNull(),
+  /** For a `user:` key: the one sign-in that stays ("end all my other sign-ins"). */
+  keepSid: varchar('keep_sid', { length: 64 })
+}, (t) => [index('session_cutoffs_not_before_idx').on(t.notBefore)])
+
+/** Back-channel logout tokens already used (`jti`), kept until they would have expired anyway. */
+export const logoutTokenUses = mysqlTable('logout_token_uses', {
+  jti: varchar('jti', { length: 255 }).primaryKey(),
+  expiresAt: utc('expires_at').notNull()
+}, (t) => [index('logout_token_uses_expires_idx').on(t.expiresAt)])
+
+/** What administrators did: who, to whom, what changed (never a secret), when, in which request. */
+export const auditLog = mysqlTable('audit_log', {
+  id: bigint('id', { mode: 'number', unsigned: true }).autoincrement().primaryKey(),
+  at: utc('at').notNull(),
+  actorId: varchar('actor_id', { length: 255 }).notNull(),
+  action: varchar('action', { length: 64 }).notNull(),
+  target: varchar('target', { length: 500 }),
+  details: json('details'),
+  requestId: varchar('request_id', { length: 64 }).notNull(),
+  status: int('status').notNull()
+}, (t) => [
+  index('audit_log_at_idx').on(t.at),
+  index('audit_log_actor_at_idx').on(t.actorId, t.at),
+  index('audit_log_action_at_idx').on(t.action, t.at),
+  index('audit_log_target_idx').on(t.target)
 ])
 
 /**

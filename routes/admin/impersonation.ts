@@ -2,6 +2,8 @@ import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typ
 import type { FastifyRequest } from 'fastify'
 import { engineUnavailable, forbidden, notFound } from '../../plugins/errors.js'
 import { CHAT_PLATFORM_TYPE } from '../../plugins/identity.js'
+import { newTokenSid } from '../../plugins/auth.js'
+import { IMPERSONATION_MAX_MINUTES } from '../../plugins/session-ends.js'
 import { FreeText, errors } from '../../schemas/common.js'
 import { ImpersonateBodySchema, ImpersonationTokenSchema } from '../../schemas/session-user.js'
 
@@ -9,7 +11,9 @@ const NOT_ALLOWED = 'You may not act as this account.'
 
 /**
  * Acting as another account: admins as anyone, delegates as the webhooks they manage. The token names
- * the target, carries `impersonatedBy`, is never an admin token and lives the default lifetime.
+ * the target, carries `impersonatedBy`, is never an admin token and lives at most an hour; on every
+ * request the actor's own session must still be live and the right to act (admin or delegation) still
+ * held (plugins/session-ends.ts).
  */
 const impersonationRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   const { auth, engine, identity, config } = fastify
@@ -30,14 +34,18 @@ const impersonationRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       isAdmin: false,
       enabled: human.enabled === 1 && human.admin_disable === 0,
       profileNo: human.current_profile_no,
-      impersonatedBy: request.user.userId
-    }, config.JWT_EXPIRATION_MINUTES)
+      impersonatedBy: request.user.userId,
+      sid: newTokenSid(),
+      // Checked on every request: when the actor's own session ends, so does this one.
+      ...(request.user.sid !== undefined && { impersonatorSid: request.user.sid })
+    }, Math.min(IMPERSONATION_MAX_MINUTES, config.JWT_EXPIRATION_MINUTES))
     request.log.info({ impersonatedBy: request.user.userId, target: human.id.startsWith('http') ? '{webhook}' : human.id }, 'impersonation token issued')
     return { token }
   }
 
   fastify.post('/impersonate', {
     onRequest: auth.authenticate,
+    config: { audit: { action: 'impersonation.start' } },
     schema: {
       tags: ['admin'],
       summary: 'Token to act as a user (admins) or as a managed webhook (delegates)',
@@ -60,6 +68,7 @@ const impersonationRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
 
   fastify.post('/users/impersonate', {
     onRequest: [auth.authenticate, auth.requireAdmin],
+    config: { audit: { action: 'impersonation.start' } },
     schema: {
       tags: ['admin'],
       summary: 'Token to act as a user (admins only)',

@@ -6,6 +6,10 @@ export interface ImportProblem { featureName: string, reason: string }
 type Json = Record<string, unknown>
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v)
 
+/** Characters no stored name may hold (the FreeText rule of schemas/common.ts). */
+// eslint-disable-next-line no-control-regex -- control characters are exactly what is removed
+const UNSAFE_TEXT = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]|\p{Cs}/gu
+
 /** The name a feature goes by in reports: its `name` (or `displayName`) property, else its position. */
 const featureName = (feature: unknown, index: number): string => {
   const props = isObject(feature) && isObject(feature.properties) ? feature.properties : {}
@@ -49,7 +53,9 @@ export function readFeatures (features: unknown[]): { inputs: FenceInput[], erro
     const badName = nameProblem(displayName)
     if (badName !== null) return fail(badName)
     const props = isObject(feature.properties) ? feature.properties : {}
-    inputs.push({ displayName, groupName: typeof props.group === 'string' ? props.group : '', polygon: points })
+    // A group of a file is free text like the form's: control, bidi-override and lone-surrogate characters are dropped.
+    const group = typeof props.group === 'string' ? props.group.replace(UNSAFE_TEXT, '').normalize('NFC').slice(0, 100) : ''
+    inputs.push({ displayName, groupName: group, polygon: points })
   })
   return { inputs, errors, warnings }
 }

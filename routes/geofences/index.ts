@@ -99,6 +99,10 @@ const geofenceRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     const { userId } = request.user
     const { inputs, errors: problems, warnings } = readFeatures(request.body.features)
     if (problems.length === 0 && inputs.length === 0) problems.push({ featureName: 'file', reason: 'the file has no features' })
+    for (const input of inputs) {
+      const reason = userGeofences.inputProblem(input)
+      if (reason !== null) problems.push({ featureName: input.displayName, reason })
+    }
     const existing = await userGeofences.count(userId)
     if (problems.length === 0 && existing + inputs.length > MAX_FENCES_PER_USER) {
       problems.push({ featureName: 'file', reason: `you have ${existing} geofences; importing ${inputs.length} would pass the limit of ${MAX_FENCES_PER_USER}` })

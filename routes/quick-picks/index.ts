@@ -32,6 +32,7 @@ const quickPickRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
 
   fastify.post('/', {
     ...admin,
+    config: { audit: { action: 'quick-pick.save', target: (request) => (request.body as { id?: string }).id } },
     schema: { tags, summary: 'Create or replace a global pick (admin)', body: QuickPickWriteSchema, response: { 200: QuickPickSchema, ...errors(400, 401, 403) } }
   }, async (request) => quickPicks.saveGlobal(request.body))
 
@@ -42,6 +43,7 @@ const quickPickRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
 
   fastify.delete('/:id', {
     ...admin,
+    config: { audit: { action: 'quick-pick.delete' } },
     schema: { tags, summary: 'Delete a pick and every applied state of it (admin)', params, response: { 204: Type.Null(), ...errors(400, 401, 403, 404) } }
   }, async (request, reply) => {
     await quickPicks.delete(request.params.id)
@@ -78,6 +80,7 @@ const quickPickRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
 
   fastify.post('/seed', {
     ...admin,
+    config: { audit: { action: 'quick-pick.seed' } },
     schema: { tags, summary: 'Replace the global picks with the built-in set (admin)', response: { 204: Type.Null(), ...errors(401, 403) } }
   }, async (request, reply) => {
     await quickPicks.seed(request)

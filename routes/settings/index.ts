@@ -26,6 +26,7 @@ const settingsRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
 
   fastify.put('/:key', {
     onRequest: [auth.authenticate, auth.requireAdmin],
+    config: { audit: { action: 'setting.change', target: (request) => (request.params as { key: string }).key } },
     schema: {
       tags: ['settings'],
       params: Type.Object({ key: SettingKeySchema }),

@@ -85,6 +85,8 @@ export interface OidcProviderOptions {
   issueRefreshTokens?: boolean
   /** Rotate refresh tokens on every use (default true). */
   rotateRefreshTokens?: boolean
+  /** The client's registered back-channel logout URI (OpenID Connect Back-Channel Logout 1.0). */
+  backchannelLogoutUri?: string
 }
 
 export interface OidcProviderHandle {
@@ -107,6 +109,8 @@ export interface OidcProviderHandle {
   refreshTokenTtl: number
   issueRefreshTokens: boolean
   rotateRefreshTokens: boolean
+  /** Where the provider posts logout tokens for this client; changeable live. */
+  backchannelLogoutUri: string | undefined
   userinfoOverride: HttpOverride | null
   tokenOverride: HttpOverride | null
   /** Query parameters of every authorization request, as the client sent them. */
@@ -176,6 +180,7 @@ export async function startOidcProvider (opts: OidcProviderOptions): Promise<Oid
       devInteractions: { enabled: false },
       revocation: { enabled: true, allowedPolicy: (_ctx, client, token) => token.clientId === client.clientId },
       rpInitiatedLogout: { enabled: true },
+      backchannelLogout: { enabled: true },
     },
     findAccount: (_ctx, id) => {
       const claims = account(id)
@@ -216,6 +221,7 @@ export async function startOidcProvider (opts: OidcProviderOptions): Promise<Oid
     refreshTokenTtl: opts.refreshTokenTtl ?? 14 * 86400,
     issueRefreshTokens: opts.issueRefreshTokens ?? true,
     rotateRefreshTokens: opts.rotateRefreshTokens ?? true,
+    backchannelLogoutUri: opts.backchannelLogoutUri,
     userinfoOverride: null,
     tokenOverride: null,
     authorizationRequests: [],
@@ -453,6 +459,7 @@ function clientAdapter (current: () => OidcProviderHandle): Adapter {
         response_types: ['code'],
         redirect_uris: [...handle.redirectUris],
         post_logout_redirect_uris: [...handle.postLogoutRedirectUris],
+        ...(handle.backchannelLogoutUri !== undefined && { backchannel_logout_uri: handle.backchannelLogoutUri, backchannel_logout_session_required: true }),
       }
       return metadata
     },

@@ -21,11 +21,13 @@ const delegateRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
 
   fastify.post('/webhook-delegates', {
     ...admin,
+    config: { audit: { action: 'delegate.grant', target: (request) => (request.body as { webhookId?: string }).webhookId } },
     schema: { tags, body: DelegateGrantSchema, response: { 200: DelegateListSchema, ...errors(400, 401, 403, 409) } }
   }, async (request) => delegates.grant(request.body.webhookId, request.body.userId))
 
   fastify.delete('/webhook-delegates', {
     ...admin,
+    config: { audit: { action: 'delegate.revoke', target: (request) => (request.body as { webhookId?: string }).webhookId } },
     schema: { tags, body: DelegateGrantSchema, response: { 200: DelegateListSchema, ...errors(400, 401, 403, 404) } }
   }, async (request) => delegates.revoke(request.body.webhookId, request.body.userId))
 

@@ -22,6 +22,7 @@ const adminGeofenceRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   }, async () => userGeofences.all('pending_review'))
 
   fastify.delete('/:id', {
+    config: { audit: { action: 'geofence.delete' } },
     schema: { tags: ['admin', 'geofences'], params: FenceIdParamsSchema, response: { 204: Type.Null(), ...errors(401, 403, 404, 500, 502, 503) } }
   }, async (request, reply) => {
     await userGeofences.adminDelete(request.params.id)
@@ -29,6 +30,7 @@ const adminGeofenceRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   })
 
   fastify.post('/submissions/:id/approve', {
+    config: { audit: { action: 'geofence.approve' } },
     schema: {
       tags: ['admin', 'geofences'],
       params: FenceIdParamsSchema,
@@ -38,6 +40,7 @@ const adminGeofenceRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   }, async (request) => userGeofences.approve(request.user.userId, request.params.id, request.body ?? {}))
 
   fastify.post('/submissions/:id/reject', {
+    config: { audit: { action: 'geofence.reject' } },
     schema: { tags: ['admin', 'geofences'], params: FenceIdParamsSchema, body: RejectSchema, response: { 200: UserFenceSchema, ...errors(400, 401, 403, 404) } }
   }, async (request) => userGeofences.reject(request.user.userId, request.params.id, request.body.reviewNotes.trim()))
 }

@@ -52,6 +52,7 @@ const adminUserRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
 
   fastify.patch('/users', {
     ...admin,
+    config: { audit: { action: 'user.edit' } },
     schema: {
       tags,
       summary: 'Edit name, notes, language, area restriction, community membership, and the active profile\'s location and areas',
@@ -67,6 +68,7 @@ const adminUserRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   const action = (path: string, summary: string, run: (id: string, adminId: string) => Promise<void>) => {
     fastify.put(path, {
       ...admin,
+      config: { audit: { action: `user.${path.slice('/users/'.length)}` } },
       schema: { tags, summary, querystring: UserIdQuerySchema, response: { 200: AdminUserDetailSchema, ...errors(400, 401, 403, 404, 500, 501) } }
     }, async (request) => {
       await run(request.query.id, request.user.userId)
@@ -81,11 +83,13 @@ const adminUserRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
 
   fastify.delete('/users/alarms', {
     ...admin,
+    config: { audit: { action: 'user.delete-alarms' } },
     schema: { tags, summary: 'Delete every alarm of the user (all types and profiles)', querystring: UserIdQuerySchema, response: { 200: DeletedAlarmsSchema, ...errors(400, 401, 403, 404, 409, 500) } }
   }, async (request) => ({ deleted: await userWriteLock.run(request.query.id, () => adminUsers.deleteAlarms(request.query.id)) }))
 
   fastify.delete('/users', {
     ...admin,
+    config: { audit: { action: 'user.delete' } },
     schema: { tags, summary: 'Delete the user and everything of theirs, atomically', querystring: UserIdQuerySchema, response: { 204: Type.Null(), ...errors(400, 401, 403, 404, 409, 500) } }
   }, async (request, reply) => {
     // Under the user's write lock: no alarm or profile change of theirs runs while they are purged.
@@ -108,6 +112,7 @@ const adminUserRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
 
   fastify.post('/webhooks', {
     ...admin,
+    config: { audit: { action: 'webhook.create', target: (request) => (request.body as { name?: string }).name } },
     schema: {
       tags,
       summary: 'Create a webhook target through the engine (PoracleNG only)',

@@ -2,6 +2,7 @@ import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typ
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
 import { badRequest, notFound } from '../../../plugins/errors.js'
 import { SignInError } from '../../../plugins/identity.js'
+import { newTokenSid } from '../../../plugins/auth.js'
 import { FreeText, errors } from '../../../schemas/common.js'
 import { newState, signInFlow } from '../../../plugins/sign-in-flow.js'
 
@@ -111,7 +112,7 @@ const discordRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
         username: user.username,
         ...(user.avatar !== null && { avatarUrl: `${CDN_AVATARS}/${user.id}/${user.avatar}.png` })
       })
-      const { token } = auth.mint(claims, config.JWT_EXPIRATION_MINUTES)
+      const { token } = auth.mint({ ...claims, sid: newTokenSid() }, config.JWT_EXPIRATION_MINUTES)
       return flow.succeed(reply, `${origin}/auth/discord/callback#token=${encodeURIComponent(token)}`)
     } catch (err) {
       if (!(err instanceof SignInError)) throw err

@@ -56,7 +56,7 @@ const oidcRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     const codes = query.getAll('code')
     if (codes.length !== 1 || codes[0] === '') throw new SignInError('missing_code')
 
-    const { params, issuer } = oidcClient.validateCallback(query, transaction.state)
+    const { params, issuer } = await oidcClient.validateCallback(query, transaction.state)
     const tokens = await oidcClient.exchangeCode(params, {
       issuer,
       redirectUri: `${publicOrigin(request)}${CALLBACK_PATH}`,
@@ -71,7 +71,7 @@ const oidcRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       ...(who.avatarUrl !== undefined && { avatarUrl: who.avatarUrl })
     })
     const session = await refreshSessions.issue(claims,
-      { refreshToken: tokens.refreshToken, issuer: tokens.issuer, subject: who.subject },
+      { refreshToken: tokens.refreshToken, issuer: tokens.issuer, subject: who.subject, sid: tokens.idTokenSid },
       { ipAddress: request.ip, userAgent: request.headers['user-agent'] })
     // Appended to the client's redirect as `#token=...[&refresh_token=...]`.
     const fragment = new URLSearchParams({ token: session.token })

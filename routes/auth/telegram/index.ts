@@ -2,6 +2,7 @@ import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typ
 import { badRequest, unauthorized } from '../../../plugins/errors.js'
 import { telegramBotUsername, telegramConfigured } from '../../../plugins/chat-platform.js'
 import { SignInError, activeProfileName, userInfo } from '../../../plugins/identity.js'
+import { newTokenSid } from '../../../plugins/auth.js'
 import { errors } from '../../../schemas/common.js'
 import { TelegramConfigSchema, TelegramSignInSchema } from '../../../schemas/session-user.js'
 import { FUTURE_SKEW_SECONDS, MAX_AGE_SECONDS, hashMatches } from './widget.js'
@@ -54,7 +55,7 @@ const telegramRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       throw error
     })
     const { claims, human, roles } = result
-    const { token } = auth.mint(claims, config.JWT_EXPIRATION_MINUTES)
+    const { token } = auth.mint({ ...claims, sid: newTokenSid() }, config.JWT_EXPIRATION_MINUTES)
     return { token, user: userInfo(claims, human, roles.managedWebhooks, await activeProfileName(engine, human, request.log)) }
   })
 

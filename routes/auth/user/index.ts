@@ -1,4 +1,6 @@
-import { type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { REASON } from '../../../plugins/refresh-sessions.js'
+import { isFamilySid } from '../../../plugins/session-ends.js'
 import { EngineError, type EngineHuman } from '../../../plugins/engine.js'
 import { badRequest, engineUnavailable, notFound, unauthorized, type CataloguedError } from '../../../plugins/errors.js'
 import { BLOCKED_MESSAGE } from '../../../plugins/blocked-accounts.js'
@@ -11,7 +13,7 @@ const ACCOUNT_GONE = 'This account no longer exists.'
 
 /** The signed-in user: who they are right now (`/me`), pausing their alerts, and logging out. */
 const sessionUserRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
-  const { auth, engine, identity, rateLimits } = fastify
+  const { auth, engine, identity, rateLimits, refreshSessions, sessionEnds, auditLog } = fastify
 
   /** The caller's engine row; a missing account and an engine outage are told apart. */
   async function liveHuman (userId: string, whenMissing: () => CataloguedError): Promise<EngineHuman> {
@@ -86,8 +88,24 @@ const sessionUserRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   fastify.post('/logout', {
     onRequest: auth.authenticate,
     config: { rateLimit: rateLimits.authRead },
-    schema: { tags: ['auth'], summary: 'Signs out; tokens are held by the browser, which forgets them', response: { 200: MessageSchema, ...errors(401, 429) } }
-  }, async () => ({ message: 'Logged out successfully.' }))
+    schema: {
+      tags: ['auth'],
+      summary: 'Signs out: this sign-in ends on the server (its refresh family, or its token), on every instance',
+      body: Type.Optional(Type.Union([Type.Object({ refreshToken: Type.Optional(Type.String({ maxLength: 200 })) }, { additionalProperties: false }), Type.Null()])),
+      response: { 200: MessageSchema, ...errors(400, 401, 429) }
+    }
+  }, async (request) => {
+    const { sid, userId, impersonatedBy } = request.user
+    const refreshToken = request.body?.refreshToken
+    if (refreshToken !== undefined && refreshToken !== '') await refreshSessions.revoke(refreshToken)
+    if (sid !== undefined && isFamilySid(sid)) {
+      await refreshSessions.endFamily(userId, sid, REASON.logout)
+    } else if (sid !== undefined) {
+      await sessionEnds.endSid(sid)
+    }
+    if (impersonatedBy !== undefined) await auditLog.record(request, 'impersonation.end', userId)
+    return { message: 'Logged out successfully.' }
+  })
 }
 
 export default sessionUserRoutes
