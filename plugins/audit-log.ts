@@ -21,6 +21,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Writes an audit entry for every successful answer of this route (plugins/audit-log.ts). */
     audit?: AuditSpec
+    /** `false` on a POST that only reads (its body is a question too long for a query string): nothing to audit. */
+    changes?: false
   }
   interface FastifyRequest {
     /** Details the handler adds to the route's audit entry (what changed, never a secret). */
@@ -172,7 +174,7 @@ export default fp(async (fastify) => {
   // Admin routes that change something and declare no audit action: reported at start, so none is missed.
   fastify.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method]
-    if (methods.every((m) => m === 'GET' || m === 'HEAD' || m === 'OPTIONS')) return
+    if (methods.every((m) => m === 'GET' || m === 'HEAD' || m === 'OPTIONS') || route.config?.changes === false) return
     const hooks = route.onRequest === undefined ? [] : Array.isArray(route.onRequest) ? route.onRequest : [route.onRequest]
     const adminOnly = route.url.startsWith('/api/admin') || hooks.includes(fastify.auth.requireAdmin)
     if (adminOnly && route.config?.audit === undefined) unaudited.push(`${methods.join(',')} ${route.url}`)

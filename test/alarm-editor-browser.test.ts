@@ -67,6 +67,8 @@ async function editorTests (): Promise<void> {
     const field = sheet.locator('.range-field').filter({ hasText: 'Level' }).first()
     await field.getByText('Any').waitFor()
     const track = field.locator('.slider')
+    // The sprite grid comes first in the sheet: the slider is below the fold on a phone.
+    await track.scrollIntoViewIfNeeded()
     const box = await track.boundingBox()
     if (box === null) throw new Error('no slider')
     // Drag the upper thumb from the right end to the middle.

@@ -429,14 +429,14 @@ t.test('a multi-step change that fails half-way is undone', async (t) => {
   const raid = (await call(ng, 'POST', '/api/raids', { level: 5 })).json() as Row
   ng.engine.failWith({ path: /\/delete$/, times: 1 })
   const res = await call(ng, 'PUT', `/api/raids/${String(raid.uid)}`, { distance: 100, clean: 1 })
-  t.equal(res.statusCode, 500)
+  t.equal(res.statusCode, 502, 'the engine\'s own error is a bad gateway')
   t.same((await rows(ng, 'raid')).map((r) => [r.uid, r.distance, r.clean]), [[raid.uid, 0, 0]], 'the inserted row is removed again')
 
   // Max battles are insert-only: a distance change inserts copies and deletes the originals.
   const m1 = (await call(ng, 'POST', '/api/maxbattles', { level: 5 })).json() as Row
   const m2 = (await call(ng, 'POST', '/api/maxbattles', { level: 3 })).json() as Row
   ng.engine.failWith({ path: /\/delete$/, times: 1 })
-  t.equal((await call(ng, 'PUT', '/api/maxbattles/distance', 700)).statusCode, 500)
+  t.equal((await call(ng, 'PUT', '/api/maxbattles/distance', 700)).statusCode, 502)
   t.same((await rows(ng, 'maxbattle')).map((r) => [r.uid, r.distance]), [[m1.uid, 0], [m2.uid, 0]], 'bulk distance restored')
   t.same((await call(ng, 'PUT', '/api/maxbattles/distance', 700)).json(), { updated: 2 })
   t.same((await rows(ng, 'maxbattle')).map((r) => r.distance), [700, 700])
@@ -504,35 +504,36 @@ t.test('feature gates close every endpoint of a type, reads included, from the s
   t.same(ng.engine.testAlerts, [])
 })
 
-t.test('engine down, timing out or answering garbage: 500 with a clear error', async (t) => {
+t.test('engine down, timing out or answering garbage: 503, 504 or 502 with a clear error', async (t) => {
   await fresh(ng)
   ng.engine.failWith({ drop: true, path: /^\/api\/tracking\// })
   let res = await call(ng, 'GET', '/api/monsters')
-  t.equal(res.statusCode, 500)
+  t.equal(res.statusCode, 503, 'unreachable')
   t.same(res.json(), { error: 'The alarm engine is unreachable.' })
   res = await call(ng, 'POST', '/api/raids', { level: 5 })
-  t.equal(res.statusCode, 500)
-  t.equal((await call(ng, 'GET', '/api/dashboard')).statusCode, 500)
+  t.equal(res.statusCode, 503)
+  t.equal((await call(ng, 'GET', '/api/dashboard')).statusCode, 503)
 
   ng.engine.reset()
   ng.engine.failWith({ status: 200, body: '<html>oops</html>', contentType: 'text/html', path: /^\/api\/tracking\// })
   res = await call(ng, 'GET', '/api/monsters')
-  t.equal(res.statusCode, 500)
-  t.same(res.json(), { error: 'An unexpected error occurred.' }, 'an unreadable answer leaks nothing')
+  t.equal(res.statusCode, 502, 'HTML is a bad gateway')
+  t.match(res.json(), { error: 'The alarm engine sent an answer this service cannot use. Please try again later.' }, 'an unreadable answer leaks nothing')
+  t.notMatch(res.body, /oops|html/, 'not even a word of it')
   ng.engine.reset()
   ng.engine.failWith({ status: 200, body: '{"status":"ok","pokemon":"nope"}', path: /^\/api\/tracking\// })
   t.same((await call(ng, 'GET', '/api/monsters')).json(), [], 'a missing list reads as empty')
   ng.engine.reset()
   ng.engine.failWith({ status: 502, body: 'bad gateway', contentType: 'text/plain', path: /^\/api\/tracking\// })
-  t.equal((await call(ng, 'DELETE', '/api/monsters')).statusCode, 500)
+  t.equal((await call(ng, 'DELETE', '/api/monsters')).statusCode, 502)
 })
 
-t.test('a hanging engine times out with 500', async (t) => {
+t.test('a hanging engine times out with 504', async (t) => {
   const slow = await build(t, { env: { ENGINE_TIMEOUT_MS: '300' } })
   await seedHuman(slow, { id: USER })
   slow.engine.hang()
   const res = await call(slow, 'GET', '/api/raids')
-  t.equal(res.statusCode, 500)
+  t.equal(res.statusCode, 504)
   t.same(res.json(), { error: 'The alarm engine timed out after 300 ms.' })
 })
 

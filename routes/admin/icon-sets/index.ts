@@ -16,6 +16,8 @@ const iconSetRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
 
   fastify.post('/check', {
     onRequest: [auth.authenticate, auth.requireAdmin],
+    // The server reads an address an admin typed: who asked for which one is worth keeping.
+    config: { audit: { action: 'icon-set.check', target: (request) => (request.body as { url?: string }).url } },
     schema: {
       tags: ['admin'],
       summary: 'Read <url>/index.json (time and size limited) and list the icon set\'s categories',

@@ -27,6 +27,7 @@ const adminUserRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
 
   fastify.post('/users/avatars', {
     ...admin,
+    config: { changes: false },
     schema: {
       tags,
       summary: 'Avatar addresses of up to 200 users, by id (from what is known; the chat platform is not asked)',
