@@ -48,7 +48,7 @@ else {
     nominatim.fail('down')
     await search.fill('baker')
     await search.press('Enter')
-    await page.getByRole('alert').getByText('Address search is unavailable right now. Please try again in a moment.').waitFor()
+    await page.getByRole('alert').getByText('Address search sent an answer this site cannot use. Please try again later.').waitFor()
 
     t.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), 'no sideways scrolling at 360 px')
     t.same(await axeViolations(page), [], 'axe-core finds nothing on the location page')
