@@ -91,3 +91,10 @@ export async function choosePokemon (page: Page, search: string, name: string): 
   await picker.getByTestId('pokemon-grid').getByRole('button', { name, exact: true }).click()
   await picker.getByRole('button', { name: `Remove ${name}` }).waitFor()
 }
+
+/** Sets the IV slider's lower number field in an open alarm form; a typed value counts once the field is left. */
+export async function setMinIv (page: Page, value: string): Promise<void> {
+  const field = page.getByRole('textbox', { name: 'IV from' })
+  await field.fill(value)
+  await field.press('Tab')
+}

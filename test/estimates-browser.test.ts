@@ -1,7 +1,7 @@
 import t from 'tap'
 import type { Connection } from 'mariadb'
 import { bearer, rootConnection } from './helper.js'
-import { axeViolations, browserMissing, choosePokemon, PHONE, startBrowserApp } from './browser.js'
+import { axeViolations, browserMissing, choosePokemon, PHONE, setMinIv, startBrowserApp } from './browser.js'
 import { startKojiFake } from './fakes/koji.js'
 import { golbatDatabase } from './fakes/golbat-db.js'
 
@@ -50,7 +50,7 @@ async function browserTests (): Promise<void> {
     await warning.waitFor()
     t.pass('every Pikachu, even unencountered: a flood warning with the typical day')
     t.equal(await page.locator('[data-overlap]').count(), 0, 'not covered: the existing alarm asks for IV 90')
-    await page.getByLabel('Minimum IV').fill('100')
+    await setMinIv(page, '100')
     const estimate = page.locator('.form-estimate')
     await estimate.getByText('About 5 alerts a day.', { exact: false }).waitFor()
     await warning.waitFor({ state: 'detached' })
@@ -61,8 +61,8 @@ async function browserTests (): Promise<void> {
     t.match(await sentence.innerText(), /You already get every alert of this alarm from your alarm #\d+/)
     t.equal(await sentence.getByRole('link').getAttribute('href'), `#alarm-estimate-${uid}`, 'the link goes to the covering alarm\'s card')
     t.same(await axeViolations(page), [], 'axe-clean with the estimate and the overlap shown')
-    await page.getByRole('button', { name: 'Save', exact: true }).click()
-    await page.getByText('Pikachu, IV ≥ 100 %, in your areas', { exact: true }).waitFor()
+    await page.getByRole('button', { name: 'Create 1 alarm', exact: true }).click()
+    await page.getByText('Pikachu, IV ≥ 100%, in your areas', { exact: true }).waitFor()
     await page.goto('/')
     await page.getByText(/Your alarms send you about [\d,]+ alerts on a typical day\./).waitFor()
     t.pass('the dashboard shows the profile\'s total')
@@ -75,7 +75,7 @@ async function browserTests (): Promise<void> {
     await page.getByRole('button', { name: 'Add alarm' }).click()
     await choosePokemon(page, 'pika', 'Pikachu')
     await page.getByText('No estimate right now', { exact: false }).waitFor()
-    await page.getByRole('button', { name: 'Save', exact: true }).click()
+    await page.getByRole('button', { name: 'Create 1 alarm', exact: true }).click()
     await page.getByText('Pikachu, in your areas', { exact: true }).waitFor()
     t.pass('saved')
   })

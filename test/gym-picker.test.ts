@@ -23,6 +23,12 @@ else await gymPickerTests()
 async function gymPickerTests (): Promise<void> {
   const save = (page: Page) => page.getByRole('button', { name: /^(Save|Create 1 alarm)$/ }).click()
   const combobox = (page: Page) => page.getByRole('combobox', { name: 'Gym' })
+  /** Taps a tile of the level grid (a group of toggle buttons) and waits for it to read as chosen. */
+  const chooseLevel = async (page: Page, level: string, group: string | RegExp = 'Level') => {
+    const grid = page.getByRole('group', { name: group, exact: true })
+    await grid.getByRole('button', { name: level, exact: true }).click()
+    await grid.getByRole('button', { name: level, exact: true, pressed: true }).waitFor()
+  }
 
   t.test('with the scanner: a gym picked by name is stored by id and named on the card', async (t) => {
     const koji = await startKojiFake({ fences: [{ id: 1, name: 'Town', projects: ['poracle'], path: [[51, 7], [51, 7.2], [51.2, 7.2], [51.2, 7]] }] })
@@ -41,7 +47,7 @@ async function gymPickerTests (): Promise<void> {
     page.on('request', (request) => { if (request.url().includes('/api/scanner/gyms?')) searches.push(new URL(request.url()).searchParams.get('search') ?? '') })
 
     await page.getByRole('button', { name: 'Add alarm' }).click()
-    await page.getByLabel('Level', { exact: true }).selectOption({ label: '5-Star Raid' })
+    await chooseLevel(page, '5-Star Raid')
     const gym = combobox(page)
     await page.getByText('Selected: Any gym').waitFor()
     t.pass('"any gym" is the default')
@@ -84,7 +90,7 @@ async function gymPickerTests (): Promise<void> {
     // Eggs (and a gym outside every area, shown with its coordinates), chosen with a tap.
     await page.goto('/alarms/eggs')
     await page.getByRole('button', { name: 'Add alarm' }).click()
-    await page.getByLabel(/^Level/).selectOption({ label: '5-Star Raid' })
+    await chooseLevel(page, '5-Star Raid', /^Level/)
     await combobox(page).fill('mill')
     await page.getByRole('listbox', { name: 'Gyms' }).getByRole('option', { name: /Old Mill/ }).click()
     await page.getByText('Selected: Old Mill (10, 10)').waitFor()
@@ -113,7 +119,7 @@ async function gymPickerTests (): Promise<void> {
     const config = page.waitForResponse((res) => res.url().endsWith('/api/config'))
     await page.getByRole('button', { name: 'Add alarm' }).click()
     t.equal((await (await config).json()).gymPicker, false, 'the site says it has no scanner')
-    await page.getByLabel('Level', { exact: true }).selectOption({ label: '5-Star Raid' })
+    await chooseLevel(page, '5-Star Raid')
     t.equal(await combobox(page).count(), 0, 'no gym picker')
     t.equal(await page.getByLabel('Gym', { exact: true }).count(), 0, 'and no gym id box either')
     await save(page)

@@ -104,8 +104,11 @@ function AlarmList ({ type }: { type: AlarmTypeDescriptor }) {
   const shown = useMemo(() => {
     const collator = new Intl.Collator(i18n.language, { numeric: true })
     const q = query.trim().toLocaleLowerCase(i18n.language)
-    const rows = list.map((alarm) => ({ alarm, subject: subjectOf(type, alarm, vocabulary), text: describeAlarm(type, alarm, vocabulary).toLocaleLowerCase(i18n.language) }))
-      .filter((r) => (q === '' || r.text.includes(q) || String(r.alarm.pokemon_id ?? '') === q.replace('#', '')) && [...quick].every((k) => QUICK[k](r.alarm)))
+    // The whole sentence of an alarm is dozens of translations: it is built only while a search needs it.
+    const matches = (alarm: Alarm): boolean => q === '' || String(alarm.pokemon_id ?? '') === q.replace('#', '') ||
+      describeAlarm(type, alarm, vocabulary).toLocaleLowerCase(i18n.language).includes(q)
+    const rows = list.filter((alarm) => matches(alarm) && [...quick].every((k) => QUICK[k](alarm)))
+      .map((alarm) => ({ alarm, subject: subjectOf(type, alarm, vocabulary) }))
     rows.sort((a, b) => {
       const everything = Number(isEverything(b.alarm)) - Number(isEverything(a.alarm))
       if (everything !== 0) return everything
