@@ -1,7 +1,7 @@
 import t from 'tap'
 import type { Page } from 'playwright-core'
 import { bearer } from './helper.js'
-import { browserMissing, choosePokemon, PHONE, startBrowserApp } from './browser.js'
+import { browserMissing, choosePokemon, PHONE, setMinIv, startBrowserApp } from './browser.js'
 
 /**
  * The member's alarm pages in a real browser against the whole service and the engine fake: what is
@@ -21,12 +21,6 @@ async function alarmTests (): Promise<void> {
   const cards = (page: Page) => page.locator('.alarm-card .alarm-text')
   const save = (page: Page) => page.getByRole('button', { name: 'Save', exact: true }).click()
   const create = (page: Page) => page.getByRole('button', { name: /^Create 1 alarm$/ }).click()
-  /** The IV slider's lower number field; a typed value counts once the field is left. */
-  const setMinIv = async (page: Page, value: string) => {
-    const field = page.getByRole('textbox', { name: 'IV from' })
-    await field.fill(value)
-    await field.press('Tab')
-  }
   const openDelivery = (page: Page) => page.getByText('Delivery options', { exact: true }).click()
 
   t.test('a pokemon alarm is created, edited and deleted (and restored) as engine rows', async (t) => {
