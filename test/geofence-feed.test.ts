@@ -175,17 +175,18 @@ t.test('the user part: this instance\'s changes show at once, another instance\'
 
   const created = await s.app.inject({ method: 'POST', url: '/api/geofences/custom', headers, payload: { displayName: 'Corner', polygon: [[52, 1], [52, 1.1], [52.1, 1.1]] } })
   t.equal(created.statusCode, 201)
-  t.same(await names(), ['Town', 'Village', 'corner'], 'a fence created here is in the next feed')
+  const id = created.json().id as number
+  t.same(await names(), ['Town', 'Village', `corner ~u${id}`], 'a fence created here is in the next feed, under its namespaced engine name')
   const renamed = await s.app.inject({ method: 'PUT', url: `/api/geofences/custom/${created.json().id as number}`, headers, payload: { displayName: 'Nook' } })
   t.equal(renamed.statusCode, 200)
-  t.same(await names(), ['Town', 'Village', 'nook'], 'a rename here too')
+  t.same(await names(), ['Town', 'Village', `nook ~u${id}`], 'a rename here too, keeping the fence id')
 
   await addUserFence(s, { kojiName: 'from elsewhere' })
-  t.same(await names(), ['Town', 'Village', 'nook'], 'another instance\'s fence waits while the fingerprint is fresh')
+  t.same(await names(), ['Town', 'Village', `nook ~u${id}`], 'another instance\'s fence waits while the fingerprint is fresh')
   s.clock.advance(FEED_FINGERPRINT_TTL_MS - 1)
-  t.same(await names(), ['Town', 'Village', 'nook'], 'up to its time')
+  t.same(await names(), ['Town', 'Village', `nook ~u${id}`], 'up to its time')
   s.clock.advance(1)
-  t.same(await names(), ['Town', 'Village', 'nook', 'from elsewhere'], 'then shows')
+  t.same(await names(), ['Town', 'Village', `nook ~u${id}`, 'from elsewhere'], 'then shows')
 
   const deleted = await s.app.inject({ method: 'DELETE', url: `/api/geofences/custom/${created.json().id as number}`, headers })
   t.equal(deleted.statusCode, 204)
@@ -257,9 +258,11 @@ t.test('the feed body: gzip members that decompress to the body, and a change co
 t.test('a renamed user fence: the gzip feed still decompresses to the plain one', async (t) => {
   const s = await setup(t)
   const headers = bearer(s.app, { userId: OWNER })
+  const ids: number[] = []
   for (const name of ['One', 'Two', 'Three']) {
     const created = await s.app.inject({ method: 'POST', url: '/api/geofences/custom', headers, payload: { displayName: name, polygon: [[52, 1], [52, 1.1], [52.1, 1.1]] } })
     t.equal(created.statusCode, 201)
+    ids.push(created.json().id as number)
   }
   await feed(s, { 'accept-encoding': 'gzip' })
   const [, second] = (await s.app.userGeofences.list(OWNER))
@@ -267,6 +270,7 @@ t.test('a renamed user fence: the gzip feed still decompresses to the plain one'
   t.equal(renamed.statusCode, 200)
   const plain = await feed(s, { 'accept-encoding': 'identity' })
   const zipped = await feed(s, { 'accept-encoding': 'gzip' })
-  t.same(plain.json().data.map((f: { name: string }) => f.name), ['Town', 'Village', 'one', 'deux', 'three'])
+  t.equal(second?.id, ids[1])
+  t.same(plain.json().data.map((f: { name: string }) => f.name), ['Town', 'Village', `one ~u${ids[0]}`, `deux ~u${ids[1]}`, `three ~u${ids[2]}`])
   t.equal(gunzipSync(zipped.rawPayload).toString('utf8'), plain.body)
 })

@@ -133,9 +133,15 @@ export function createTransport (options: EngineClientOptions) {
     const headers: Record<string, string> = { accept: 'application/json' }
     if (secret !== '') headers['x-poracle-secret'] = secret
     if (opts.body !== undefined) headers['content-type'] = 'application/json'
-    if (!breaker.allow()) throw new EngineError('down', 'The alarm engine is not answering; try again in a few seconds.', details)
     const wait = waits.getStore()
     const started = performance.now()
+    // This request already waited its whole ENGINE_TIMEOUT_MS (a check that fails open, such as the
+    // disabled-types read, may have used it and opened the breaker): it fails with that timeout, not as
+    // "known down", so a request against a hanging engine answers 504 once.
+    if (wait?.since != null && started - wait.since >= timeoutMs) {
+      throw new EngineError('timeout', `The alarm engine timed out after ${timeoutMs} ms.`, details)
+    }
+    if (!breaker.allow()) throw new EngineError('down', 'The alarm engine is not answering; try again in a few seconds.', details)
     if (wait !== undefined) wait.since ??= started
     const silentSince = wait?.since ?? started
     const ownBudget = Math.min(opts.timeoutMs ?? timeoutMs, timeoutMs)
