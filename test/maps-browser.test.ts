@@ -189,10 +189,14 @@ async function browserTests (): Promise<void> {
     await page.getByRole('button', { name: 'Stop alerts for Triangle' }).click()
     await page.getByRole('button', { name: 'Get alerts for Triangle' }).click()
     await page.getByRole('button', { name: 'Stop alerts for Triangle' }).waitFor()
-    t.same(await engineAreas(s, MEMBER), ['triangle'], 'active: in the engine\'s areas')
+    const fences = await s.app.userGeofences.list(MEMBER)
+    t.equal(fences.length, 1, 'one fence was saved')
+    const name = `triangle ~u${fences[0]?.id ?? 0}`
+    t.equal(fences[0]?.kojiName, name, 'its engine name is the display name in lower case in the member namespace')
+    t.same(await engineAreas(s, MEMBER), [name], 'active: in the engine\'s areas')
 
     const feed = (await s.app.inject({ method: 'GET', url: '/api/geofence-feed' })).json() as { data: Array<{ name: string, path: number[][] }> }
-    const fence = feed.data.find((f) => f.name === 'triangle')
+    const fence = feed.data.find((f) => f.name === name)
     t.equal(fence?.path.length, 3, 'the feed serves the drawn triangle')
 
     t.same(await axeViolations(page), [], 'axe-core finds nothing on the geofence page')
