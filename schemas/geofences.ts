@@ -23,7 +23,7 @@ export const FenceStatusSchema = Type.Union(['active', 'pending_review', 'approv
 export const UserFenceSchema = Type.Object({
   id: Type.Integer(),
   humanId: Type.String(),
-  kojiName: Type.String({ description: 'The area name the engine knows this fence by (lower-cased display name)' }),
+  kojiName: Type.String({ description: 'The area name the engine knows this fence by (lower-cased display name, then ~u and the fence id)' }),
   displayName: Type.String(),
   groupName: Type.String(),
   status: FenceStatusSchema,
