@@ -86,7 +86,8 @@ t.test('saved places are not offered; the language is', async (t) => {
 
   engine.failWith({ path: '/api/reload', times: 1 })
   const failed = await app.inject({ method: 'PUT', url: '/api/location/language', headers, payload: { language: 'de' } })
-  t.equal(failed.statusCode, 500)
+  t.equal(failed.statusCode, 502, 'the engine\'s 500 on the reload is a bad gateway')
+  t.same(failed.json(), { error: 'The alarm engine sent an answer this service cannot use. Please try again later.' })
   t.equal((await human(s)).language, 'pt-br', 'taken back when the engine could not reload')
 
   await s.sql('DELETE FROM humans')
@@ -183,20 +184,20 @@ t.test('engine down, slow or talking garbage', async (t) => {
   const { app, headers, engine } = s
   engine.hang()
   const slow = await app.inject({ method: 'GET', url: '/api/location', headers })
-  t.equal(slow.statusCode, 500)
-  t.match(slow.json().error, /timed out/)
+  t.equal(slow.statusCode, 504)
+  t.same(slow.json(), { error: 'The alarm engine timed out after 300 ms.' })
   engine.reset()
 
   engine.failWith({ drop: true })
   const dropped = await app.inject({ method: 'GET', url: '/api/areas/available', headers })
-  t.equal(dropped.statusCode, 500)
-  t.match(dropped.json().error, /unreachable/)
+  t.equal(dropped.statusCode, 503)
+  t.same(dropped.json(), { error: 'The alarm engine is unreachable.' })
   engine.reset()
 
   engine.failWith({ status: 200, body: '{"areas":', contentType: 'application/json' })
   const garbage = await app.inject({ method: 'PUT', url: '/api/areas', headers, payload: { areas: ['town'] } })
-  t.equal(garbage.statusCode, 500)
-  t.same(garbage.json(), { error: 'An unexpected error occurred.' })
+  t.equal(garbage.statusCode, 502)
+  t.same(garbage.json(), { error: 'The alarm engine sent an answer this service cannot use. Please try again later.' })
 })
 
 t.test('static maps of a pin and of a distance come from the engine; none is a 404', async (t) => {
