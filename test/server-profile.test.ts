@@ -86,14 +86,15 @@ t.test('the chat platform and Telegram cards are admin-only and masked', async (
   const discord = await s.app.inject({ method: 'GET', url: '/api/settings/discord-config', headers: admin(s.app) })
   t.same(discord.json(), {
     clientId: '1234••••••••5678',
-    clientSecret: '••••••••9876',
-    botToken: '••••••••abcd',
+    clientSecret: '••••••••',
+    botToken: '••••••••',
     guildId: '8765••••••••4321',
     geofenceForumChannelId: '',
     apiUrl: 'https://discord.com/api',
     adminIds: [ADMIN]
   })
   const telegram = await s.app.inject({ method: 'GET', url: '/api/settings/telegram-config', headers: admin(s.app) })
-  t.same(telegram.json(), { botToken: '••••••••wxyz', botUsername: 'alarm_bot', enabled: true })
+  t.same(telegram.json(), { botToken: '••••••••', botUsername: 'alarm_bot', enabled: true })
   t.notOk(discord.body.includes('client-secret') || telegram.body.includes('telegram-secret'), 'no secret in the bodies')
+  t.notOk(['9876', 'abcd', 'wxyz'].some((tail) => discord.body.includes(tail) || telegram.body.includes(tail)), 'not even the last characters of a secret')
 })
