@@ -29,8 +29,10 @@ function createCacheEviction (log: FastifyBaseLogger, redisUrl: string | undefin
   // Publishing fails at once while Redis is away, so an admin's block never waits on it.
   const publisher = link?.open() ?? null
   // A connection in subscriber mode can do nothing else, hence the second one. Its subscription waits
-  // for Redis (queued, no command timeout) and is renewed by ioredis after every reconnection.
-  const subscriber = link?.open({ enableOfflineQueue: true, maxRetriesPerRequest: null, commandTimeout: undefined }) ?? null
+  // for Redis (queued, no command timeout) and is renewed by ioredis after every reconnection. No ready
+  // check: ioredis writes SUBSCRIBE before its INFO check answers, which then fails in subscriber mode
+  // and drops the connection (and the subscription) at random.
+  const subscriber = link?.open({ enableOfflineQueue: true, maxRetriesPerRequest: null, commandTimeout: undefined, enableReadyCheck: false }) ?? null
 
   function evictLocally (cache: EvictableCache, key: string): void {
     for (const handler of handlers.get(cache) ?? []) handler(key)

@@ -149,8 +149,13 @@ t.test('a member\'s journey through nginx over two instances', async (t) => {
   const after = await call('POST', '/api/auth/oidc/refresh', { body: { refreshToken } })
   t.not(after.upstream, revoked.upstream, 'the next refresh goes to the other instance')
   t.equal(after.status, 401, 'and is refused there')
+  // Logout ends the sign-in itself: its access token is refused at once on both instances too.
+  const ended = [await call('GET', '/api/eggs', { token }), await call('GET', '/api/eggs', { token })]
+  t.same(ended.map((e) => [e.status, e.body]), Array(2).fill([401, { error: 'This sign-in has ended. Please sign in again.' }]), 'the signed-out access token is refused on both instances')
+  t.same(new Set(ended.map((e) => instanceName(e.upstream))), new Set(['a', 'b']))
 
-  // A block made through one instance holds on both at once (Redis eviction).
+  // A block made through one instance holds on both at once (Redis eviction): on a new sign-in of the member.
+  token = (await signIn(MEMBER)).token
   const admin = await signIn(ADMIN)
   const warm = [await call('GET', '/api/eggs', { token }), await call('GET', '/api/eggs', { token })]
   t.same(warm.map((w) => w.status), [200, 200], 'both instances have the member as not blocked in their cache')
