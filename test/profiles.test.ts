@@ -125,13 +125,13 @@ t.test('a rename is undone when the engine cannot reload or the schedule write f
 
   engine.failWith({ path: '/api/reload' })
   const noReload = await app.inject({ method: 'PUT', url: '/api/profiles/1', headers, payload: { name: 'Renamed' } })
-  t.equal(noReload.statusCode, 500)
+  t.equal(noReload.statusCode, 502)
   t.equal((await profileRows(s))[0]?.name, 'Default', 'the direct write was taken back')
   engine.reset()
 
   engine.failWith({ path: `/api/profiles/${USER}/update`, times: 1 })
   const noHours = await app.inject({ method: 'PUT', url: '/api/profiles/1', headers, payload: { name: 'Renamed', activeHours: [{ day: 1, hours: 1, mins: 1 }] } })
-  t.equal(noHours.statusCode, 500)
+  t.equal(noHours.statusCode, 502)
   t.equal((await profileRows(s))[0]?.name, 'Default', 'the rename was taken back when the second step failed')
   t.same(engine.reloads, ['reload', 'reload'], 'reloaded after the write and after the undo')
 })
@@ -164,12 +164,12 @@ t.test('duplicate through the engine\'s copy call', async (t) => {
 
   engine.failWith({ path: `/api/profiles/${USER}/copy/1/5`, times: 1 })
   const failed = await app.inject({ method: 'POST', url: '/api/profiles/duplicate', headers, payload: { fromProfileNo: 1, name: 'Broken' } })
-  t.equal(failed.statusCode, 500)
+  t.equal(failed.statusCode, 502)
   t.same((await profileRows(s)).map((r) => r.profile_no), [1, 2, 3, 4], 'the new profile was deleted again')
 
   engine.failWith({ path: `/api/humans/${USER}/setLocation/48.5/9.25`, times: 1 })
   const late = await app.inject({ method: 'POST', url: '/api/profiles/duplicate', headers, payload: { fromProfileNo: 2, name: 'Broken' } })
-  t.equal(late.statusCode, 500)
+  t.equal(late.statusCode, 502)
   t.same((await profileRows(s)).map((r) => r.profile_no), [1, 2, 3, 4], 'a failure after the switch also removes the profile')
   t.equal((await human(s)).current_profile_no, 1, 'and switches back')
 
@@ -242,13 +242,13 @@ t.test('engine down or talking garbage', async (t) => {
 
   engine.failWith({ status: 200, body: '<html>proxy error</html>', contentType: 'text/html' })
   const garbage = await app.inject({ method: 'GET', url: '/api/profiles', headers })
-  t.equal(garbage.statusCode, 500)
-  t.same(garbage.json(), { error: 'An unexpected error occurred.' }, 'nothing of the answer leaks')
+  t.equal(garbage.statusCode, 502)
+  t.same(garbage.json(), { error: 'The alarm engine sent an answer this service cannot use. Please try again later.' }, 'nothing of the answer leaks')
   engine.reset()
 
   engine.hang()
   const hung = await app.inject({ method: 'POST', url: '/api/profiles', headers, payload: { name: 'Work' } })
-  t.equal(hung.statusCode, 500)
+  t.equal(hung.statusCode, 504)
   t.match(hung.json().error, /timed out/)
   t.same(writes(s), [], 'nothing was written meanwhile')
   engine.reset()
