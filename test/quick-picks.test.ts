@@ -118,8 +118,8 @@ t.test('exclusions create one alarm per remaining species, only for "every pokem
   const state = res.json() as { trackedUids: number[], excludePokemonIds: number[] }
   t.same(state.excludePokemonIds, [1, 150])
   const species = (await s.app.engineDb.pool.query('SELECT pokemon_id FROM monsters WHERE id = ? ORDER BY pokemon_id', [USER]) as Array<{ pokemon_id: number }>).map((r) => r.pokemon_id)
-  t.same(species, [4, 7, 25, 129, 201], 'the fake\'s game data minus the excluded')
-  t.equal(state.trackedUids.length, 5)
+  t.same(species, [2, 3, 4, 7, 25, 129, 201], 'the fake\'s game data minus the excluded')
+  t.equal(state.trackedUids.length, 7)
 })
 
 t.test('definitions: admins publish global picks, users keep their own, and bad filters store nothing', async (t) => {
