@@ -5,7 +5,8 @@
  *   - the same JSON from an open route inside the app (global hooks only),
  *   - the same JSON behind `auth.authenticate` (plus the blocked-account check),
  *   - the same JSON after the engine call the alarm list makes (GET pokemon alarms, 50 rows),
- *   - GET /api/monsters with 50 alarms (the engine fake runs in a process of its own).
+ *   - GET /api/monsters with 50 alarms (the engine fake runs in a process of its own),
+ *   - GET /api/alarm-types (every page load asks for it) against a bare route sending the same bytes.
  * Every figure is printed with its ratio to the bare route; throughput and p99 are secondary (on a
  * shared machine they say more about the load generator than about the server). Then the size of the
  * response headers of a JSON answer, and the cold start.
@@ -39,8 +40,12 @@ interface LoadResult { requests: number, rps: number, p99: number, non2xx: numbe
 
 async function bareRole (): Promise<void> {
   const { default: Fastify } = await import('fastify')
+  const { ALARM_KINDS, describeKind } = await import('../schemas/alarm-types.js')
   const bare = Fastify({ logger: SILENT_LOG })
   bare.get('/api/_bench', async () => ANSWER)
+  // The bytes GET /api/alarm-types sends when every type is offered, serialized once.
+  const descriptors = JSON.stringify(ALARM_KINDS.map((kind) => describeKind(kind)))
+  bare.get('/api/_bench/alarm-types', async (_request, reply) => reply.type('application/json; charset=utf-8').send(descriptors))
   await bare.listen({ port: 0, host: '127.0.0.1' })
   serveQuestions()
   process.on('SIGTERM', () => { bare.close().then(() => process.exit(0), () => process.exit(1)) })
@@ -150,7 +155,9 @@ async function main (): Promise<void> {
       { name: 'open route in the app', url: at(service.ready.port, '/api/_bench/open'), headers: {}, server: service.process },
       { name: 'authenticated route', url: at(service.ready.port, '/api/_bench/auth'), headers: auth, server: service.process },
       { name: 'authenticated + engine call', url: at(service.ready.port, '/api/_bench/engine'), headers: auth, server: service.process },
-      { name: 'GET /api/monsters (50 alarms)', url: at(service.ready.port, '/api/monsters'), headers: auth, server: service.process }
+      { name: 'GET /api/monsters (50 alarms)', url: at(service.ready.port, '/api/monsters'), headers: auth, server: service.process },
+      { name: 'bare route, alarm-types bytes', url: at(bare.ready.port, '/api/_bench/alarm-types'), headers: {}, server: bare.process },
+      { name: 'GET /api/alarm-types', url: at(service.ready.port, '/api/alarm-types'), headers: auth, server: service.process }
     ]
 
     const run = async (target: Target, amount: number): Promise<Measured> => {
@@ -195,6 +202,8 @@ async function main (): Promise<void> {
     console.log(`engine fake's own CPU per alarm list: ${list.engineCpuPerRequest.toFixed(1)} µs (not counted above)`)
     console.log(`alarm list over the engine call:      ${(list.cpuPerRequest - engineCall.cpuPerRequest).toFixed(1)} µs (GET /api/monsters minus authenticated + engine call)`)
     console.log(`authenticated / bare:                 ${(byName('authenticated').cpuPerRequest / base).toFixed(2)}`)
+    console.log(`open route / bare:                    ${(byName('open route').cpuPerRequest / base).toFixed(2)}`)
+    console.log(`alarm-types / bare with its bytes:    ${(byName('GET /api/alarm-types').cpuPerRequest / byName('bare route, alarm').cpuPerRequest).toFixed(2)}`)
     console.log(`response headers: ${jsonHeaders} bytes (small JSON), ${listHeaders} bytes (alarm list)`)
     const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MiB`
     console.log(`service memory after ${(targets.filter((target) => target.server === service.process).length * (REQUESTS + Math.min(REQUESTS, 10_000))).toLocaleString('en')} requests: RSS ${mib(atEnd.rss)}; after ${IDLE_MS / 1000} s idle ${mib(idle.rss)}, after a full GC ${mib(idle.rssAfterGc)} (JS heap in use ${mib(idle.heapUsed)})`)

@@ -55,9 +55,14 @@ function createFeatureGates (fastify: FastifyInstance) {
     return upstream.getOrLoad('disabled', read)
   }
 
+  /** Who switched the feature off: the site's own setting first, then the engine's configuration. */
+  async function disabledBy (disableKey: string): Promise<'site' | 'engine' | null> {
+    if (await siteSettings.isTrue(disableKey)) return 'site'
+    return (await upstreamDisabled()).includes(disableKey) ? 'engine' : null
+  }
+
   async function isDisabled (disableKey: string): Promise<boolean> {
-    if (await siteSettings.isTrue(disableKey)) return true
-    return (await upstreamDisabled()).includes(disableKey)
+    return await disabledBy(disableKey) !== null
   }
 
   /** Throws 403 `{ error, disableKey }` when the feature is off; admins are not exempt. */
@@ -67,6 +72,7 @@ function createFeatureGates (fastify: FastifyInstance) {
 
   return {
     ensure,
+    disabledBy,
     isDisabled,
     upstreamDisabled,
 

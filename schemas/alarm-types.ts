@@ -479,8 +479,14 @@ const FieldDescriptorSchema = Type.Object({
   description: Type.Optional(Type.String({ description: 'The help text in English.' }))
 })
 
+/** Why a type is not offered: the site's switch, the engine's own configuration, or an engine generation without it. */
+export const UnavailableReasonSchema = Type.Union([Type.Literal('site'), Type.Literal('engine'), Type.Literal('generation')])
+export type UnavailableReason = Static<typeof UnavailableReasonSchema>
+
 export const AlarmTypeDescriptorSchema = Type.Object({
   type: AlarmTypeSchema,
+  available: Type.Boolean({ description: 'Whether members can use the type on this site right now.' }),
+  reason: Type.Union([UnavailableReasonSchema, Type.Null()], { description: 'Why it is not available; null when it is.' }),
   labelKey: Type.String(),
   path: Type.String({ description: 'Where its alarms are, e.g. /api/monsters.' }),
   engineName: Type.String(),
@@ -502,9 +508,11 @@ export const AlarmTypeDescriptorSchema = Type.Object({
 export type AlarmTypeDescriptor = Static<typeof AlarmTypeDescriptorSchema>
 
 /** A descriptor as served: the fields in table order with their defaults, requirement and translation keys. */
-export function describeKind (kind: AlarmKind, apiPrefix = '/api'): AlarmTypeDescriptor {
+export function describeKind (kind: AlarmKind, reason: UnavailableReason | null = null, apiPrefix = '/api'): AlarmTypeDescriptor {
   return {
     type: kind.type,
+    available: reason === null,
+    reason,
     labelKey: `alarms.types.${kind.type}`,
     path: `${apiPrefix}${kind.path}`,
     engineName: kind.engineName,

@@ -1,3 +1,4 @@
+import { brotliDecompressSync, gunzipSync } from 'node:zlib'
 import t from 'tap'
 import { bearer, build, seedHuman, type TestApp } from './helper.js'
 import type { AlarmTypeDescriptor } from '../schemas/alarm-types.js'
@@ -12,6 +13,9 @@ async function alarmTypes (testApp: TestApp): Promise<AlarmTypeDescriptor[]> {
   return res.json()
 }
 const typesOf = (list: AlarmTypeDescriptor[]) => list.map((d) => d.type)
+/** The types members can use, and why each other one is not. */
+const offered = (list: AlarmTypeDescriptor[]) => list.filter((d) => d.available).map((d) => d.type)
+const reasons = (list: AlarmTypeDescriptor[]) => Object.fromEntries(list.filter((d) => !d.available).map((d) => [d.type, d.reason]))
 const fieldOf = (d: AlarmTypeDescriptor | undefined, name: string) => d?.fields.find((f) => f.name === name)
 
 t.test('needs a signed-in user', async (t) => {
@@ -64,31 +68,77 @@ t.test('each path serves its type and each dashboard key is a dashboard count', 
   }
 })
 
-t.test('types the site or the engine switches off are left out', async (t) => {
+t.test('types the site or the engine switches off are listed as unavailable, with the reason', async (t) => {
   const testApp = await build(t)
   const admin = bearer(testApp.app, { userId: ADMIN, isAdmin: true })
   const set = async (key: string, value: string) =>
     t.equal((await testApp.app.inject({ method: 'PUT', url: `/api/settings/${key}`, headers: admin, payload: { value } })).statusCode, 200)
 
+  t.same(reasons(await alarmTypes(testApp)), {}, 'every type available')
   await set('disable_raids', 'true')
-  t.same(typesOf(await alarmTypes(testApp)), EVERY_TYPE.filter((type) => type !== 'raid' && type !== 'egg'), 'eggs share the raid switch')
+  const switchedOff = await alarmTypes(testApp)
+  t.same(typesOf(switchedOff), EVERY_TYPE, 'all ten are still described')
+  t.same(offered(switchedOff), EVERY_TYPE.filter((type) => type !== 'raid' && type !== 'egg'), 'eggs share the raid switch')
+  t.same(reasons(switchedOff), { raid: 'site', egg: 'site' })
+  t.ok(switchedOff.every((d) => d.available === (d.reason === null)))
   await set('disable_raids', 'false')
 
   testApp.engine.set({ disabledHooks: ['pokemon'], disableFortUpdate: true })
   testApp.clock.advance(5 * 60_000)
-  t.same(typesOf(await alarmTypes(testApp)), EVERY_TYPE.filter((type) => type !== 'pokemon' && type !== 'fort'))
+  t.same(reasons(await alarmTypes(testApp)), { pokemon: 'engine', fort: 'engine' })
+  await set('disable_mons', 'true')
+  t.same(reasons(await alarmTypes(testApp)), { pokemon: 'site', fort: 'engine' }, 'the site\'s own switch is named first')
 })
 
-t.test('PoracleJS: the types only PoracleNG has are left out', async (t) => {
+t.test('PoracleJS: the types only PoracleNG has are unavailable for the engine generation', async (t) => {
   const testApp = await build(t, { engineMode: 'js' })
-  t.same(typesOf(await alarmTypes(testApp)), EVERY_TYPE.filter((type) => type !== 'fort' && type !== 'maxbattle'))
+  const list = await alarmTypes(testApp)
+  t.same(offered(list), EVERY_TYPE.filter((type) => type !== 'fort' && type !== 'maxbattle'))
+  t.same(reasons(list), { fort: 'generation', maxbattle: 'generation' })
 })
 
 t.test('an engine that cannot be reached: every type the site allows is offered, with a warning', async (t) => {
   const testApp = await build(t)
   testApp.engine.failWith({ status: 500 })
-  t.same(typesOf(await alarmTypes(testApp)), EVERY_TYPE)
+  t.same(offered(await alarmTypes(testApp)), EVERY_TYPE)
   t.ok(testApp.logs.some((l) => l.level === 40 && /generation/.test(String(l.msg))))
+})
+
+t.test('the same bytes until a switch changes: ETag, 304, and compressed once', async (t) => {
+  const testApp = await build(t)
+  const headers = bearer(testApp.app, { userId: USER })
+  const admin = bearer(testApp.app, { userId: ADMIN, isAdmin: true })
+  const get = (extra: Record<string, string> = {}) => testApp.app.inject({ method: 'GET', url: '/api/alarm-types', headers: { ...headers, ...extra } })
+
+  const first = await get()
+  const etag = first.headers.etag as string
+  t.match(etag, /^"[\w-]{27}"$/)
+  t.equal(first.headers['cache-control'], 'private, no-cache', 'revalidated on every use')
+  t.match(first.headers['content-type'], /^application\/json/)
+  t.equal((await get()).headers.etag, etag, 'unchanged data, the same tag')
+
+  const unchanged = await get({ 'if-none-match': etag })
+  t.equal(unchanged.statusCode, 304)
+  t.equal(unchanged.body, '', 'no body')
+  t.equal((await get({ 'if-none-match': `"other", W/${etag}` })).statusCode, 304, 'a list with the weak form of the tag matches')
+  t.equal((await get({ 'if-none-match': '"other"' })).statusCode, 200)
+
+  const br = await get({ 'accept-encoding': 'gzip, br' })
+  t.equal(br.headers['content-encoding'], 'br')
+  t.ok(br.rawPayload.length < first.rawPayload.length / 5, `brotli ${br.rawPayload.length} of ${first.rawPayload.length} bytes`)
+  t.same(JSON.parse(brotliDecompressSync(br.rawPayload).toString()), first.json(), 'the same answer')
+  const gz = await get({ 'accept-encoding': 'gzip' })
+  t.equal(gz.headers['content-encoding'], 'gzip')
+  t.same(JSON.parse(gunzipSync(gz.rawPayload).toString()), first.json())
+  const plain = await get({ 'accept-encoding': 'identity' })
+  t.notOk(plain.headers['content-encoding'], 'no encoding for a client that takes none')
+  t.same(plain.json(), first.json())
+
+  t.equal((await testApp.app.inject({ method: 'PUT', url: '/api/settings/disable_lures', headers: admin, payload: { value: 'true' } })).statusCode, 200)
+  const changed = await get({ 'if-none-match': etag })
+  t.equal(changed.statusCode, 200, 'a switch changed: the held copy is stale')
+  t.not(changed.headers.etag, etag)
+  t.same(reasons(changed.json()), { lure: 'site' })
 })
 
 t.test('documented in the OpenAPI document', async (t) => {

@@ -36,6 +36,10 @@ export interface RangeDescriptor {
 /** An alarm type as GET /api/alarm-types describes it (schemas/alarm-types.ts on the server). */
 export interface AlarmTypeDescriptor {
   type: string
+  /** Whether members can use it on this site now. */
+  available: boolean
+  /** Why not: the site's switch, the engine's configuration, or an engine generation without the type. */
+  reason: 'site' | 'engine' | 'generation' | null
   labelKey: string
   /** Where its alarms are, e.g. /api/monsters. */
   path: string
@@ -52,24 +56,7 @@ export interface AlarmTypeDescriptor {
 /** The page of a type: /alarms/<the last segment of its API path>. */
 export const pagePath = (type: { path: string }): string => type.path.replace(/^\/api\//, '')
 
-/** The types this site offers right now, in display order (the server leaves out switched-off ones). */
+/** Every alarm type in display order, each saying whether it is offered right now and, if not, why. */
 export async function loadAlarmTypes (signal: AbortSignal): Promise<AlarmTypeDescriptor[]> {
   return await api<AlarmTypeDescriptor[]>('/api/alarm-types', { signal })
 }
-
-/**
- * Every type's page path and site switch, for what the descriptors cannot say because they list only
- * offered types: the admin's switches for all of them, and why a switched-off type's page is empty.
- */
-export const ALARM_TYPE_SWITCHES = [
-  { type: 'pokemon', path: '/api/monsters', disableKey: 'disable_mons' },
-  { type: 'raid', path: '/api/raids', disableKey: 'disable_raids' },
-  { type: 'egg', path: '/api/eggs', disableKey: 'disable_raids' },
-  { type: 'quest', path: '/api/quests', disableKey: 'disable_quests' },
-  { type: 'invasion', path: '/api/invasions', disableKey: 'disable_invasions' },
-  { type: 'lure', path: '/api/lures', disableKey: 'disable_lures' },
-  { type: 'nest', path: '/api/nests', disableKey: 'disable_nests' },
-  { type: 'gym', path: '/api/gyms', disableKey: 'disable_gyms' },
-  { type: 'fort', path: '/api/fort-changes', disableKey: 'disable_fort_changes' },
-  { type: 'maxbattle', path: '/api/maxbattles', disableKey: 'disable_maxbattles' }
-] as const

@@ -1,11 +1,18 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { EngineError } from '../../plugins/engine.js'
-import { ALARM_KINDS, AlarmTypeDescriptorSchema, describeKind, type EngineGeneration } from '../../schemas/alarm-types.js'
+import { ALARM_KINDS, AlarmTypeDescriptorSchema, describeKind, type AlarmKind, type EngineGeneration, type UnavailableReason } from '../../schemas/alarm-types.js'
 import { errors } from '../../schemas/common.js'
+import { PrebuiltAnswer } from '../../lib/prebuilt-answer.js'
 
-/** The alarm types this site offers, described so the web client can render their forms from data. */
+/**
+ * The alarm types, described so the web client can render their forms from data. Every member's client
+ * asks for them on every page load, and they change only with the site's switches and the engine's
+ * configuration: the answer is built once per combination of those and sent as prebuilt bytes.
+ * Descriptors carry translation keys, never text, so the reader's language is not part of it.
+ */
 const alarmTypeRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   const { auth, engine, featureGates, log } = fastify
+  let built: { version: string, answer: PrebuiltAnswer } | undefined
 
   /** Null when the engine cannot say: every type is then offered, as the feature gates fail open too. */
   async function generation (): Promise<EngineGeneration | null> {
@@ -18,22 +25,31 @@ const alarmTypeRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     }
   }
 
+  function reasonFor (kind: AlarmKind, switchedOffBy: 'site' | 'engine' | null, engineGeneration: EngineGeneration | null): UnavailableReason | null {
+    if (switchedOffBy !== null) return switchedOffBy
+    return engineGeneration === null || kind.generations.includes(engineGeneration) ? null : 'generation'
+  }
+
   fastify.get('/', {
     onRequest: auth.authenticate,
     schema: {
       tags: ['alarm-types'],
-      description: 'The alarm types, in display order, without those the site or the alarm engine switches off or the engine does not have. ' +
-        'Each lists its fields with kind, range, unit, default and translation keys.',
-      response: { 200: Type.Array(AlarmTypeDescriptorSchema), ...errors(401) }
+      description: 'All ten alarm types, in display order, each with whether members can use it now and, if not, why ' +
+        '(the site\'s switch, the engine\'s configuration, or an engine generation without it). Each lists its fields ' +
+        'with kind, range, unit, default and translation keys. Sent with an ETag; 304 for a matching If-None-Match.',
+      response: { 200: Type.Array(AlarmTypeDescriptorSchema), 304: Type.Null({ description: 'Unchanged since the ETag in If-None-Match.' }), ...errors(401) }
     }
-  }, async () => {
-    const [engineGeneration, disabled] = await Promise.all([
+  }, async (request, reply) => {
+    const [engineGeneration, switchedOff] = await Promise.all([
       generation(),
-      Promise.all(ALARM_KINDS.map((kind) => featureGates.isDisabled(kind.disableKey)))
+      Promise.all(ALARM_KINDS.map((kind) => featureGates.disabledBy(kind.disableKey)))
     ])
-    return ALARM_KINDS
-      .filter((kind, i) => disabled[i] !== true && (engineGeneration === null || kind.generations.includes(engineGeneration)))
-      .map((kind) => describeKind(kind))
+    const reasons = ALARM_KINDS.map((kind, i) => reasonFor(kind, switchedOff[i] ?? null, engineGeneration))
+    const version = reasons.join()
+    if (built?.version !== version) {
+      built = { version, answer: new PrebuiltAnswer(ALARM_KINDS.map((kind, i) => describeKind(kind, reasons[i]))) }
+    }
+    return built.answer.send(request, reply)
   })
 }
 

@@ -12,6 +12,8 @@ interface SessionValue {
   user: User
   /** Alarm types this site offers right now. */
   alarmTypes: AlarmTypeDescriptor[]
+  /** All ten, the ones not offered with their reason. */
+  allAlarmTypes: AlarmTypeDescriptor[]
   /** The site settings a member may read (feature switches, links, language list), by key. */
   settings: ReadonlyMap<string, string | null>
   /** Takes over a setting an admin just saved, so the navigation follows without a reload. */
@@ -24,15 +26,16 @@ interface SessionValue {
 
 const SessionContext = createContext<SessionValue | null>(null)
 
-interface Loaded { user: User, alarmTypes: AlarmTypeDescriptor[], settings: ReadonlyMap<string, string | null> }
+interface Loaded { user: User, alarmTypes: AlarmTypeDescriptor[], allAlarmTypes: AlarmTypeDescriptor[], settings: ReadonlyMap<string, string | null> }
 
 async function loadSession (signal: AbortSignal): Promise<Loaded> {
   const user = await api<User>('/api/auth/me', { signal })
   // The active profile changed outside this site: the server re-issued the JWT to match.
   if (user.token !== undefined) storeTokens(user.token, getRefreshToken())
   // Without the settings the site still works, with every feature shown: the server refuses what is off.
-  const [alarmTypes, rows] = await Promise.all([loadAlarmTypes(signal), loadSiteSettings().catch(() => [])])
-  return { user, alarmTypes, settings: new Map(rows.map((row) => [row.key, row.value])) }
+  const [allAlarmTypes, rows] = await Promise.all([loadAlarmTypes(signal), loadSiteSettings().catch(() => [])])
+  const alarmTypes = allAlarmTypes.filter((type) => type.available)
+  return { user, alarmTypes, allAlarmTypes, settings: new Map(rows.map((row) => [row.key, row.value])) }
 }
 
 /** Loads the signed-in user once for every page of the shell. */

@@ -1,7 +1,6 @@
 import { useEffect, useId, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { api, ApiError } from '../../api'
-import { ALARM_TYPE_SWITCHES } from '../../alarm-types'
 import { brandingFrom, setBranding } from '../../branding'
 import { Facts } from '../../components/Facts'
 import { SettingSwitch } from '../../components/SettingSwitch'
@@ -280,16 +279,16 @@ function BrandPreview ({ draft }: { draft: Draft }) {
   )
 }
 
-/** The switches of every alarm type; eggs share the raid switch, so each switch is listed once. */
-const TYPE_SWITCHES = ALARM_TYPE_SWITCHES.filter((type, index) => ALARM_TYPE_SWITCHES.findIndex((t) => t.disableKey === type.disableKey) === index)
-
 function AlarmTypeSwitches ({ settings, upstreamDisabled, set }: { settings: SettingValues, upstreamDisabled: string[], set: Save }) {
   const { t } = useTranslation()
+  const { allAlarmTypes } = useSession()
+  // Eggs share the raid switch: each switch is listed once.
+  const switches = allAlarmTypes.filter((type, index) => allAlarmTypes.findIndex((other) => other.disableKey === type.disableKey) === index)
   return (
     <section className='card' aria-labelledby='types-title' id='alerts'>
       <h2 id='types-title'>{t('siteSettings.types.title')}</h2>
       <p className='help'>{t('siteSettings.types.help')}</p>
-      {TYPE_SWITCHES.map((type) => {
+      {switches.map((type) => {
         const byEngine = upstreamDisabled.includes(type.disableKey)
         const label = type.disableKey === 'disable_raids' ? `${t('alarms.types.raid')} / ${t('alarms.types.egg')}` : t(`alarms.types.${type.type}`)
         return (

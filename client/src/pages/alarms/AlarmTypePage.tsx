@@ -3,7 +3,7 @@ import { useWindowVirtualizer } from '@tanstack/react-virtual'
 import { useTranslation } from 'react-i18next'
 import { Link, useParams } from 'react-router'
 import { api, ApiError } from '../../api'
-import { ALARM_TYPE_SWITCHES, pagePath, type AlarmTypeDescriptor } from '../../alarm-types'
+import { pagePath, type AlarmTypeDescriptor } from '../../alarm-types'
 import { AlarmCard } from '../../alarms/AlarmCard'
 import { AlarmForm, type Outcome } from '../../alarms/AlarmForm'
 import { BulkEdit, type BulkResult } from '../../alarms/BulkEdit'
@@ -13,7 +13,7 @@ import { ProfileTotal } from '../../features/estimates/ProfileTotal'
 import { recreateBody, type Alarm } from '../../alarms/form-model'
 import { useAnnouncer } from '../../alarms/useAnnouncer'
 import { useFormat } from '../../i18n/format'
-import { loadRaidLevels, loadSiteSettings, type RaidLevel } from '../../pickers/game-data'
+import { loadRaidLevels, type RaidLevel } from '../../pickers/game-data'
 import { useGymNames, useMonsters } from '../../pickers/useGameData'
 import { useSession } from '../../shell/session-context'
 import { Status } from '../../shell/Status'
@@ -29,39 +29,25 @@ import '../../alarms/alarms.css'
 export default function AlarmTypePage () {
   const { t } = useTranslation()
   const { type: path } = useParams()
-  const { alarmTypes } = useSession()
-  const page = ALARM_TYPE_SWITCHES.find((entry) => pagePath(entry) === path)
-  const type = alarmTypes.find((entry) => pagePath(entry) === path)
-  const title = page === undefined ? t('notFound.title') : t(`alarms.types.${page.type}`)
+  const { allAlarmTypes } = useSession()
+  const type = allAlarmTypes.find((entry) => pagePath(entry) === path)
+  const title = type === undefined ? t('notFound.title') : t(type.labelKey)
   usePageTitle(title)
 
-  if (page === undefined) {
+  if (type === undefined) {
     return <div className='page'><h1>{title}</h1><Link to='/'>{t('notFound.home')}</Link></div>
   }
   return (
     <div className='page'>
       <h1>{title}</h1>
-      {type !== undefined && <ProfileTotal types={[type.type]} />}
-      {type === undefined ? <Unavailable disableKey={page.disableKey} /> : <AlarmList key={type.type} type={type} />}
-    </div>
-  )
-}
-
-/** Why a type is not offered: the site's switch, the engine's switch, or an engine without the type. */
-function Unavailable ({ disableKey }: { disableKey: string }) {
-  const { t } = useTranslation()
-  const [reason] = useLoad(async (signal) => {
-    const [settings, upstream] = await Promise.all([
-      loadSiteSettings(),
-      api<string[]>('/api/settings/upstream-disabled', { signal })
-    ])
-    if (settings.some((s) => s.key === disableKey && s.value === 'true')) return 'site'
-    return upstream.includes(disableKey) ? 'engine' : 'unsupported'
-  }, [disableKey])
-  return (
-    <div className='notice notice-warning' role='status'>
-      <p>{reason.status === 'ready' ? t(`alarms.unavailable.${reason.data}`) : t('alarms.unavailable.site')}</p>
-      <p><Link to='/'>{t('notFound.home')}</Link></p>
+      {type.reason === null
+        ? <><ProfileTotal types={[type.type]} /><AlarmList key={type.type} type={type} /></>
+        : (
+          <div className='notice notice-warning' role='status'>
+            <p>{t(`alarms.unavailable.${type.reason}`)}</p>
+            <p><Link to='/'>{t('notFound.home')}</Link></p>
+          </div>
+          )}
     </div>
   )
 }
