@@ -22,7 +22,7 @@ export async function withRefreshLock<T> (task: () => Promise<T>): Promise<T> {
   return canCoordinate() ? await navigator.locks.request(LOCK, task) : await task()
 }
 
-async function inStore<T> (mode: IDBTransactionMode, use: (store: IDBObjectStore) => IDBRequest<T>): Promise<T> {
+async function inStore<T> (mode: IDBTransactionMode, query: (store: IDBObjectStore) => IDBRequest<T>): Promise<T> {
   const db = await new Promise<IDBDatabase>((resolve, reject) => {
     const open = indexedDB.open(DB_NAME, 1)
     open.onupgradeneeded = () => { open.result.createObjectStore(STORE) }
@@ -32,7 +32,7 @@ async function inStore<T> (mode: IDBTransactionMode, use: (store: IDBObjectStore
   try {
     return await new Promise<T>((resolve, reject) => {
       const tx = db.transaction(STORE, mode)
-      const request = use(tx.objectStore(STORE))
+      const request = query(tx.objectStore(STORE))
       tx.oncomplete = () => { resolve(request.result) }
       tx.onabort = () => { reject(tx.error ?? new Error('IndexedDB transaction aborted')) }
     })

@@ -1,4 +1,3 @@
-import type { TFunction } from 'i18next'
 import { useTranslation } from 'react-i18next'
 import type { AlarmTypeDescriptor, FieldDescriptor } from '../alarm-types'
 import { ChoiceGridPicker, PokemonGridPicker } from '../features/picker'
@@ -43,7 +42,7 @@ interface Props {
  * text and its error, all tied together for screen readers (aria-describedby, aria-invalid).
  */
 export function FieldInput ({ type, field, values, error, set }: Props) {
-  const { t, i18n } = useTranslation()
+  const { t } = useTranslation()
   const id = `field-${type.type}-${field.name}`
   const helpId = `${id}-help`
   const errorId = `${id}-error`
@@ -186,4 +185,3 @@ function Help ({ id, help, range }: { id: string, help: string, range: string })
   if (help === '' && range === '') return null
   return <p id={id} className='help'>{[range, help].filter((s) => s !== '').join(' ')}</p>
 }
-

@@ -49,21 +49,25 @@ export function LanguageChoice () {
     <>
       <div className='field'>
         <label htmlFor={languageId}>{t('userMenu.language')}</label>
-        <select id={languageId} className='select' value={i18n.language} onChange={(e) => {
-          const language = e.target.value
-          void changeLanguage(language).then(() => { if (alertsToo) sendToEngine(language) })
-        }}>
+        <select
+          id={languageId} className='select' value={i18n.language} onChange={(e) => {
+            const language = e.target.value
+            void changeLanguage(language).then(() => { if (alertsToo) sendToEngine(language) })
+          }}
+        >
           {languages.map((language) => <option key={language} value={language} lang={language}>{nativeName(language)}</option>)}
         </select>
       </div>
       <label className='switch'>
-        <input type='checkbox' checked={alertsToo} disabled={busy} onChange={(e) => {
-          const on = e.target.checked
-          setAlertsToo(on)
-          localStorage.setItem(ALERTS_TOO_KEY, on ? '1' : '0')
-          if (on) sendToEngine(i18n.language)
-          else setDone(null)
-        }} />
+        <input
+          type='checkbox' checked={alertsToo} disabled={busy} onChange={(e) => {
+            const on = e.target.checked
+            setAlertsToo(on)
+            localStorage.setItem(ALERTS_TOO_KEY, on ? '1' : '0')
+            if (on) sendToEngine(i18n.language)
+            else setDone(null)
+          }}
+        />
         <span>{t('userMenu.alertsToo')}</span>
       </label>
       <div role='status' aria-live='polite'>{done !== null && error === null && <p className='small muted'>{done}</p>}</div>

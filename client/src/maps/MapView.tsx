@@ -40,20 +40,24 @@ export function MapView ({ label, onReady, version, onTilesUnavailable }: MapVie
   const [map, setMap] = useState<L.Map | null>(null)
   const [tilesDown, setTilesDown] = useState(false)
   const [loaded] = useLoad(mapSettings)
+  const settings = loaded.status === 'ready' ? loaded.data : null
+  // The map is made once; the parent's callbacks are read when they fire, whichever render made them.
+  const callbacks = useRef({ onReady, onTilesUnavailable })
+  useEffect(() => { callbacks.current = { onReady, onTilesUnavailable } })
 
   useEffect(() => {
-    if (loaded.status !== 'ready' || container.current === null) return
+    if (settings === null || container.current === null) return
     const created = L.map(container.current, { center: [51.505, -0.09], zoom: 13, zoomControl: true })
     created.attributionControl.setPrefix(false)
     let failed = 0
     let anyLoaded = false
-    L.tileLayer(loaded.data.tileUrl, { attribution: loaded.data.attribution, maxZoom: 19 })
+    L.tileLayer(settings.tileUrl, { attribution: settings.attribution, maxZoom: 19 })
       .on('tileload', () => { anyLoaded = true })
       .on('tileerror', () => {
         failed += 1
         if (!anyLoaded && failed === FAILED_TILES_BEFORE_GIVING_UP) {
           setTilesDown(true)
-          onTilesUnavailable?.()
+          callbacks.current.onTilesUnavailable?.()
         }
       })
       .addTo(created)
@@ -63,11 +67,11 @@ export function MapView ({ label, onReady, version, onTilesUnavailable }: MapVie
     resized.observe(container.current)
     setMap(created)
     return () => { resized.disconnect(); created.remove(); setMap(null) }
-  }, [loaded.status])
+  }, [settings])
 
   useEffect(() => {
     if (map === null) return
-    return onReady(map)
+    return callbacks.current.onReady(map)
   }, [map, version])
 
   return (

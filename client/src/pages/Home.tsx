@@ -107,15 +107,17 @@ function LocationForm ({ initial, onSaved }: { initial: Location, onSaved: (l: L
   const [invalid, setInvalid] = useState(false)
   const { busy, error, setError, run } = useSubmit()
   return (
-    <form className='stack' noValidate onSubmit={(e) => {
-      e.preventDefault()
-      const latitude = Number(lat)
-      const longitude = Number(lon)
-      const bad = lat.trim() === '' || lon.trim() === '' || !(Math.abs(latitude) <= 90) || !(Math.abs(longitude) <= 180)
-      setInvalid(bad)
-      if (bad) return
-      void run(async () => { onSaved(await api<Location>('/api/location', { method: 'PUT', json: { latitude, longitude } })) })
-    }}>
+    <form
+      className='stack' noValidate onSubmit={(e) => {
+        e.preventDefault()
+        const latitude = Number(lat)
+        const longitude = Number(lon)
+        const bad = lat.trim() === '' || lon.trim() === '' || !(Math.abs(latitude) <= 90) || !(Math.abs(longitude) <= 180)
+        setInvalid(bad)
+        if (bad) return
+        void run(async () => { onSaved(await api<Location>('/api/location', { method: 'PUT', json: { latitude, longitude } })) })
+      }}
+    >
       <div className='field'>
         <label htmlFor='home-lat'>{t('dashboard.latitude')}</label>
         <input id='home-lat' className='input' inputMode='decimal' value={lat} aria-invalid={invalid} aria-describedby='home-coords-help' onChange={(e) => { setLat(e.target.value) }} />
@@ -144,10 +146,12 @@ function AreasForm ({ initial, onSaved }: { initial: string[], onSaved: (areas: 
   const [chosen, setChosen] = useState<string[]>(initial)
   const { busy, error, run } = useSubmit()
   return (
-    <form className='stack' onSubmit={(e) => {
-      e.preventDefault()
-      void run(async () => { onSaved(await api<string[]>('/api/areas', { method: 'PUT', json: { areas: chosen } })) })
-    }}>
+    <form
+      className='stack' onSubmit={(e) => {
+        e.preventDefault()
+        void run(async () => { onSaved(await api<string[]>('/api/areas', { method: 'PUT', json: { areas: chosen } })) })
+      }}
+    >
       <Status state={available} retry={retry}>
         {(list) => list.length === 0
           ? <p className='muted'>{t('fields.scope.noAreas')}</p>

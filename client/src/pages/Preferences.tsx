@@ -108,11 +108,13 @@ function Language () {
       <h2 id='prefs-language'>{t('preferences.language.title')}</h2>
       <Status state={state} retry={retry}>
         {(data) => (
-          <form className='stack' onSubmit={(e) => {
-            e.preventDefault()
-            setDone(null)
-            void run(async () => { await api('/api/location/language', { method: 'PUT', json: { language: value } }); setDone(t('status.saved')) })
-          }}>
+          <form
+            className='stack' onSubmit={(e) => {
+              e.preventDefault()
+              setDone(null)
+              void run(async () => { await api('/api/location/language', { method: 'PUT', json: { language: value } }); setDone(t('status.saved')) })
+            }}
+          >
             <div className='field'>
               <label htmlFor={id}>{t('preferences.language.label')}</label>
               <select id={id} className='select' value={value} onChange={(e) => { setValue(e.target.value) }}>
@@ -156,14 +158,16 @@ function SummarySchedule () {
       <p className='help'>{t('preferences.summary.help')}</p>
       <Status state={state} retry={retry}>
         {(rules) => rules !== null && (
-          <ActiveHoursEditor initial={rules} busy={busy} onSave={(next) => {
-            setDone(null)
-            void run(async () => {
-              if (next.length === 0) await api('/api/summary-schedules/quest', { method: 'DELETE' })
-              else await api('/api/summary-schedules/quest', { method: 'PUT', json: { activeHours: next } })
-              setDone(t('status.saved'))
-            })
-          }} />
+          <ActiveHoursEditor
+            initial={rules} busy={busy} onSave={(next) => {
+              setDone(null)
+              void run(async () => {
+                if (next.length === 0) await api('/api/summary-schedules/quest', { method: 'DELETE' })
+                else await api('/api/summary-schedules/quest', { method: 'PUT', json: { activeHours: next } })
+                setDone(t('status.saved'))
+              })
+            }}
+          />
         )}
       </Status>
       <Outcome done={done} error={error} />

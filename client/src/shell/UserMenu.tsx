@@ -8,7 +8,6 @@ import { AlertsToggle } from './AlertsToggle'
 import { ProfileSwitcher } from './ProfileSwitcher'
 import { featureOff, useSession } from './session-context'
 
-
 /**
  * The user's menu: who is signed in, language, theme and sign-out. Escape or a click outside closes it.
  * `compact` (a narrow top bar) also puts the profile switcher and the alerts button in it, and marks the

@@ -25,6 +25,9 @@ export function useLoad<T> (load: (signal: AbortSignal) => Promise<T>, deps: rea
         setState({ status: 'failed', message: known ? err.message : String(err), code: known ? err.status : 0 })
       })
     return () => { controller.abort() }
+    // The caller's deps say when to load again (what `load` reads, or a change on the server's side such
+    // as the active profile); `load` itself is a new function on every render.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [round, ...deps])
 
   const reload = useCallback(() => { setRound((r) => r + 1) }, [])

@@ -119,16 +119,20 @@ function AccountForm ({ user, areas, saved }: { user: UserDetail, areas: Overvie
   const text = (key: 'name' | 'notes', value: string, set: (v: string) => void, max: number) => (
     <div className='field'>
       <label htmlFor={`${id}-${key}`}>{t(`userEdit.${key}`)}</label>
-      <input id={`${id}-${key}`} className='input' value={value} maxLength={max} aria-invalid={problems[key] !== undefined}
-        aria-describedby={problems[key] !== undefined ? `${id}-${key}-error` : undefined} onChange={(e) => { set(e.target.value); setDone(false) }} />
+      <input
+        id={`${id}-${key}`} className='input' value={value} maxLength={max} aria-invalid={problems[key] !== undefined}
+        aria-describedby={problems[key] !== undefined ? `${id}-${key}-error` : undefined} onChange={(e) => { set(e.target.value); setDone(false) }}
+      />
       {problems[key] !== undefined && <p id={`${id}-${key}-error`} className='field-error'>{problems[key]}</p>}
     </div>
   )
   const coordinate = (key: 'latitude' | 'longitude', value: string, set: (v: string) => void) => (
     <div className='field'>
       <label htmlFor={`${id}-${key}`}>{t(`userEdit.${key}`)}</label>
-      <input id={`${id}-${key}`} className='input' inputMode='decimal' value={value} aria-invalid={problems[key] !== undefined}
-        aria-describedby={problems[key] !== undefined ? `${id}-${key}-error` : undefined} onChange={(e) => { set(e.target.value); setDone(false) }} />
+      <input
+        id={`${id}-${key}`} className='input' inputMode='decimal' value={value} aria-invalid={problems[key] !== undefined}
+        aria-describedby={problems[key] !== undefined ? `${id}-${key}-error` : undefined} onChange={(e) => { set(e.target.value); setDone(false) }}
+      />
       {problems[key] !== undefined && <p id={`${id}-${key}-error`} className='field-error'>{problems[key]}</p>}
     </div>
   )
@@ -165,11 +169,13 @@ function AccountForm ({ user, areas, saved }: { user: UserDetail, areas: Overvie
                   const key = area.name.toLowerCase()
                   return (
                     <label key={area.name} className='check'>
-                      <input type='checkbox' checked={chosen.includes(key)} onChange={(e) => {
-                        const on = e.target.checked
-                        setChosen((list) => on ? [...list, key] : list.filter((a) => a !== key))
-                        setDone(false)
-                      }} />
+                      <input
+                        type='checkbox' checked={chosen.includes(key)} onChange={(e) => {
+                          const on = e.target.checked
+                          setChosen((list) => on ? [...list, key] : list.filter((a) => a !== key))
+                          setDone(false)
+                        }}
+                      />
                       <span>{area.name}</span>
                     </label>
                   )

@@ -33,7 +33,7 @@ export default function Help () {
         </ul>
       </nav>
 
-      <section className='card' aria-labelledby='help-types' >
+      <section className='card' aria-labelledby='help-types'>
         <h2 id='help-types'>{t('help.types.title')}</h2>
         <dl className='help-list'>
           {TYPES.filter((type) => offered.size === 0 || offered.has(type)).map((type) => (

@@ -3,8 +3,17 @@ import { api } from '../../api'
 import { categoryOf, IconSet, resolve, type IconCategory, type IconFiles, type IconRequest } from './uicons'
 
 const FOLDERS: Record<IconCategory, string> = {
-  pokemon: 'pokemon', raid: 'raid', gym: 'gym', team: 'team', invasion: 'invasion', pokestop: 'pokestop',
-  reward: 'reward', item: 'reward', type: 'type', weather: 'weather', misc: 'misc'
+  pokemon: 'pokemon',
+  raid: 'raid',
+  gym: 'gym',
+  team: 'team',
+  invasion: 'invasion',
+  pokestop: 'pokestop',
+  reward: 'reward',
+  item: 'reward',
+  type: 'type',
+  weather: 'weather',
+  misc: 'misc'
 }
 
 const sets = new Map<IconCategory, Promise<IconSet>>()

@@ -54,13 +54,13 @@ export function PokemonGridPicker ({ selected, onChange, allowEverything = false
   const [allForms, setAllForms] = useState(() => !selected.some((key) => !key.endsWith('-0')))
   const selectedSet = useMemo(() => new Set(selected), [selected])
 
-  const tiles = catalogue === null ? [] : allForms ? catalogue.species : catalogue.forms
+  const total = catalogue === null ? 0 : (allForms ? catalogue.species : catalogue.forms).length
   const visible = useMemo(() => {
     if (catalogue === null) return []
     const search = compileSearch(query, catalogue)
     const facet = facetMatcher(facets, selectedSet, spawning)
-    return tiles.filter((tile) => facet(tile) && (search === null || search(tile)))
-  }, [catalogue, tiles, query, facets, selectedSet, spawning])
+    return (allForms ? catalogue.species : catalogue.forms).filter((tile) => facet(tile) && (search === null || search(tile)))
+  }, [catalogue, allForms, query, facets, selectedSet, spawning])
 
   const byKey = useMemo(() => new Map((catalogue?.forms ?? []).concat(catalogue?.species ?? []).map((tile) => [tile.key, tile])), [catalogue])
   const nameOf = useCallback((key: string): string => {
@@ -88,6 +88,8 @@ export function PokemonGridPicker ({ selected, onChange, allowEverything = false
   // Columns follow the grid's width (a phone, a tablet, a desktop dialog).
   const scrollRef = useRef<HTMLDivElement>(null)
   const [columns, setColumns] = useState(3)
+  // The grid (and so the element to measure) exists once the game data has loaded.
+  const loaded = catalogue !== null
   useEffect(() => {
     const element = scrollRef.current
     if (element === null) return
@@ -96,7 +98,7 @@ export function PokemonGridPicker ({ selected, onChange, allowEverything = false
     const observer = new ResizeObserver(measure)
     observer.observe(element)
     return () => { observer.disconnect() }
-  }, [catalogue === null])
+  }, [loaded])
   const rows = Math.ceil(visible.length / columns)
   const virtualizer = useVirtualizer({ count: rows, getScrollElement: () => scrollRef.current, estimateSize: () => ROW_HEIGHT, overscan: 3 })
 
@@ -148,7 +150,7 @@ export function PokemonGridPicker ({ selected, onChange, allowEverything = false
         {catalogue !== null && <FacetPanel catalogue={catalogue} facets={facets} spawningAvailable={spawning !== null} onChange={setFacets} />}
       </div>
       <div className='grid-picker-bar'>
-        <p role='status' className='small'>{t('picker.showing', { shown: visible.length, total: tiles.length })}</p>
+        <p role='status' className='small'>{t('picker.showing', { shown: visible.length, total })}</p>
         <label className='check'>
           <input type='checkbox' role='switch' checked={allForms} onChange={(e) => { setAllForms(e.target.checked) }} />
           <span>{t('picker.allForms')}</span>

@@ -139,8 +139,10 @@ function Decision ({ submission, regions, done }: { submission: Submission, regi
         <h3 id={`${id}-approve`} className='label'>{t('geofenceReview.approveTitle')}</h3>
         <div className='field'>
           <label htmlFor={`${id}-name`}>{t('geofenceReview.publicName')}</label>
-          <input id={`${id}-name`} className='input' maxLength={50} value={name} aria-invalid={nameProblem !== null}
-            aria-describedby={nameProblem !== null ? `${id}-name-error ${id}-name-help` : `${id}-name-help`} onChange={(e) => { setName(e.target.value) }} />
+          <input
+            id={`${id}-name`} className='input' maxLength={50} value={name} aria-invalid={nameProblem !== null}
+            aria-describedby={nameProblem !== null ? `${id}-name-error ${id}-name-help` : `${id}-name-help`} onChange={(e) => { setName(e.target.value) }}
+          />
           <span id={`${id}-name-help`} className='help'>{t('geofenceReview.publicNameHelp')}</span>
           {nameProblem !== null && <p id={`${id}-name-error`} className='field-error'>{nameProblem}</p>}
         </div>

@@ -82,7 +82,7 @@ function AlarmList ({ type }: { type: AlarmTypeDescriptor }) {
   const addButton = useRef<HTMLButtonElement>(null)
 
   useEffect(() => { void loadRaidLevels().then(setRaidLevels, () => undefined) }, [])
-  const list = alarms.status === 'ready' ? alarms.data : []
+  const list = useMemo(() => alarms.status === 'ready' ? alarms.data : [], [alarms])
   const gymNames = useGymNames(list.flatMap((a) => typeof a.gym_id === 'string' && a.gym_id !== '' ? [a.gym_id] : []))
   const vocabulary: Vocabulary = useMemo(() => ({ t, monsters, raidLevels, number: format.number, numberRange: format.numberRange, gymNames }), [t, monsters, raidLevels, format.number, format.numberRange, gymNames])
 
@@ -206,8 +206,11 @@ function AlarmList ({ type }: { type: AlarmTypeDescriptor }) {
     setSelected((s) => { const next = new Set(s); if (on) next.add(uid); else next.delete(uid); return next })
   }, [])
   const onEdit = useCallback((alarm: Alarm) => { setEditing(alarm) }, [])
-  const onDelete = useCallback((alarm: Alarm) => { void remove([alarm.uid]) }, [list, vocabulary])
-  const onTest = useMemo(() => (type.testAlert ? (alarm: Alarm) => { void test(alarm) } : undefined), [type.testAlert, list])
+  // The cards are memoised: they get handlers that never change and reach the current actions through a ref.
+  const actions = useRef({ remove, test })
+  useEffect(() => { actions.current = { remove, test } })
+  const onDelete = useCallback((alarm: Alarm) => { void actions.current.remove([alarm.uid]) }, [])
+  const onTest = useMemo(() => (type.testAlert ? (alarm: Alarm) => { void actions.current.test(alarm) } : undefined), [type.testAlert])
   const toggleQuick = (k: Quick) => { setQuick((q) => { const next = new Set(q); if (next.has(k)) next.delete(k); else next.add(k); return next }) }
   const typeName = t(`alarms.types.${type.type}`)
 

@@ -216,11 +216,13 @@ function Editor ({ data, reload, replace }: { data: Loaded, reload: () => void, 
         <h2 id='fence-files'>{t('geofences.filesTitle')}</h2>
         <div className='field'>
           <label htmlFor='fence-import'>{t('geofences.import')}</label>
-          <input id='fence-import' type='file' accept='.geojson,.json,application/geo+json,application/json' disabled={busy || full} onChange={(e) => {
-            const file = e.target.files?.[0]
-            e.target.value = ''
-            if (file !== undefined) importFile(file)
-          }} />
+          <input
+            id='fence-import' type='file' accept='.geojson,.json,application/geo+json,application/json' disabled={busy || full} onChange={(e) => {
+              const file = e.target.files?.[0]
+              e.target.value = ''
+              if (file !== undefined) importFile(file)
+            }}
+          />
           <p className='help'>{t('geofences.importHelp')}</p>
         </div>
         <div><button type='button' className='button' disabled={busy || data.fences.length === 0} onClick={exportFile}>{t('geofences.export')}</button></div>

@@ -86,7 +86,6 @@ function Pin ({ location, distances }: { location: LocationAnswer, distances: nu
     save(next)
   }
 
-
   return (
     <>
       {location.geocoder && <AddressSearch onPick={moveTo} disabled={busy} />}

@@ -121,10 +121,13 @@ export default function Profiles () {
                     <ProfileFacts profile={profile} areas={areas} hours={hours.length} />
                     <div className='row'>
                       {!profile.active && (
-                        <button type='button' className='button button-primary' disabled={busy} onClick={() => act(async () => {
-                          const { token } = await api<{ token: string }>(`/api/profiles/switch/${profile.profileNo}`, { method: 'PUT' })
-                          await finish(t('profiles.switched', { name: profile.name }), token)
-                        })}>{t('profiles.switch')}</button>
+                        <button
+                          type='button' className='button button-primary' disabled={busy} onClick={() => act(async () => {
+                            const { token } = await api<{ token: string }>(`/api/profiles/switch/${profile.profileNo}`, { method: 'PUT' })
+                            await finish(t('profiles.switched', { name: profile.name }), token)
+                          })}
+                        >{t('profiles.switch')}
+                        </button>
                       )}
                       <button type='button' className='button' aria-expanded={isOpen('rename')} onClick={() => { toggle('rename') }}>{t('profiles.rename')}</button>
                       <button type='button' className='button' aria-expanded={isOpen('hours')} onClick={() => { toggle('hours') }}>{t('profiles.hours.edit')}</button>
@@ -135,50 +138,61 @@ export default function Profiles () {
                     </div>
                     {list.length < 2 && <p className='help'>{t('profiles.lastOne')}</p>}
                     {isOpen('rename') && (
-                      <NameForm label={t('profiles.newName')} submit={t('profiles.rename')} initial={profile.name} busy={busy} refused={refusedAt(`${profile.profileNo}-rename`)} onCancel={() => { toggleForm(null) }}
+                      <NameForm
+                        label={t('profiles.newName')} submit={t('profiles.rename')} initial={profile.name} busy={busy} refused={refusedAt(`${profile.profileNo}-rename`)} onCancel={() => { toggleForm(null) }}
                         onSubmit={(name) => actOnName(`${profile.profileNo}-rename`, async () => {
                           await api(`/api/profiles/${profile.profileNo}`, { method: 'PUT', json: { name } })
                           await finish(t('profiles.renamed', { name }))
-                        })} />
+                        })}
+                      />
                     )}
                     {isOpen('hours') && (
                       <section aria-label={t('profiles.hours.title', { name: profile.name })}>
                         <p className='help'>{t('profiles.hours.help')}</p>
-                        <ActiveHoursEditor initial={hours} busy={busy} onCancel={() => { setOpen(null) }}
+                        <ActiveHoursEditor
+                          initial={hours} busy={busy} onCancel={() => { setOpen(null) }}
                           onSave={(rules) => act(async () => {
                             await api(`/api/profiles/${profile.profileNo}`, { method: 'PUT', json: { activeHours: rules } })
                             await finish(t('profiles.hours.saved'))
-                          })} />
+                          })}
+                        />
                       </section>
                     )}
                     {isOpen('duplicate') && (
                       <>
                         <p className='help'>{t('profiles.duplicateHelp')}</p>
-                        <NameForm label={t('profiles.copyName')} submit={t('profiles.duplicate')} initial={freeName(list, t('profiles.copyOf', { name: profile.name }))} busy={busy} refused={refusedAt(`${profile.profileNo}-duplicate`)} onCancel={() => { toggleForm(null) }}
+                        <NameForm
+                          label={t('profiles.copyName')} submit={t('profiles.duplicate')} initial={freeName(list, t('profiles.copyOf', { name: profile.name }))} busy={busy} refused={refusedAt(`${profile.profileNo}-duplicate`)} onCancel={() => { toggleForm(null) }}
                           onSubmit={(name) => actOnName(`${profile.profileNo}-duplicate`, async () => {
                             await api('/api/profiles/duplicate', { method: 'POST', json: { fromProfileNo: profile.profileNo, name } })
                             await finish(t('profiles.duplicated', { name }))
-                          })} />
+                          })}
+                        />
                       </>
                     )}
                     {isOpen('copy') && (
                       <>
                         <p className='help'>{t('profiles.copyHelp')}</p>
-                        <NameForm label={t('profiles.copyName')} submit={t('profiles.copyAlarms')} initial={freeName(list, t('profiles.copyOf', { name: profile.name }))} busy={busy} refused={refusedAt(`${profile.profileNo}-copy`)} onCancel={() => { toggleForm(null) }}
+                        <NameForm
+                          label={t('profiles.copyName')} submit={t('profiles.copyAlarms')} initial={freeName(list, t('profiles.copyOf', { name: profile.name }))} busy={busy} refused={refusedAt(`${profile.profileNo}-copy`)} onCancel={() => { toggleForm(null) }}
                           onSubmit={(name) => actOnName(`${profile.profileNo}-copy`, async () => {
                             const result = await api<CopyResult>(`/api/profile-overview/duplicate/${profile.profileNo}`, { method: 'POST', json: { name } })
                             await finish(t('profiles.copied', { name, count: result.alarmsCopied }), result.token)
-                          })} />
+                          })}
+                        />
                       </>
                     )}
                     {isOpen('delete') && (
                       <div className='notice notice-warning'>
                         <p>{t('profiles.deleteConfirm', { name: profile.name })}</p>
                         <div className='row'>
-                          <button type='button' className='button button-danger' disabled={busy} onClick={() => act(async () => {
-                            await api(`/api/profiles/${profile.profileNo}`, { method: 'DELETE' })
-                            await finish(t('profiles.deleted', { name: profile.name }))
-                          })}>{t('profiles.deleteYes')}</button>
+                          <button
+                            type='button' className='button button-danger' disabled={busy} onClick={() => act(async () => {
+                              await api(`/api/profiles/${profile.profileNo}`, { method: 'DELETE' })
+                              await finish(t('profiles.deleted', { name: profile.name }))
+                            })}
+                          >{t('profiles.deleteYes')}
+                          </button>
                           <button type='button' className='button' onClick={() => { setOpen(null) }}>{t('alarms.cancel')}</button>
                         </div>
                       </div>
@@ -192,11 +206,13 @@ export default function Profiles () {
       </Status>
       <section className='card' aria-labelledby='profiles-new'>
         <h2 id='profiles-new'>{t('profiles.create')}</h2>
-        <NameForm key={overviewRound} label={t('profiles.name')} submit={t('profiles.create')} busy={busy} refused={refusedAt('create')}
+        <NameForm
+          key={overviewRound} label={t('profiles.name')} submit={t('profiles.create')} busy={busy} refused={refusedAt('create')}
           onSubmit={(name) => actOnName('create', async () => {
             await api('/api/profiles', { method: 'POST', json: { name } })
             await finish(t('profiles.created', { name }))
-          })} />
+          })}
+        />
       </section>
       <section className='card' aria-labelledby='profiles-import'>
         <h2 id='profiles-import'>{t('profiles.import')}</h2>
@@ -204,7 +220,8 @@ export default function Profiles () {
         <label className='label' htmlFor='profile-file'>{t('profiles.importFile')}</label>
         <input id='profile-file' ref={fileInput} type='file' accept='application/json,.json' onChange={(e) => { const file = e.target.files?.[0]; if (file !== undefined) void readFile(file) }} />
         {importing !== null && (
-          <NameForm key={importing.profileName} label={t('profiles.name')} submit={t('profiles.import')} initial={importing.profileName} busy={busy} onCancel={() => { setImporting(null) }}
+          <NameForm
+            key={importing.profileName} label={t('profiles.name')} submit={t('profiles.import')} initial={importing.profileName} busy={busy} onCancel={() => { setImporting(null) }}
             onSubmit={(name) => act(async () => {
               try {
                 const result = await api<CopyResult>('/api/profile-overview/import', { method: 'POST', json: { ...importing, profileName: name } })
@@ -215,7 +232,8 @@ export default function Profiles () {
                 if (err instanceof ApiError && err.details.length > 0) throw new ApiError(err.status, `${err.message} ${err.details.slice(0, 3).map((d) => `${d.field}: ${d.message}`).join('; ')}`)
                 throw err
               }
-            })} />
+            })}
+          />
         )}
       </section>
       <Overview key={overviewRound} />

@@ -105,24 +105,26 @@ function GlobalPickForm ({ saved }: { saved: () => void }) {
   const { busy, error, setError, run } = useSubmit()
   const ask = useDialogs()
   return (
-    <form className='card stack' aria-labelledby='pick-new' onSubmit={(e) => {
-      e.preventDefault()
-      setDone(null)
-      let parsed: unknown
-      try {
-        parsed = JSON.parse(filters)
-      } catch {
-        setError(t('quickPicks.filtersNotJson'))
-        return
-      }
-      void run(async () => {
-        const body = { name: name.trim(), alarmType, filters: parsed, ...(category.trim() !== '' && { category: category.trim() }) }
-        await api('/api/quick-picks', { method: 'POST', json: body })
-        setDone(t('quickPicks.saved', { name: name.trim() }))
-        setName('')
-        saved()
-      })
-    }}>
+    <form
+      className='card stack' aria-labelledby='pick-new' onSubmit={(e) => {
+        e.preventDefault()
+        setDone(null)
+        let parsed: unknown
+        try {
+          parsed = JSON.parse(filters)
+        } catch {
+          setError(t('quickPicks.filtersNotJson'))
+          return
+        }
+        void run(async () => {
+          const body = { name: name.trim(), alarmType, filters: parsed, ...(category.trim() !== '' && { category: category.trim() }) }
+          await api('/api/quick-picks', { method: 'POST', json: body })
+          setDone(t('quickPicks.saved', { name: name.trim() }))
+          setName('')
+          saved()
+        })
+      }}
+    >
       <h2 id='pick-new'>{t('quickPicks.newTitle')}</h2>
       <div className='field'>
         <label htmlFor='pick-name'>{t('quickPicks.name')}</label>
@@ -145,16 +147,19 @@ function GlobalPickForm ({ saved }: { saved: () => void }) {
       </div>
       <div className='row'>
         <button type='submit' className='button button-primary' disabled={busy}>{t('quickPicks.save')}</button>
-        <button type='button' className='button' disabled={busy} onClick={() => {
-          void ask.confirm({ title: t('quickPicks.confirmSeed'), confirmLabel: t('quickPicks.seed') }).then(async (yes) => {
-            if (!yes) return
-            await run(async () => {
-              await api('/api/quick-picks/seed', { method: 'POST' })
-              setDone(t('quickPicks.seeded'))
-              saved()
+        <button
+          type='button' className='button' disabled={busy} onClick={() => {
+            void ask.confirm({ title: t('quickPicks.confirmSeed'), confirmLabel: t('quickPicks.seed') }).then(async (yes) => {
+              if (!yes) return
+              await run(async () => {
+                await api('/api/quick-picks/seed', { method: 'POST' })
+                setDone(t('quickPicks.seeded'))
+                saved()
+              })
             })
-          })
-        }}>{t('quickPicks.seed')}</button>
+          }}
+        >{t('quickPicks.seed')}
+        </button>
       </div>
       <div role='status' aria-live='polite'>{done !== null && <p className='notice'>{done}</p>}</div>
       <div role='alert'>{error !== null && <p className='notice notice-error'>{error}</p>}</div>
