@@ -60,7 +60,12 @@ async function pickerTests (): Promise<void> {
     t.notOk((await group('maxLevel').textContent())?.includes('Raid'), 'no raid levels')
     await group('maxLevel').getByRole('button', { name: 'Any level' }).click()
     await group('maxLevel').getByRole('button', { name: 'Gigantamax Battle', exact: true }).click()
-    t.equal(await chosen(page, 'maxLevel'), '9000,7')
+    t.equal(await chosen(page, 'maxLevel'), '7', 'a particular level drops "any level"')
+    await group('maxLevel').getByRole('button', { name: '1-Star Max Battle', exact: true }).click()
+    t.equal(await chosen(page, 'maxLevel'), '7,1')
+    await group('maxLevel').getByRole('button', { name: 'Any level' }).click()
+    t.equal(await chosen(page, 'maxLevel'), '9000', '"any level" drops the particular ones')
+    await group('maxLevel').getByRole('button', { name: 'Gigantamax Battle', exact: true }).click()
 
     for (const name of ['Cliff', 'Arlo', 'Sierra', 'Giovanni']) await group('grunt').getByRole('button', { name, exact: true }).click()
     for (const name of ['Kecleon', 'Gold PokéStop', 'Showcase', 'Fire']) await group('grunt').getByRole('button', { name, exact: true }).click()

@@ -1,4 +1,4 @@
-import { useEffect, useId, useMemo, useRef, useState } from 'react'
+import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { api, ApiError, type FieldProblem } from '../api'
 import type { AlarmTypeDescriptor, FieldDescriptor } from '../alarm-types'
@@ -28,6 +28,19 @@ const PVP = new Set(['pvp_ranking_league', 'pvp_ranking_cap', 'pvp_ranking_min_c
 const BY_LEVEL = new Set(['raid', 'maxbattle'])
 /** Types whose new alarms are picked many at once (one alarm per pokemon and form). */
 const MANY = new Set(['pokemon'])
+
+/**
+ * The field a new alarm of the other types may take several values of, one alarm each: raid, egg and
+ * max-battle levels, grunts, lures and quest items. Raids and max battles pick levels only when they go
+ * by level rather than by boss.
+ */
+function pickField (type: string, values: FormValues): string | null {
+  if (type === 'egg' || ((type === 'raid' || type === 'maxbattle') && values.pokemon_id === '9000')) return 'level'
+  if (type === 'invasion') return 'grunt_type'
+  if (type === 'lure') return 'lure_id'
+  if (type === 'quest' && values.reward_type === '2') return 'reward'
+  return null
+}
 
 export interface BatchItem { index: number, status: 'created' | 'duplicate' | 'refused', alarm?: Alarm, reason?: string, details?: FieldProblem[] }
 export type Outcome =
@@ -70,6 +83,12 @@ export function AlarmForm ({ type, alarm, vocabulary, onDone, onCancel }: Props)
   const [original, setOriginal] = useState<FormValues>(() => initialValues(type, alarm))
   const [values, setValues] = useState<FormValues>(original)
   const [selection, setSelection] = useState<string[]>(() => alarm !== undefined && MANY.has(type.type) ? [selectionKey(Number(alarm.pokemon_id ?? 0), Number(alarm.form ?? 0))] : [])
+  // The values of the type's pick field while creating; the field itself holds the last one picked.
+  const [picks, setPicks] = useState<string[]>([])
+  const picking = creating ? pickField(type.type, values) : null
+  const current = picking === null ? '' : values[picking] ?? ''
+  // Picks made in the grid, unless the field was set another way since (a default, a switch of kind).
+  const chosen = picking === null ? [] : picks.length > 0 && picks.at(-1) === current ? picks : current === '' ? [] : [current]
   const [errors, setErrors] = useState<FieldErrors>({})
   const [problem, setProblem] = useState<{ message: string, tone: 'error' | 'warning', extra: string[] } | null>(null)
   const [report, setReport] = useState<BatchItem[] | null>(null)
@@ -103,22 +122,35 @@ export function AlarmForm ({ type, alarm, vocabulary, onDone, onCancel }: Props)
   }
 
   /** The alarm the form describes now, as the engine would store it. */
-  const preview = useMemo((): Alarm => {
+  const previewOf = useCallback((of: FormValues): Alarm => {
     const row: Alarm = { uid: 0 }
     for (const f of type.fields) row[f.name] = f.default
-    const body = toBody(type, values)
-    return { ...row, ...body, uid: 0 }
-  }, [type, values])
+    return { ...row, ...toBody(type, of), uid: 0 }
+  }, [type])
+  const preview = useMemo(() => previewOf(values), [previewOf, values])
+  /** One alarm per picked value: the pick field set to each. */
+  const pickedValues = (picked: string[]): FormValues[] => picking === null || picked.length === 0 ? [values] : picked.map((p) => ({ ...values, [picking]: p }))
   /** The estimate is of one alarm: the one pokemon chosen (or every pokemon), not of several at once. */
   const estimateBody = useMemo((): Record<string, unknown> | null => {
+    if (chosen.length > 1) return null
     if (!MANY.has(type.type)) return toBody(type, values)
     if (selection.length !== 1) return null
     const { pokemonId, form } = parseKey(selection[0] as string)
     return toBody(type, { ...values, pokemon_id: String(pokemonId), form: String(form) })
-  }, [type, values, selection])
+  }, [type, values, selection, chosen.length])
+  /** The picked subjects as one phrase, a type name they share said once ("Eggs: 1-Star or 3-Star"). */
+  const pickNames = (picked: string[]): string => {
+    const subjects = pickedValues(picked).map((v) => describeParts(type, previewOf(v), vocabulary).subject)
+    const prefix = /^[^:]+: /.exec(subjects[0] ?? '')?.[0] ?? ''
+    const shared = prefix !== '' && subjects.every((s) => s.startsWith(prefix))
+    const list = new Intl.ListFormat(i18n.language, { type: 'disjunction' }).format(shared ? subjects.map((s) => s.slice(prefix.length)) : subjects)
+    return shared ? prefix + list : list
+  }
   const sentence = (() => {
     const parts = describeParts(type, preview, vocabulary)
-    const subject = many || MANY.has(type.type) ? (selection.length === 0 ? t('editor.nothingChosen') : subjectNames(selection)) : parts.subject
+    const subject = many || MANY.has(type.type)
+      ? (selection.length === 0 ? t('editor.nothingChosen') : subjectNames(selection))
+      : chosen.length > 1 ? pickNames(chosen) : parts.subject
     return [subject, ...parts.filters, parts.scope].join(', ')
   })()
 
@@ -160,7 +192,7 @@ export function AlarmForm ({ type, alarm, vocabulary, onDone, onCancel }: Props)
         const base = toBody(type, values)
         const alarms = MANY.has(type.type)
           ? selection.map((key) => ({ ...base, pokemon_id: parseKey(key).pokemonId, form: parseKey(key).form }))
-          : [base]
+          : pickedValues(chosen).map((v) => toBody(type, v))
         const answer = await api<{ created: number, results: BatchItem[] }>(`${type.path}/batch`, { method: 'POST', json: { alarms } })
         const created = answer.results.flatMap((r) => (r.status === 'created' && r.alarm !== undefined ? [r.alarm] : []))
         if (answer.results.every((r) => r.status === 'created')) { onDone({ kind: 'created', alarms: created }); return }
@@ -189,7 +221,9 @@ export function AlarmForm ({ type, alarm, vocabulary, onDone, onCancel }: Props)
   }
 
   if (report !== null) {
-    const names = (item: BatchItem): string => MANY.has(type.type) ? subjectNames([selection[item.index] as string]) : sentence
+    const names = (item: BatchItem): string => MANY.has(type.type)
+      ? subjectNames([selection[item.index] as string])
+      : chosen.length > 1 ? pickNames([chosen[item.index] as string]) : sentence
     const created = report.flatMap((r) => (r.status === 'created' && r.alarm !== undefined ? [r.alarm] : []))
     return (
       <section className='alarm-form' aria-labelledby={headingId}>
@@ -216,7 +250,10 @@ export function AlarmForm ({ type, alarm, vocabulary, onDone, onCancel }: Props)
   const more = visible.filter((f) => !primaryNames.includes(f.name) && !DELIVERY.has(f.name) && !PVP.has(f.name))
   const pvp = visible.filter((f) => PVP.has(f.name))
   const delivery = visible.filter((f) => DELIVERY.has(f.name))
-  const field = (f: FieldDescriptor) => <FieldInput key={f.name} type={type} field={f} values={values} error={errors[f.name]} set={set} />
+  const pick = (next: string[]): void => { setPicks(next); set({ [picking as string]: next.at(-1) ?? '' }) }
+  const field = (f: FieldDescriptor) => (
+    <FieldInput key={f.name} type={type} field={f} values={values} error={errors[f.name]} set={set} {...(f.name === picking && { picks: { values: chosen, set: pick } })} />
+  )
   const ranges = (section: string) => type.ranges.filter((r) => r.section === section).map((r) => (
     <RangeField
       key={r.low}
@@ -232,7 +269,7 @@ export function AlarmForm ({ type, alarm, vocabulary, onDone, onCancel }: Props)
   const league = Number(values.pvp_ranking_league ?? 0)
   const leagues = [0, 1500, 2500, ...(config?.pvpLittleLeagueAllowed === false ? [] : [500])]
   const allowEverything = config?.everythingFlagPermissions !== 'deny'
-  const count = MANY.has(type.type) ? selection.length : 1
+  const count = MANY.has(type.type) ? selection.length : picking !== null ? chosen.length : 1
   const hasError = (list: FieldDescriptor[]) => list.some((f) => errors[f.name] !== undefined)
 
   return (
@@ -312,7 +349,7 @@ export function AlarmForm ({ type, alarm, vocabulary, onDone, onCancel }: Props)
         </div>
         <div className='form-actions sticky-actions'>
           <button type='submit' className='button button-primary' disabled={busy}>
-            {busy ? t('status.saving') : creating ? t('editor.create', { count }) : t('alarms.save')}
+            {busy ? t('status.saving') : !creating ? t('alarms.save') : count === 0 ? t('editor.createNone') : t('editor.create', { count })}
           </button>
           <button type='button' className='button' onClick={onCancel}>{t('alarms.cancel')}</button>
         </div>

@@ -35,13 +35,15 @@ interface Props {
   values: FormValues
   error: string | undefined
   set: (changes: FormValues) => void
+  /** Several values of a grid-picked field at once (a new alarm each), instead of the field's one. */
+  picks?: { values: string[], set: (values: string[]) => void } | undefined
 }
 
 /**
  * One field of an alarm form: its label, the right control for its kind, its unit and range, its help
  * text and its error, all tied together for screen readers (aria-describedby, aria-invalid).
  */
-export function FieldInput ({ type, field, values, error, set }: Props) {
+export function FieldInput ({ type, field, values, error, set, picks }: Props) {
   const { t } = useTranslation()
   const id = `field-${type.type}-${field.name}`
   const helpId = `${id}-help`
@@ -58,6 +60,10 @@ export function FieldInput ({ type, field, values, error, set }: Props) {
   const describedBy = [help !== '' || range !== '' ? helpId : '', error !== undefined ? errorId : ''].filter((s) => s !== '').join(' ') || undefined
   const invalid = error !== undefined
   const change = (next: string) => { set({ [field.name]: next }) }
+  /** What a choice grid of this field shows and does: one value, or several when the form picks many. */
+  const grid = (stored: string = value) => picks === undefined
+    ? { multiple: false, selected: stored === '' ? [] : [stored], onChange: (v: string[]) => { change(single(v)) } }
+    : { multiple: true, selected: picks.values, onChange: picks.set }
 
   const enumChoices = (): Choice[] => (field.values ?? NAMED_NUMBERS[field.name] ?? []).map((v) => ({
     value: String(v), label: t(`pickers.values.${field.name}.${String(v)}`, { defaultValue: String(v) })
@@ -87,19 +93,19 @@ export function FieldInput ({ type, field, values, error, set }: Props) {
     )
   } else if (field.name === 'reward' && values.reward_type === '2') {
     selfLabelled = true
-    control = <ChoiceGridPicker kind='item' label={label} multiple={false} describedBy={describedBy} invalid={invalid} selected={value === '' ? [] : [value]} onChange={(v) => { change(single(v)) }} />
+    control = <ChoiceGridPicker kind='item' label={label} describedBy={describedBy} invalid={invalid} {...grid()} />
   } else if (field.name === 'level') {
     selfLabelled = true
     const kind = type.type === 'maxbattle' || type.type === 'egg' ? LEVEL_KIND[type.type] : 'raidLevel'
-    control = <ChoiceGridPicker kind={kind} label={label} multiple={false} describedBy={describedBy} invalid={invalid} selected={value === '' ? [] : [value]} onChange={(v) => { change(single(v)) }} />
+    control = <ChoiceGridPicker kind={kind} label={label} describedBy={describedBy} invalid={invalid} {...grid()} />
   } else if (field.name === 'gym_id') {
     control = <GymPicker inputId={id} describedBy={describedBy} value={value} invalid={invalid} onChange={change} />
   } else if (field.name === 'grunt_type') {
     selfLabelled = true
-    control = <ChoiceGridPicker kind='grunt' label={label} multiple={false} describedBy={describedBy} invalid={invalid} selected={value === '' ? [] : [value.toLowerCase()]} onChange={(v) => { change(single(v)) }} />
+    control = <ChoiceGridPicker kind='grunt' label={label} describedBy={describedBy} invalid={invalid} {...grid(value.toLowerCase())} />
   } else if (field.name === 'lure_id') {
     selfLabelled = true
-    control = <ChoiceGridPicker kind='lure' label={label} multiple={false} describedBy={describedBy} invalid={invalid} selected={value === '' ? [] : [value]} onChange={(v) => { change(single(v)) }} />
+    control = <ChoiceGridPicker kind='lure' label={label} describedBy={describedBy} invalid={invalid} {...grid()} />
   } else if (field.kind === 'enum' || NAMED_NUMBERS[field.name] !== undefined) {
     control = <ChoicePicker inputId={id} describedBy={describedBy} value={value} invalid={invalid} choices={enumChoices()} onChange={change} />
   } else if (field.kind === 'boolean') {

@@ -40,7 +40,10 @@ export function RangeField ({ range, low, high, values, set, max, error }: Props
   const a = Math.max(bottom, num(values[range.low], bottom))
   const b = Math.min(top, num(values[range.high], top))
   const [typed, setTyped] = useState<{ low: string, high: string } | null>(null)
-  const label = t(`describe.range.${range.low.replace(/^min_/, '')}`, { defaultValue: t(low.labelKey) })
+  const name = range.low.replace(/^min_/, '')
+  // The pair's name inside a sentence ("level") and as the heading of its control ("Level").
+  const label = t(`describe.range.${name}`, { defaultValue: t(low.labelKey) })
+  const heading = t(`fields.pair.${name}`, { defaultValue: t(low.labelKey) })
   const unknown = unknownSwitch(range) && values[range.low] === '-1'
   const any = isAnyRange(range, low, high, values) || (a <= bottom && b >= top && (!unknownSwitch(range) || unknown))
   const unit = range.unit === '%' ? ' %' : ''
@@ -60,7 +63,7 @@ export function RangeField ({ range, low, high, values, set, max, error }: Props
 
   return (
     <fieldset className={`field range-field${any ? ' range-any' : ''}`} aria-describedby={`${id}-state`}>
-      <legend className='label'>{label}</legend>
+      <legend className='label'>{heading}</legend>
       <p id={`${id}-state`} className='range-state small'>{any ? t('fields.rangeAny') : `${a}${unit} – ${b}${unit}`}</p>
       <Slider.Root
         className='slider'

@@ -35,11 +35,14 @@ export function ChoiceGridPicker ({ kind, selected, onChange, label, multiple = 
   const categories: IconCategory[] = Array.isArray(groups) ? groups.flatMap((g) => g.choices.flatMap((c) => c.icon === null ? [] : [categoryOf(c.icon)])) : []
   const sets = useIconSets(categories)
   const chosen = new Set(selected)
+  const known = new Set(Array.isArray(groups) ? groups.flatMap((g) => g.choices.map((c) => c.value)) : [])
+  const every = new Set(Array.isArray(groups) ? groups.flatMap((g) => g.choices.flatMap((c) => c.every === true ? [c.value] : [])) : [])
   const toggle = (value: string) => {
     if (!multiple) { onChange(chosen.has(value) ? [] : [value]); return }
-    onChange(chosen.has(value) ? selected.filter((v) => v !== value) : [...selected, value])
+    if (chosen.has(value)) { onChange(selected.filter((v) => v !== value)); return }
+    // "Every …" and particular values exclude each other: picking one kind drops the other.
+    onChange(every.has(value) ? [value] : [...selected.filter((v) => !every.has(v)), value])
   }
-  const known = new Set(Array.isArray(groups) ? groups.flatMap((g) => g.choices.map((c) => c.value)) : [])
   const unknown = Array.isArray(groups) ? selected.filter((v) => !known.has(v)) : []
 
   return (

@@ -4,8 +4,12 @@ import type { IconRequest } from '../icons'
 
 export type ChoiceKind = 'raidLevel' | 'maxLevel' | 'egg' | 'grunt' | 'lure' | 'team' | 'item' | 'reward'
 
-/** One tile of a choice grid: the value the engine stores, its name, its icon (null: a named placeholder). */
-export interface GridChoice { value: string, label: string, icon: IconRequest | null, short?: string }
+/**
+ * One tile of a choice grid: the value the engine stores, its name, its icon (null: a named placeholder).
+ * `every` marks the tile that stands for all the others (any level, any lure): picked with them, it
+ * would only repeat them.
+ */
+export interface GridChoice { value: string, label: string, icon: IconRequest | null, short?: string, every?: true }
 export interface ChoiceGroup { id: string, title: string | null, choices: GridChoice[] }
 
 /** Quest item rewards the game hands out, by item id (names in "pickers.items"); 0 = any item. */
@@ -33,7 +37,7 @@ export async function loadChoices (kind: ChoiceKind, t: TFunction): Promise<Choi
     case 'egg': {
       const levels = await loadRaidLevels()
       return one([
-        { value: '90', label: t('pickers.everyLevel'), icon: null, short: '★' },
+        { value: '90', label: t('pickers.everyLevel'), icon: null, short: '★', every: true },
         ...levels.map((l) => ({ value: String(l.value), label: raidLevelName(t, l.value, l.name), icon: { kind: 'egg', level: l.value, hatched: kind === 'raidLevel' } satisfies IconRequest }))
       ])
     }
@@ -41,7 +45,7 @@ export async function loadChoices (kind: ChoiceKind, t: TFunction): Promise<Choi
       // Max battles have no icon of their own in UICONS: the level's stars stand in.
       const levels = await loadMaxLevels()
       return one([
-        { value: '9000', label: maxLevelName(t, 9000, ''), icon: null, short: '★' },
+        { value: '9000', label: maxLevelName(t, 9000, ''), icon: null, short: '★', every: true },
         ...levels.map((l) => ({ value: String(l.value), label: maxLevelName(t, l.value, l.name), icon: null, short: l.value >= 7 ? `G${l.value - 6}` : `${l.value}★` }))
       ])
     }
@@ -55,11 +59,11 @@ export async function loadChoices (kind: ChoiceKind, t: TFunction): Promise<Choi
       ]
     }
     case 'lure':
-      return one(LURES.map((id) => ({ value: String(id), label: t(`pickers.values.lure_id.${id}`), icon: id === 0 ? null : { kind: 'pokestop', lure: id }, short: '★' })))
+      return one(LURES.map((id) => ({ value: String(id), label: t(`pickers.values.lure_id.${id}`), icon: id === 0 ? null : { kind: 'pokestop', lure: id }, short: '★', ...(id === 0 && { every: true as const }) })))
     case 'team':
-      return one(TEAMS.map((id) => ({ value: String(id), label: t(`pickers.values.team.${id}`), icon: id === 4 ? null : { kind: 'team', team: id }, short: '★' })))
+      return one(TEAMS.map((id) => ({ value: String(id), label: t(`pickers.values.team.${id}`), icon: id === 4 ? null : { kind: 'team', team: id }, short: '★', ...(id === 4 && { every: true as const }) })))
     case 'item':
-      return one(QUEST_ITEMS.map((id) => ({ value: String(id), label: t(`pickers.items.${id}`, { defaultValue: `#${id}` }), icon: id === 0 ? null : { kind: 'reward', reward: 'item', id }, short: '★' })))
+      return one(QUEST_ITEMS.map((id) => ({ value: String(id), label: t(`pickers.items.${id}`, { defaultValue: `#${id}` }), icon: id === 0 ? null : { kind: 'reward', reward: 'item', id }, short: '★', ...(id === 0 && { every: true as const }) })))
     case 'reward':
       return one(REWARD_KINDS.map((r) => ({ value: String(r.value), label: t(`pickers.values.reward_type.${r.value}`), icon: r.icon })))
   }
