@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { mkdirSync } from 'node:fs'
 import t from 'tap'
-import type { Page } from 'playwright-core'
+import type { Locator, Page } from 'playwright-core'
 import { axeViolations, browserMissing, DESKTOP, PHONE, startBrowserApp, type BrowserApp } from './browser.js'
 import { bearer, seedHuman, type Test } from './helper.js'
 import { followLogin } from './fakes/browser-flow.js'
@@ -39,13 +39,14 @@ async function browserTests (): Promise<void> {
     }
   }
 
-  /** The page from its top; `fullPage: false` for a long list, where the first screen tells enough. */
-  async function screenshot (page: Page, name: string, fullPage = true): Promise<void> {
+  /** The whole page, or with `from` one screen scrolled to that element (a long list below a form). */
+  async function screenshot (page: Page, name: string, from?: Locator): Promise<void> {
     const dir = process.env.SCREENSHOT_DIR
     if (dir === undefined) return
     mkdirSync(dir, { recursive: true })
-    await page.evaluate(() => { window.scrollTo(0, 0) })
-    await page.screenshot({ path: `${dir}/${name}`, fullPage })
+    if (from === undefined) await page.evaluate(() => { window.scrollTo(0, 0) })
+    else await from.evaluate((e) => { e.scrollIntoView() })
+    await page.screenshot({ path: `${dir}/${name}`, fullPage: from === undefined })
   }
 
   /** A new browser profile holding `tokens` as the client's sign-in leaves them. */
@@ -247,6 +248,6 @@ async function browserTests (): Promise<void> {
     await page.getByRole('listitem').filter({ hasText: 'Blocked a user' }).getByText('Show details').click()
     t.ok(await noSidewaysScroll(page), 'nor with the details open')
     t.same(await axeViolations(page), [], 'axe-core finds nothing with the details open (phone)')
-    await screenshot(page, 'audit-phone.png', false)
+    await screenshot(page, 'audit-phone.png', page.getByRole('heading', { name: 'Entries' }))
   })
 }

@@ -95,7 +95,7 @@ export default function Audit () {
   )
 
   return (
-    <div className='page'>
+    <div className='page audit-page'>
       <h1>{t('audit.title')}</h1>
       <p className='muted'>{t('audit.intro')}</p>
       <form className='card stack' role='search' aria-label={t('audit.filters')} noValidate onSubmit={(e) => { e.preventDefault(); apply(draft) }}>
@@ -160,7 +160,7 @@ interface EntriesProps {
 
 function Entries ({ page, filtered, pageNumber, turned, newer, older }: EntriesProps) {
   const { t } = useTranslation()
-  const wide = useMediaQuery('(min-width: 64rem)')
+  const wide = useMediaQuery('(min-width: 75rem)')
   const headingId = useId()
   const heading = useRef<HTMLHeadingElement>(null)
   useEffect(() => { if (turned) heading.current?.focus() }, [turned])
@@ -234,7 +234,7 @@ function EntryRow ({ entry }: { entry: AuditEntry }) {
   return (
     <tr>
       <td><time dateTime={entry.at}>{when(entry.at)}</time></td>
-      <td className='wrap-anywhere'>{entry.actorId}</td>
+      <td className='audit-id'>{entry.actorId}</td>
       <td>{actionName(t, entry.action)}</td>
       <td className='wrap-anywhere'>{shownTarget(entry.target)}</td>
       <td><Details entry={entry} /></td>
