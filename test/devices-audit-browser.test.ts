@@ -21,6 +21,7 @@ const UMA = '910000000000000003'
 const OTTO = '910000000000000004'
 const PHONE_UA = 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Mobile Safari/537.36'
 const LAPTOP_UA = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gecko/20100101 Firefox/133.0'
+const WEBHOOK = 'https://discord.com/api/webhooks/91/secret-token-a'
 const TABLET_UA = 'Mozilla/5.0 (iPad; CPU OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1'
 
 const missing = browserMissing()
@@ -188,6 +189,7 @@ async function browserTests (): Promise<void> {
         t.equal((await app.inject({ method: 'PUT', url: `/api/admin/users/${path}?id=${OTTO}`, headers: adminHeader })).statusCode, 200)
       }
     }
+    t.equal((await app.inject({ method: 'POST', url: '/api/admin/webhooks', headers: adminHeader, payload: { name: 'Raid channel', url: WEBHOOK } })).statusCode, 201)
     // The audited action, in the browser.
     await page.goto('/admin/users')
     await page.getByRole('button', { name: 'Block Uma' }).click()
@@ -204,7 +206,7 @@ async function browserTests (): Promise<void> {
     t.ok((await rows.first().textContent())?.includes(ADMIN), 'and who did it')
     await page.getByRole('button', { name: 'Older' }).click()
     await page.getByText('Page 2').waitFor()
-    t.equal(await rows.count(), 2, 'the rest on the second page')
+    t.equal(await rows.count(), 3, 'the rest on the second page')
     t.ok(await page.getByRole('heading', { name: 'Entries' }).evaluate((e) => e === document.activeElement), 'focus moves to the list after paging')
     await page.getByRole('button', { name: 'Newer' }).click()
     await page.getByText('Page 1').waitFor()
@@ -218,6 +220,15 @@ async function browserTests (): Promise<void> {
     t.equal(await page.getByRole('navigation', { name: 'Pages' }).count(), 0, 'one page: no pager')
     await rows.first().getByText('Show details').click()
     await rows.first().getByText(/^Request /).waitFor()
+
+    // A webhook's address is a secret: masked in what changed, as on the webhook pages.
+    await page.getByLabel('Action', { exact: true }).selectOption({ label: 'Created a webhook' })
+    await page.getByLabel('Target', { exact: true }).fill('')
+    await page.getByRole('button', { name: 'Apply filters' }).click()
+    await rows.first().getByText('Created a webhook').waitFor()
+    await rows.first().getByText('Show details').click()
+    await rows.first().getByText('https://discord.com/…en-a', { exact: false }).waitFor()
+    t.notOk((await rows.first().textContent())?.includes('secret-token'), 'the token is not on screen')
 
     // A time range that ends before it starts is refused at the field, before sending.
     await page.getByLabel('From', { exact: true }).fill('2026-11-27T10:00')

@@ -36,7 +36,10 @@ function actionName (t: TFunction, action: string): string {
   return t(`audit.actions.${action.replace(/[.-]([a-z])/g, (_, c: string) => c.toUpperCase())}`)
 }
 
-/** A webhook's address holds its secret token: shown masked, as the webhook pages do. */
+/**
+ * A webhook's address holds its secret token: shown masked, as the webhook pages do, as the target and
+ * wherever it appears in what changed (the server keeps it to tell webhooks apart).
+ */
 const shownTarget = (target: string | null): string => target === null ? '' : /^https?:\/\//i.test(target) ? maskedAddress(target) : target
 
 /**
@@ -223,7 +226,7 @@ function Details ({ entry }: { entry: AuditEntry }) {
     <details className='audit-details'>
       <summary>{t('audit.showDetails')}</summary>
       <p className='small'>{t('audit.requestId', { id: entry.requestId })}</p>
-      {changed ? <pre>{JSON.stringify(entry.details, null, 2)}</pre> : <p className='small muted'>{t('audit.noDetails')}</p>}
+      {changed ? <pre>{JSON.stringify(entry.details, (_key, value: unknown) => typeof value === 'string' ? shownTarget(value) : value, 2)}</pre> : <p className='small muted'>{t('audit.noDetails')}</p>}
     </details>
   )
 }
