@@ -14,6 +14,8 @@ export interface PageEntry {
   adminOnly?: boolean
   /** Listed only for people an administrator lets manage at least one webhook (admins have the admin page). */
   delegatesOnly?: boolean
+  /** Left out while someone views the site as this account: its sessions are its owner's alone. */
+  ownerOnly?: boolean
   /** The site switch that turns the page's feature off (`disable_*`): off, the page leaves the navigation. */
   feature?: string
   Component: LazyExoticComponent<ComponentType>
@@ -28,12 +30,14 @@ export const PAGES: PageEntry[] = [
   { path: '/geofences', label: 'nav.geofences', section: 'main', feature: 'disable_user_geofences', Component: lazy(() => import('./pages/maps/Geofences')) },
   { path: '/quick-picks', label: 'nav.quickPicks', section: 'main', Component: lazy(() => import('./pages/quick-picks/QuickPicks')) },
   { path: '/my-webhooks', label: 'nav.myWebhooks', section: 'main', delegatesOnly: true, Component: lazy(() => import('./pages/webhooks/MyWebhooks')) },
+  { path: '/devices', label: 'nav.devices', section: 'menu', ownerOnly: true, Component: lazy(() => import('./features/devices/Devices')) },
   { path: '/help', label: 'nav.help', section: 'menu', Component: lazy(() => import('./features/help/Help')) },
   { path: '/admin/users', label: 'nav.adminUsers', section: 'admin', adminOnly: true, Component: lazy(() => import('./pages/admin/Users')) },
   { path: '/admin/webhooks', label: 'nav.adminWebhooks', section: 'admin', adminOnly: true, Component: lazy(() => import('./pages/admin/Webhooks')) },
   { path: '/admin/geofences', label: 'nav.geofenceReview', section: 'admin', adminOnly: true, Component: lazy(() => import('./pages/admin/GeofenceReview')) },
   { path: '/admin/sign-in', label: 'nav.signInSettings', section: 'admin', adminOnly: true, Component: lazy(() => import('./pages/admin/SignInSettings')) },
   { path: '/admin/settings', label: 'nav.siteSettings', section: 'admin', adminOnly: true, Component: lazy(() => import('./pages/admin/SiteSettings')) },
+  { path: '/admin/audit', label: 'nav.audit', section: 'admin', adminOnly: true, Component: lazy(() => import('./features/audit/Audit')) },
   { path: '/admin/users/edit', label: 'nav.adminUserEdit', section: 'hidden', adminOnly: true, Component: lazy(() => import('./features/admin-users/UserEdit')) }
 ]
 

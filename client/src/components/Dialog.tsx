@@ -69,6 +69,8 @@ interface ConfirmDialogProps {
   children: ReactNode
   confirmLabel: string
   busy: boolean
+  /** What the action button says while it runs; "Saving…" unless the action is no save. */
+  busyLabel?: string
   /** The server's answer when it refused; shown inside the dialog. */
   error: string | null
   /** A destructive action gets the danger colour. */
@@ -78,7 +80,7 @@ interface ConfirmDialogProps {
 }
 
 /** A question with Cancel and one action, on the one dialog. */
-export function ConfirmDialog ({ open, title, children, confirmLabel, busy, error, danger = false, onConfirm, onCancel }: ConfirmDialogProps) {
+export function ConfirmDialog ({ open, title, children, confirmLabel, busy, busyLabel, error, danger = false, onConfirm, onCancel }: ConfirmDialogProps) {
   const { t } = useTranslation()
   return (
     <Dialog
@@ -89,7 +91,7 @@ export function ConfirmDialog ({ open, title, children, confirmLabel, busy, erro
         <>
           <button type='button' className='button' onClick={onCancel}>{t('dialog.cancel')}</button>
           <button type='button' className={danger ? 'button button-danger' : 'button button-primary'} disabled={busy} onClick={onConfirm}>
-            {busy ? t('status.saving') : confirmLabel}
+            {busy ? busyLabel ?? t('status.saving') : confirmLabel}
           </button>
         </>
       )}

@@ -3,13 +3,15 @@ import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
 import { signOut } from '../api'
 import { LanguageChoice } from '../i18n/LanguageChoice'
+import { PAGES } from '../pages'
 import { setTheme, storedTheme, THEMES, type ThemeChoice } from '../theme'
 import { AlertsToggle } from './AlertsToggle'
+import { viewingAs } from './impersonation'
 import { ProfileSwitcher } from './ProfileSwitcher'
 import { featureOff, useSession } from './session-context'
 
 /**
- * The user's menu: who is signed in, language, theme and sign-out. Escape or a click outside closes it.
+ * The user's menu: who is signed in, language, theme, the menu's pages and sign-out. Escape or a click outside closes it.
  * `compact` (a narrow top bar) also puts the profile switcher and the alerts button in it, and marks the
  * button while alerts are paused, since the bar no longer shows the "Resume alerts" button.
  */
@@ -41,6 +43,8 @@ export function UserMenu ({ compact }: { compact: boolean }) {
       document.removeEventListener('mousedown', onClick)
     }
   }, [open])
+
+  const links = PAGES.filter((page) => page.section === 'menu' && (page.ownerOnly !== true || !viewingAs()))
 
   const chooseTheme = (choice: ThemeChoice): void => {
     setTheme(choice)
@@ -88,7 +92,7 @@ export function UserMenu ({ compact }: { compact: boolean }) {
             ))}
           </div>
         </fieldset>
-        <Link className='button' to='/help' onClick={() => { setOpen(false) }}>{t('nav.help')}</Link>
+        {links.map((page) => <Link key={page.path} className='button' to={page.path} onClick={() => { setOpen(false) }}>{t(page.label)}</Link>)}
         <button
           type='button'
           className='button'

@@ -55,11 +55,14 @@ function stopViewingAs (): void {
   window.location.assign(typeof back === 'string' && back.startsWith('/') && !back.startsWith('//') ? back : '/')
 }
 
+/** Whether this browser views the site as another account (its own tokens are put aside). */
+export const viewingAs = (): boolean => localStorage.getItem(VIEW_AS_KEY) !== null
+
 /** Stays on top of every page while an administrator or a delegate views the site as another account. */
 export function ImpersonationBanner () {
   const { t } = useTranslation()
   const { user } = useSession()
-  if (localStorage.getItem(VIEW_AS_KEY) === null) return null
+  if (!viewingAs()) return null
   return (
     <div className='notice notice-warning view-as-banner' role='status'>
       <p>{t('viewAs.banner', { name: user.username })}</p>
