@@ -3,6 +3,7 @@ import { and, desc, eq, gte, lt, lte, type SQL } from 'drizzle-orm'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { auditLog } from '../db/schema/service.js'
 import { fromSqlTime, toSqlTime } from '../db/client.js'
+import { isWebAddress, maskedAddress } from '../lib/webhook-address.js'
 
 const DAY_MS = 86_400_000
 /** Longest text kept of any one value: the log records what changed, not whole documents. */
@@ -30,10 +31,14 @@ declare module 'fastify' {
   }
 }
 
-/** A copy safe to keep: secret-named properties redacted, long texts cut, depth bounded. */
+/** A copy safe to keep: secret-named properties redacted, web addresses masked, long texts cut, depth bounded. */
 export function redact (value: unknown, depth = 0): unknown {
   if (value === null || typeof value === 'number' || typeof value === 'boolean') return value
-  if (typeof value === 'string') return value.length > VALUE_MAX ? `${value.slice(0, VALUE_MAX)}…` : value
+  if (typeof value === 'string') {
+    // A webhook's address is its secret: any web address is kept masked.
+    if (isWebAddress(value)) return maskedAddress(value)
+    return value.length > VALUE_MAX ? `${value.slice(0, VALUE_MAX)}…` : value
+  }
   if (depth > 4) return '…'
   if (Array.isArray(value)) return value.slice(0, 50).map((v) => redact(v, depth + 1))
   if (typeof value === 'object') {
@@ -130,7 +135,8 @@ function createAuditLog (fastify: FastifyInstance) {
       const spec = request.routeOptions.config.audit
       if (spec === undefined || status >= 400 || request.user === undefined || request.user === null) return
       const user = request.user
-      const target = (spec.target ?? defaultTarget)(request)
+      const given = (spec.target ?? defaultTarget)(request)
+      const target = given !== undefined && isWebAddress(given) ? maskedAddress(given) : given
       // A setting named like a secret (PUT /api/settings/discord_bot_token) keeps its value out of the log.
       const body = target !== undefined && SECRET_NAME.test(target) ? '[redacted]' : request.body
       try {

@@ -59,6 +59,9 @@ t.test('the audit log: every admin action, filtered and paged, no secrets, admin
   const entries = all.json().entries as Array<Record<string, unknown>>
   t.match(entries.find((e) => e.action === 'user.edit'), { actorId: ADMIN, target: OTHER, details: { body: { notes: 'met at the raid' } } })
   t.match(entries.find((e) => e.action === 'impersonation.end'), { actorId: ADMIN, target: USER })
+  // A webhook's address is its secret: the log keeps its origin and last four characters, wherever it appears.
+  t.match(entries.find((e) => e.action === 'delegate.grant'), { details: { body: { webhookId: 'https://discord.com/…part', userId: DELEGATE } } })
+  t.notOk(all.body.includes('secret-token'), 'no part of the webhook\'s token beyond its last four characters')
 
   const page1 = await s.app.inject({ method: 'GET', url: '/api/admin/audit?limit=2', headers: admin })
   t.equal(page1.json().entries.length, 2)
@@ -73,6 +76,8 @@ t.test('the audit log: every admin action, filtered and paged, no secrets, admin
 
   t.same(redact({ key: 'discord_bot_token', value: 'abc' }), { key: 'discord_bot_token', value: '[redacted]' })
   t.same(redact({ clientSecret: 'x', nested: { password: 'y', name: 'ok' } }), { clientSecret: '[redacted]', nested: { password: '[redacted]', name: 'ok' } })
+  t.same(redact({ url: 'https://discord.com/api/webhooks/1/abcdefgh' }), { url: 'https://discord.com/…efgh' })
+  t.same(redact({ url: 'https://discord.com/…efgh' }), { url: 'https://discord.com/…efgh' }, 'masking a masked address changes nothing')
 
   s.clock.advance(366 * 86_400_000)
   t.equal(await s.app.auditLog.purgeStale(s.clock.now()), 6, 'past AUDIT_RETENTION_DAYS entries go')

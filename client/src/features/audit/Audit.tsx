@@ -6,7 +6,6 @@ import type { AuditEntrySchema, AuditPageSchema } from '../../../../schemas/audi
 import { api } from '../../api'
 import { Facts } from '../../components/Facts'
 import { useFormat } from '../../i18n/format'
-import { maskedAddress } from '../../pages/webhooks/webhook-state'
 import { Status } from '../../shell/Status'
 import { useLoad } from '../../shell/useLoad'
 import { useMediaQuery } from '../../shell/useMediaQuery'
@@ -35,12 +34,6 @@ function actionName (t: TFunction, action: string): string {
   if (!(ACTIONS as readonly string[]).includes(action)) return action
   return t(`audit.actions.${action.replace(/[.-]([a-z])/g, (_, c: string) => c.toUpperCase())}`)
 }
-
-/**
- * A webhook's address holds its secret token: shown masked, as the webhook pages do, as the target and
- * wherever it appears in what changed (the server keeps it to tell webhooks apart).
- */
-const shownTarget = (target: string | null): string => target === null ? '' : /^https?:\/\//i.test(target) ? maskedAddress(target) : target
 
 /**
  * The audit log for administrators: what each administrator did, to whom, when, and what changed,
@@ -226,7 +219,7 @@ function Details ({ entry }: { entry: AuditEntry }) {
     <details className='audit-details'>
       <summary>{t('audit.showDetails')}</summary>
       <p className='small'>{t('audit.requestId', { id: entry.requestId })}</p>
-      {changed ? <pre>{JSON.stringify(entry.details, (_key, value: unknown) => typeof value === 'string' ? shownTarget(value) : value, 2)}</pre> : <p className='small muted'>{t('audit.noDetails')}</p>}
+      {changed ? <pre>{JSON.stringify(entry.details, null, 2)}</pre> : <p className='small muted'>{t('audit.noDetails')}</p>}
     </details>
   )
 }
@@ -239,7 +232,7 @@ function EntryRow ({ entry }: { entry: AuditEntry }) {
       <td><time dateTime={entry.at}>{when(entry.at)}</time></td>
       <td className='audit-id'>{entry.actorId}</td>
       <td>{actionName(t, entry.action)}</td>
-      <td className='wrap-anywhere'>{shownTarget(entry.target)}</td>
+      <td className='wrap-anywhere'>{entry.target ?? ''}</td>
       <td><Details entry={entry} /></td>
     </tr>
   )
@@ -254,7 +247,7 @@ function EntryCard ({ entry }: { entry: AuditEntry }) {
       <Facts rows={[
         [t('audit.time'), when(entry.at)],
         [t('audit.actor'), entry.actorId],
-        [t('audit.target'), shownTarget(entry.target)]
+        [t('audit.target'), entry.target ?? '']
       ]}
       />
       <Details entry={entry} />
