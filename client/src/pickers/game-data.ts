@@ -22,6 +22,8 @@ export interface RaidLevel { value: number, category: string, name: string, name
 export interface Grunt { type: string, gender: number, grunt: string }
 
 const cache = new Map<string, Promise<unknown>>()
+/** Answers already in, so a component mounted later draws them in its first render, without a loading one. */
+const settled = new Map<string, unknown>()
 
 /** One request per key for the whole page load; a failed one is forgotten so a retry asks again. */
 function once<T> (key: string, load: () => Promise<T>): Promise<T> {
@@ -29,12 +31,17 @@ function once<T> (key: string, load: () => Promise<T>): Promise<T> {
   if (pending === undefined) {
     pending = load()
     cache.set(key, pending)
-    pending.catch(() => { cache.delete(key) })
+    pending.then((value) => { settled.set(key, value) }, () => { cache.delete(key) })
   }
   return pending
 }
 
-export const loadMonsters = (locale: string): Promise<Monster[]> => once(`monsters|${locale}`, async () => {
+const monstersKey = (locale: string): string => `monsters|${locale}`
+
+/** The game data's pokemon in a language, if this page has read them already. */
+export const loadedMonsters = (locale: string): Monster[] | undefined => settled.get(monstersKey(locale)) as Monster[] | undefined
+
+export const loadMonsters = (locale: string): Promise<Monster[]> => once(monstersKey(locale), async () => {
   const data = await api<Record<string, Monster>>(`/api/masterdata/monsters?locale=${encodeURIComponent(locale)}`)
   return Object.values(data).sort((a, b) => a.id - b.id || a.form.id - b.form.id)
 })

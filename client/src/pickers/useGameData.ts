@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { gymLabel, loadGrunts, loadGym, loadGymPickerAvailable, loadMonsters, type Grunt, type Monster } from './game-data'
+import { gymLabel, loadGrunts, loadGym, loadGymPickerAvailable, loadedMonsters, loadMonsters, type Grunt, type Monster } from './game-data'
 
 /**
  * The pokemon of the game data for a component; null while loading or when no game data could be read
@@ -8,12 +8,12 @@ import { gymLabel, loadGrunts, loadGym, loadGymPickerAvailable, loadMonsters, ty
  */
 export function useMonsters (): { monsters: Monster[] | null, failed: boolean } {
   const { i18n } = useTranslation()
-  const [monsters, setMonsters] = useState<Monster[] | null>(null)
+  const [monsters, setMonsters] = useState<Monster[] | null>(() => loadedMonsters(i18n.language) ?? null)
   const [failed, setFailed] = useState(false)
   useEffect(() => {
     let live = true
     setFailed(false)
-    loadMonsters(i18n.language).then((m) => { if (live) setMonsters(m) }, () => { if (live) setFailed(true) })
+    loadMonsters(i18n.language).then((m) => { if (live) setMonsters((held) => held === m ? held : m) }, () => { if (live) setFailed(true) })
     return () => { live = false }
   }, [i18n.language])
   return { monsters, failed }

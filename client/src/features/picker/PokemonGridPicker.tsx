@@ -1,7 +1,7 @@
 import { useVirtualizer } from '@tanstack/react-virtual'
-import { useCallback, useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react'
+import { memo, useCallback, useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react'
 import { useTranslation } from 'react-i18next'
-import { IconImage, iconUrl, useIconSets } from '../icons'
+import { IconImage, iconUrl, useIconSets, type IconCategory, type IconSet } from '../icons'
 import type { Tile } from './catalogue'
 import { activeFacetCount, facetMatcher, noFacets, type Facets } from './facets'
 import { FacetPanel } from './FacetPanel'
@@ -35,6 +35,20 @@ const columnsFor = (width: number): number => width < PHONE_WIDTH ? 3 : Math.max
 
 export const tileLabel = (tile: Tile): string => tile.formName === '' ? tile.name : `${tile.name} (${tile.formName})`
 
+interface TileProps { tile: Tile, index: number, on: boolean, sets: Map<IconCategory, IconSet> | undefined, onToggle: (key: string) => void }
+
+/** One tile; memoised, so scrolling draws only the rows coming into view and a tap only the tiles it changes. */
+const GridTile = memo(function GridTile ({ tile, index, on, sets, onToggle }: TileProps) {
+  return (
+    <button type='button' className='tile' aria-pressed={on} data-index={index} data-key={tile.key} onClick={() => { onToggle(tile.key) }}>
+      <span className='tile-check' aria-hidden='true'>{on ? '✓' : ''}</span>
+      <IconImage src={iconUrl(sets, { kind: 'pokemon', id: tile.id, form: tile.form })} label={tileLabel(tile)} size={48} />
+      <span className='tile-name' aria-hidden='true'>{tile.name}</span>
+      <span className='tile-sub' aria-hidden='true'>{tile.formName !== '' ? tile.formName : `#${tile.id}`}</span>
+    </button>
+  )
+})
+
 /**
  * Pokemon as a grid of sprite tiles, many at once: one search box, combinable filters, select or
  * deselect every visible tile, "all forms" or one tile per form, and the choice kept above as
@@ -55,12 +69,14 @@ export function PokemonGridPicker ({ selected, onChange, allowEverything = false
   const selectedSet = useMemo(() => new Set(selected), [selected])
 
   const total = catalogue === null ? 0 : (allForms ? catalogue.species : catalogue.forms).length
+  // The choice narrows the grid only under "selected only": otherwise a tap need not filter it again.
+  const selectionFilter = facets.selectedOnly ? selectedSet : null
   const visible = useMemo(() => {
     if (catalogue === null) return []
     const search = compileSearch(query, catalogue)
-    const facet = facetMatcher(facets, selectedSet, spawning)
+    const facet = facetMatcher(facets, selectionFilter ?? new Set(), spawning)
     return (allForms ? catalogue.species : catalogue.forms).filter((tile) => facet(tile) && (search === null || search(tile)))
-  }, [catalogue, allForms, query, facets, selectedSet, spawning])
+  }, [catalogue, allForms, query, facets, selectionFilter, spawning])
 
   const byKey = useMemo(() => new Map((catalogue?.forms ?? []).concat(catalogue?.species ?? []).map((tile) => [tile.key, tile])), [catalogue])
   const nameOf = useCallback((key: string): string => {
@@ -75,6 +91,10 @@ export function PokemonGridPicker ({ selected, onChange, allowEverything = false
     if (!multiple) { onChange(selectedSet.has(key) ? [] : [key]); return }
     onChange(selectedSet.has(key) ? selected.filter((k) => k !== key) : [...selected, key])
   }
+  // The tiles get one handler for the picker's life; it reaches the current selection through a ref.
+  const latestToggle = useRef(toggle)
+  useEffect(() => { latestToggle.current = toggle })
+  const onTileToggle = useCallback((key: string) => { latestToggle.current(key) }, [])
   const selectVisible = () => {
     const add = visible.map((tile) => tile.key).filter((key) => !selectedSet.has(key))
     onChange([...selected, ...add])
@@ -100,7 +120,8 @@ export function PokemonGridPicker ({ selected, onChange, allowEverything = false
     return () => { observer.disconnect() }
   }, [loaded])
   const rows = Math.ceil(visible.length / columns)
-  const virtualizer = useVirtualizer({ count: rows, getScrollElement: () => scrollRef.current, estimateSize: () => ROW_HEIGHT, overscan: 3 })
+  // The first rows are drawn in the first commit, at the window's phone size, instead of after a measure.
+  const virtualizer = useVirtualizer({ count: rows, getScrollElement: () => scrollRef.current, estimateSize: () => ROW_HEIGHT, overscan: 3, initialRect: { width: 360, height: 544 } })
 
   // Arrow keys move between tiles (rows off screen are scrolled in first); Tab leaves the grid.
   const onGridKey = (event: KeyboardEvent<HTMLDivElement>) => {
@@ -166,18 +187,9 @@ export function PokemonGridPicker ({ selected, onChange, allowEverything = false
         <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
           {virtualizer.getVirtualItems().map((row) => (
             <div key={row.key} className='grid-picker-row' style={{ transform: `translateY(${row.start}px)`, gridTemplateColumns: `repeat(${columns}, minmax(0, 1fr))` }}>
-              {visible.slice(row.index * columns, row.index * columns + columns).map((tile, i) => {
-                const on = selectedSet.has(tile.key)
-                const name = tileLabel(tile)
-                return (
-                  <button key={tile.key} type='button' className='tile' aria-pressed={on} data-index={row.index * columns + i} data-key={tile.key} onClick={() => { toggle(tile.key) }}>
-                    <span className='tile-check' aria-hidden='true'>{on ? '✓' : ''}</span>
-                    <IconImage src={iconUrl(sets, { kind: 'pokemon', id: tile.id, form: tile.form })} label={name} size={48} />
-                    <span className='tile-name' aria-hidden='true'>{tile.name}</span>
-                    <span className='tile-sub' aria-hidden='true'>{tile.formName !== '' ? tile.formName : `#${tile.id}`}</span>
-                  </button>
-                )
-              })}
+              {visible.slice(row.index * columns, row.index * columns + columns).map((tile, i) => (
+                <GridTile key={tile.key} tile={tile} index={row.index * columns + i} on={selectedSet.has(tile.key)} sets={sets} onToggle={onTileToggle} />
+              ))}
             </div>
           ))}
         </div>

@@ -1,12 +1,24 @@
 import { useEffect, useMemo, useState } from 'react'
 import { api } from '../../api'
+import type { Monster } from '../../pickers/game-data'
 import { useMonsters } from '../../pickers/useGameData'
 import { buildCatalogue, type Catalogue } from './catalogue'
+
+/** Built once per game data list: every editor opened on the page shares it. */
+const catalogues = new WeakMap<Monster[], Catalogue>()
+function catalogueOf (monsters: Monster[]): Catalogue {
+  let catalogue = catalogues.get(monsters)
+  if (catalogue === undefined) {
+    catalogue = buildCatalogue(monsters)
+    catalogues.set(monsters, catalogue)
+  }
+  return catalogue
+}
 
 /** The grid's catalogue from the game data; null while loading or when it cannot be read. */
 export function usePokemonCatalogue (): { catalogue: Catalogue | null, failed: boolean } {
   const { monsters, failed } = useMonsters()
-  const catalogue = useMemo(() => monsters === null ? null : buildCatalogue(monsters), [monsters])
+  const catalogue = useMemo(() => monsters === null ? null : catalogueOf(monsters), [monsters])
   return { catalogue, failed }
 }
 
