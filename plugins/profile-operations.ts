@@ -1,4 +1,4 @@
-import type { FastifyBaseLogger, FastifyInstance } from 'fastify'
+import type { FastifyInstance } from 'fastify'
 import { ERRORS, conflict, notFound, notSupported } from './errors.js'
 import { parseAreaText } from './area-selection.js'
 import type { AlarmRow, EngineHuman, EngineProfile } from './engine.js'
@@ -184,45 +184,4 @@ export function sameGeography (a: Geography, b: Geography): boolean {
 export async function writeGeography (fastify: FastifyInstance, userId: string, geography: Geography): Promise<void> {
   await fastify.areaSelection.write(userId, geography.area)
   await fastify.engine.humans.setLocation(userId, geography.latitude, geography.longitude)
-}
-
-/**
- * The undo list of a multi-step operation: each step that changed something registers how to take it
- * back; on failure the steps are undone newest first, each on its own (a failing undo is logged and the
- * others still run), and the original error is what the caller sees.
- */
-export class Undo {
-  private readonly steps: Array<{ what: string, run: () => Promise<void> }> = []
-
-  constructor (private readonly log: FastifyBaseLogger) {}
-
-  push (what: string, run: () => Promise<void>): void {
-    this.steps.push({ what, run })
-  }
-
-  /** Drops the newest step: what it would undo has been undone on the normal path. */
-  pop (): void {
-    this.steps.pop()
-  }
-
-  async run (): Promise<void> {
-    for (const step of this.steps.reverse()) {
-      try {
-        await step.run()
-      } catch (err) {
-        this.log.error({ err, step: step.what }, 'could not undo a step of a failed operation')
-      }
-    }
-    this.steps.length = 0
-  }
-
-  /** Runs `work`; if it throws, undoes the registered steps and re-throws. */
-  async guard<T> (work: () => Promise<T>): Promise<T> {
-    try {
-      return await work()
-    } catch (err) {
-      await this.run()
-      throw err
-    }
-  }
 }

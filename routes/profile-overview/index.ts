@@ -8,10 +8,11 @@ import {
   TRANSFER_VERSION, fromTransferAlarm, toTransferAlarm, type ActiveHour
 } from '../../schemas/profiles.js'
 import {
-  Undo, createProfile, ensureAlarmTypes, findProfile, geographyOf, humanGeography, loadProfiles, sameGeography, storedActiveHours, typesIn,
+  createProfile, ensureAlarmTypes, findProfile, geographyOf, humanGeography, loadProfiles, sameGeography, storedActiveHours, typesIn,
   uniqueName, writeGeography, type Geography, type ProfileState
 } from '../../plugins/profile-operations.js'
-import { splitOverrideAreas, writeOverrideAreas, type OverrideAreasWrite } from '../../plugins/user-geofences.js'
+import type { NewAlarms } from '../../plugins/alarm-writer.js'
+import { Undo } from '../../lib/undo.js'
 
 /**
  * Alarm field names are case-insensitive (the spec's deserialization rule, as for the alarm routes):
@@ -44,32 +45,28 @@ async function lowerCaseAlarmKeys (request: FastifyRequest): Promise<void> {
 interface AlarmToCopy {
   type: AlarmType
   body: Record<string, unknown>
-  /** The full override areas, lower-cased, when they name the user's own fences (the body is without them). */
-  ownAreas?: string[]
 }
 
 /**
  * The engine drops names of user-drawn fences from override areas, so an alarm naming the user's own
- * fence is sent without them and keeps its full list to write directly once created, as the alarm routes
- * do (splitOverrideAreas). Another user's fence is a 400 on that alarm, before anything is written.
+ * fence is sent without them and keeps its full list for the alarm writer to write once created.
+ * Another user's fence is a 400 on that alarm, before anything is written.
  */
-async function withoutOwnFences (fastify: FastifyInstance, userId: string, alarms: AlarmToCopy[]): Promise<AlarmToCopy[]> {
-  const listed = (body: Record<string, unknown>) => Array.isArray(body.override_areas)
-    ? [...new Set(body.override_areas.map((n) => String(n).trim().toLowerCase()))]
-    : []
-  if (!alarms.some((a) => listed(a.body).length > 0)) return alarms
-  const owners = await fastify.userGeofences.privateNames()
+async function withoutOwnFences (fastify: FastifyInstance, userId: string, alarms: AlarmToCopy[]): Promise<NewAlarms[]> {
   const position = new Map<AlarmType, number>()
-  return alarms.map((alarm) => {
+  const splits = await fastify.alarmWriter.splitOwnFences(userId, alarms.map((alarm) => {
     const index = position.get(alarm.type) ?? 0
     position.set(alarm.type, index + 1)
-    const names = listed(alarm.body)
-    const split = splitOverrideAreas(owners, userId, names, `/alarms/${alarm.type}/${index}/override_areas`)
-    if (!split.own) return alarm
+    const names = Array.isArray(alarm.body.override_areas) ? alarm.body.override_areas as unknown[] : []
+    return { names, field: `/alarms/${alarm.type}/${index}/override_areas` }
+  }))
+  return alarms.map((alarm, i) => {
+    const split = splits[i]
+    if (split === undefined || !split.own) return { ...alarm, ownAreas: null }
     const body = { ...alarm.body }
     if (split.sent === null) delete body.override_areas
     else body.override_areas = split.sent
-    return { type: alarm.type, body, ownAreas: names }
+    return { type: alarm.type, body, ownAreas: split.names }
   })
 }
 
@@ -81,10 +78,10 @@ async function withoutOwnFences (fastify: FastifyInstance, userId: string, alarm
  */
 async function fillNewProfile (fastify: FastifyInstance, request: FastifyRequest, state: ProfileState, name: string, opts: {
   activeHours: ActiveHour[]
-  alarms: AlarmToCopy[]
+  alarms: NewAlarms[]
   geography?: Geography
 }): Promise<{ profileNo: number, copied: number }> {
-  const { engine } = fastify
+  const { alarmWriter, engine } = fastify
   const userId = state.human.id
   const current = Number(state.human.current_profile_no)
   const undo = new Undo(request.log)
@@ -94,23 +91,10 @@ async function fillNewProfile (fastify: FastifyInstance, request: FastifyRequest
     await engine.humans.switchProfile(userId, profileNo)
     undo.push('switch back to the active profile', () => engine.humans.switchProfile(userId, current))
     if (opts.geography !== undefined) await writeGeography(fastify, userId, opts.geography)
-    let copied = 0
-    const writes: OverrideAreasWrite[] = []
-    for (const alarm of opts.alarms) {
-      // The row the engine creates for an alarm with own fences is the one not there before.
-      const before = alarm.ownAreas === undefined ? null : new Set((await engine.tracking.get(alarm.type, userId)).map((r) => r.uid))
-      await engine.tracking.create(alarm.type, userId, alarm.body, { silent: true })
-      if (before !== null && alarm.ownAreas !== undefined) {
-        for (const row of await engine.tracking.get(alarm.type, userId)) {
-          if (!before.has(row.uid)) writes.push({ type: alarm.type, uid: row.uid, areas: alarm.ownAreas })
-        }
-      }
-      copied++
-    }
-    await writeOverrideAreas(fastify, userId, writes)
+    await alarmWriter.insert(userId, opts.alarms)
     await engine.humans.switchProfile(userId, current)
     undo.pop()
-    return { profileNo, copied }
+    return { profileNo, copied: opts.alarms.length }
   })
 }
 

@@ -7,9 +7,10 @@ import {
   parseActiveHours, type ActiveHoursInput
 } from '../../schemas/profiles.js'
 import {
-  Undo, createProfile, deleteProfile, ensureAlarmTypes, ensureNameFree, findProfile, geographyOf, humanGeography, loadProfiles, sameGeography, storedActiveHours, typesIn,
+  createProfile, deleteProfile, ensureAlarmTypes, ensureNameFree, findProfile, geographyOf, humanGeography, loadProfiles, sameGeography, storedActiveHours, typesIn,
   writeGeography
 } from '../../plugins/profile-operations.js'
+import { Undo } from '../../lib/undo.js'
 
 /**
  * Alarm profiles (`/api/profiles`): list, create, rename and schedule, delete, switch, and duplicate
