@@ -1,14 +1,13 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyRequest } from 'fastify'
-import { badRequest, notFound } from '../../plugins/errors.js'
+import { badRequest } from '../../plugins/errors.js'
 import { errors } from '../../schemas/common.js'
 import {
   BulkDistanceSchema, DeletedSchema, batchCreateResultSchema, batchCreateSchema, bulkUpdateResultSchema, bulkUpdateSchema, DistanceSchema, TestAlertParamsSchema, TestAlertResultSchema,
   UidParamsSchema, UpdatedSchema, alarmCreateSchema, alarmSchema, alarmUpdateSchema
 } from '../../schemas/alarms.js'
-import { present, type AlarmWriter } from '../../plugins/alarm-writer.js'
-import { testAlert } from './test-alert.js'
-import { ALARM_KINDS, DashboardSchema, KIND_OF, type AlarmKind } from '../../schemas/alarm-types.js'
+import type { AlarmWriter } from '../../plugins/alarm-writer.js'
+import { ALARM_KINDS, DashboardSchema, type AlarmKind } from '../../schemas/alarm-types.js'
 
 type Row = Record<string, unknown>
 
@@ -140,7 +139,7 @@ function typeRoutes (kind: AlarmKind, writer: AlarmWriter): FastifyPluginAsyncTy
 
 /** The ten alarm types, the dashboard counts and test alerts, all over the alarm engine. */
 const alarmRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
-  const { alarmWriter, auth, engine, featureGates, rateLimits } = fastify
+  const { alarmWriter, auth, engine, rateLimits, testAlerts } = fastify
 
   for (const kind of ALARM_KINDS) await fastify.register(typeRoutes(kind, alarmWriter), { prefix: kind.path })
 
@@ -162,12 +161,7 @@ const alarmRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       response: { 200: TestAlertResultSchema, ...errors(400, 401, 403, 404, 429, 500, 501) }
     }
   }, async (request) => {
-    const { type, uid } = request.params
-    await featureGates.ensure(KIND_OF[type].disableKey)
-    const { human, alarms } = await engine.tracking.all(request.user.userId)
-    const alarm = alarms[type].find((row) => row.uid === uid)
-    if (alarm === undefined) throw notFound('Alarm not found.')
-    await testAlert(fastify, type, present(alarm), human)
+    await testAlerts.send(request.user.userId, request.params.type, request.params.uid)
     return { status: 'ok' as const, message: 'Test alert sent' }
   })
 }

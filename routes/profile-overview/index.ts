@@ -1,18 +1,14 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { FastifyRequest } from 'fastify'
 import { ALARM_TYPES, type AlarmType } from '../../schemas/alarm-types.js'
 import { badRequest } from '../../plugins/errors.js'
 import { errors } from '../../schemas/common.js'
 import {
   CopyResultSchema, NewProfileNameSchema, ProfileExportSchema, ProfileImportSchema, ProfileNoParamsSchema, ProfileOverviewSchema,
-  TRANSFER_VERSION, fromTransferAlarm, toTransferAlarm, type ActiveHour
+  TRANSFER_VERSION, fromTransferAlarm, toTransferAlarm
 } from '../../schemas/profiles.js'
-import {
-  createProfile, ensureAlarmTypes, findProfile, geographyOf, humanGeography, loadProfiles, sameGeography, storedActiveHours, typesIn,
-  uniqueName, writeGeography, type Geography, type ProfileState
-} from '../../plugins/profile-operations.js'
-import type { NewAlarms } from '../../plugins/alarm-writer.js'
-import { Undo } from '../../lib/undo.js'
+import { findProfile, geographyOf, humanGeography, sameGeography, storedActiveHours, typesIn, uniqueName } from '../../plugins/profiles.js'
+import type { AlarmWriter, NewAlarms } from '../../plugins/alarm-writer.js'
 
 /**
  * Alarm field names are case-insensitive (the spec's deserialization rule, as for the alarm routes):
@@ -52,9 +48,9 @@ interface AlarmToCopy {
  * fence is sent without them and keeps its full list for the alarm writer to write once created.
  * Another user's fence is a 400 on that alarm, before anything is written.
  */
-async function withoutOwnFences (fastify: FastifyInstance, userId: string, alarms: AlarmToCopy[]): Promise<NewAlarms[]> {
+async function withoutOwnFences (alarmWriter: AlarmWriter, userId: string, alarms: AlarmToCopy[]): Promise<NewAlarms[]> {
   const position = new Map<AlarmType, number>()
-  const splits = await fastify.alarmWriter.splitOwnFences(userId, alarms.map((alarm) => {
+  const splits = await alarmWriter.splitOwnFences(userId, alarms.map((alarm) => {
     const index = position.get(alarm.type) ?? 0
     position.set(alarm.type, index + 1)
     const names = Array.isArray(alarm.body.override_areas) ? alarm.body.override_areas as unknown[] : []
@@ -71,39 +67,11 @@ async function withoutOwnFences (fastify: FastifyInstance, userId: string, alarm
 }
 
 /**
- * Creates a profile and fills it with `alarms`, one engine create call per alarm: the engine writes
- * alarms only to the active profile (PoracleJS has no other way), so the user is switched to the new
- * profile for the copy and back afterwards. Any failure deletes the new profile and switches back.
- * Returns the new number and how many alarms were written.
- */
-async function fillNewProfile (fastify: FastifyInstance, request: FastifyRequest, state: ProfileState, name: string, opts: {
-  activeHours: ActiveHour[]
-  alarms: NewAlarms[]
-  geography?: Geography
-}): Promise<{ profileNo: number, copied: number }> {
-  const { alarmWriter, engine } = fastify
-  const userId = state.human.id
-  const current = Number(state.human.current_profile_no)
-  const undo = new Undo(request.log)
-  return undo.guard(async () => {
-    const profileNo = await createProfile(fastify, state, name, opts.activeHours)
-    undo.push('delete the new profile', () => engine.profiles.delete(userId, profileNo))
-    await engine.humans.switchProfile(userId, profileNo)
-    undo.push('switch back to the active profile', () => engine.humans.switchProfile(userId, current))
-    if (opts.geography !== undefined) await writeGeography(fastify, userId, opts.geography)
-    await alarmWriter.insert(userId, opts.alarms)
-    await engine.humans.switchProfile(userId, current)
-    undo.pop()
-    return { profileNo, copied: opts.alarms.length }
-  })
-}
-
-/**
  * The cross-profile overview (`/api/profile-overview`): every alarm of every profile, duplicating a
  * profile alarm by alarm, and export / import of one profile as a JSON file.
  */
 const profileOverviewRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
-  const { auth, engine, featureGates, userWriteLock } = fastify
+  const { alarmWriter, auth, engine, featureGates, profiles, userWriteLock } = fastify
 
   fastify.addHook('onRequest', auth.authenticate)
   fastify.addHook('preHandler', featureGates.gate('disable_profiles'))
@@ -120,7 +88,7 @@ const profileOverviewRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   }, async (request) => {
     const { userId } = request.user
     const { profileNo } = request.params
-    const [state, snapshot] = await Promise.all([loadProfiles(fastify, userId), engine.tracking.allProfiles(userId, { includeDescriptions: false })])
+    const [state, snapshot] = await Promise.all([profiles.load(userId), engine.tracking.allProfiles(userId, { includeDescriptions: false })])
     const profile = findProfile(state, profileNo)
     const alarms = Object.fromEntries(ALARM_TYPES.map((type) => [
       type,
@@ -139,18 +107,18 @@ const profileOverviewRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   }, async (request, reply) => userWriteLock.run(request.user.userId, async () => {
     const { userId } = request.user
     const { profileNo } = request.params
-    const [state, snapshot] = await Promise.all([loadProfiles(fastify, userId), engine.tracking.allProfiles(userId, { includeDescriptions: false })])
+    const [state, snapshot] = await Promise.all([profiles.load(userId), engine.tracking.allProfiles(userId, { includeDescriptions: false })])
     const source = findProfile(state, profileNo)
-    await ensureAlarmTypes(fastify, typesIn(snapshot.alarms, profileNo))
-    const alarms = await withoutOwnFences(fastify, userId, ALARM_TYPES.flatMap((type) => snapshot.alarms[type]
+    await profiles.ensureAlarmTypes(typesIn(snapshot.alarms, profileNo))
+    const alarms = await withoutOwnFences(alarmWriter, userId, ALARM_TYPES.flatMap((type) => snapshot.alarms[type]
       .filter((row) => Number(row.profile_no) === profileNo)
       .map((row) => ({ type, body: toTransferAlarm(type, row) }))))
     const wanted = geographyOf(source)
-    const result = await fillNewProfile(fastify, request, state, request.body.name, {
+    const result = await profiles.createFilled(state, request.body.name, {
       activeHours: storedActiveHours(source.activeHours),
       alarms,
       ...(sameGeography(wanted, humanGeography(state.human)) ? {} : { geography: wanted })
-    })
+    }, request.log)
     const token = auth.reissue(request, { profileNo: Number(state.human.current_profile_no) }).token
     return reply.code(201).send({ alarmsCopied: result.copied, newProfileNo: result.profileNo, token })
   }))
@@ -162,11 +130,11 @@ const profileOverviewRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     const { userId } = request.user
     const imported = request.body.alarms as Partial<Record<AlarmType, Array<Record<string, unknown>>>>
     const all = ALARM_TYPES.flatMap((type) => (imported[type] ?? []).map((alarm) => ({ type, body: fromTransferAlarm(alarm) })))
-    await ensureAlarmTypes(fastify, [...new Set(all.map((a) => a.type))])
-    const alarms = await withoutOwnFences(fastify, userId, all)
-    const state = await loadProfiles(fastify, userId)
+    await profiles.ensureAlarmTypes([...new Set(all.map((a) => a.type))])
+    const alarms = await withoutOwnFences(alarmWriter, userId, all)
+    const state = await profiles.load(userId)
     const name = uniqueName(state.profiles.map((p) => p.name), request.body.profileName.trim())
-    const result = await fillNewProfile(fastify, request, state, name, { activeHours: [], alarms })
+    const result = await profiles.createFilled(state, name, { activeHours: [], alarms }, request.log)
     const token = auth.reissue(request, { profileNo: Number(state.human.current_profile_no) }).token
     return reply.code(201).send({ alarmsCopied: result.copied, newProfileNo: result.profileNo, token })
   }))
