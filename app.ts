@@ -34,6 +34,9 @@ import geocoder from './plugins/geocoder.js'
 import areaWriter from './plugins/area-writer.js'
 import userGeofences from './plugins/user-geofences.js'
 import areaSelection from './plugins/area-selection.js'
+import alarmWriter from './plugins/alarm-writer.js'
+import testAlerts from './plugins/test-alerts.js'
+import profiles from './plugins/profiles.js'
 import avatars from './plugins/avatars.js'
 import adminUsers from './plugins/admin-users.js'
 import delegates from './plugins/delegates.js'
@@ -186,6 +189,9 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   await fastify.register(areaWriter)
   await fastify.register(userGeofences)
   await fastify.register(areaSelection)
+  await fastify.register(alarmWriter)
+  await fastify.register(testAlerts)
+  await fastify.register(profiles)
   await fastify.register(avatars)
   await fastify.register(adminUsers)
   await fastify.register(delegates)

@@ -150,8 +150,8 @@ function createAdminUsers (fastify: FastifyInstance) {
 
   /** The engine re-reads tracking after direct writes; its failure does not undo a committed write. */
   async function reloadEngine (): Promise<void> {
-    await engine.reload().catch((err: unknown) => {
-      log.warn({ kind: err instanceof EngineError ? err.kind : 'unknown' }, 'the alarm engine could not be told to reload after an admin write')
+    await engine.orFallback(() => engine.reload(), {
+      log, message: 'the alarm engine could not be told to reload after an admin write', fallback: undefined, anyError: true
     })
   }
 
@@ -183,10 +183,10 @@ function createAdminUsers (fastify: FastifyInstance) {
      * admin lists. An engine that cannot be read leaves only the configured ids.
      */
     async poracleAdmins (): Promise<string[]> {
-      const engineAdmins = await engine.config.poracleWeb().then((c) => [...c.admins.discord, ...c.admins.telegram], (err: unknown) => {
-        log.warn({ kind: err instanceof EngineError ? err.kind : 'unknown' }, 'the alarm engine\'s admin list could not be read; answering the configured admins only')
-        return []
-      })
+      const engineAdmins = await engine.orFallback(async () => {
+        const c = await engine.config.poracleWeb()
+        return [...c.admins.discord, ...c.admins.telegram]
+      }, { log, message: 'the alarm engine\'s admin list could not be read; answering the configured admins only', fallback: [], anyError: true })
       return [...new Set([...config.PORACLE_ADMIN_IDS, ...engineAdmins].map((id) => id.trim()).filter((id) => id !== ''))].sort()
     },
 

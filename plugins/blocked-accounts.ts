@@ -1,6 +1,5 @@
 import fp from 'fastify-plugin'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
-import { EngineError } from './engine.js'
 import { forbidden } from './errors.js'
 import { TtlCache } from '../lib/ttl-cache.js'
 
@@ -37,17 +36,16 @@ function createBlockedAccounts (fastify: FastifyInstance) {
   /** The flag per account; concurrent requests of one user share one lookup. */
   const flags = new TtlCache<string, boolean | null>(clock, MAX_ACCOUNTS)
 
+  /**
+   * Failing open, as the reference does: an engine outage must not lock every user out of the parts of
+   * the service that work without it.
+   */
   async function lookUp (userId: string, request: FastifyRequest): Promise<{ value: boolean | null, ttlMs: number }> {
-    try {
+    return engine.orFallback(async () => {
       const human = await engine.humans.find(userId, { timeoutMs: CHECK_BUDGET_MS })
       if (human === null) return { value: null, ttlMs: 0 }
       return { value: human.admin_disable === 1, ttlMs: BLOCK_TTL_MS }
-    } catch (error) {
-      // Failing open, as the reference does: an engine outage must not lock every user out of the
-      // parts of the service that work without it.
-      request.log.warn({ kind: error instanceof EngineError ? error.kind : 'unknown' }, 'block check skipped: the alarm engine could not be asked')
-      return { value: null, ttlMs: OUTAGE_TTL_MS }
-    }
+    }, { log: request.log, message: 'block check skipped: the alarm engine could not be asked', fallback: { value: null, ttlMs: OUTAGE_TTL_MS }, anyError: true })
   }
 
   return {

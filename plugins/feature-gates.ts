@@ -35,24 +35,23 @@ function createFeatureGates (fastify: FastifyInstance) {
   }
 
   async function read (): Promise<{ value: string[], ttlMs: number }> {
-    try {
-      const [config, fort] = await Promise.all([engine.config.poracleWeb(), fortUpdatesDisabled()])
-      const keys = new Set<string>()
-      for (const hook of config.disabledHooks ?? []) {
-        const key = hookKey(hook)
-        if (key !== undefined) keys.add(key)
-      }
-      if (fort === true) keys.add(FORT_KEY)
-      return { value: [...keys].sort(), ttlMs: UPSTREAM_TTL_MS }
-    } catch (err) {
-      // An engine outage must not switch every alarm type off: answer "nothing disabled" and ask again next time.
-      log.warn({ err: err instanceof EngineError ? { kind: err.kind, path: err.details.path } : err }, 'could not read the alarm engine\'s disabled alarm types; treating none as disabled')
-      return { value: [], ttlMs: 0 }
+    const [config, fort] = await Promise.all([engine.config.poracleWeb(), fortUpdatesDisabled()])
+    const keys = new Set<string>()
+    for (const hook of config.disabledHooks ?? []) {
+      const key = hookKey(hook)
+      if (key !== undefined) keys.add(key)
     }
+    if (fort === true) keys.add(FORT_KEY)
+    return { value: [...keys].sort(), ttlMs: UPSTREAM_TTL_MS }
   }
 
+  // An engine outage must not switch every alarm type off: answer "nothing disabled" and ask again next time.
+  const readOrNone = () => engine.orFallback(read, {
+    log, message: 'could not read the alarm engine\'s disabled alarm types; treating none as disabled', fallback: { value: [], ttlMs: 0 }, anyError: true
+  })
+
   async function upstreamDisabled (): Promise<string[]> {
-    return upstream.getOrLoad('disabled', read)
+    return upstream.getOrLoad('disabled', readOrNone)
   }
 
   /** Who switched the feature off: the site's own setting first, then the engine's configuration. */

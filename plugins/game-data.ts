@@ -2,7 +2,6 @@ import type { FastifyInstance } from 'fastify'
 import { fetchJson } from '../lib/fetch-json.js'
 import { TtlCache } from '../lib/ttl-cache.js'
 import { decoratorPlugin } from './decorator-plugin.js'
-import { EngineError } from './engine.js'
 import { ERRORS } from './errors.js'
 
 /** The master file changes with game updates, a few times a month: a day is fresh enough. */
@@ -151,15 +150,13 @@ function createGameData (fastify: FastifyInstance) {
   async function fromEngine (key: string, ask: () => Promise<unknown>, fromFile: (m: Masterfile) => GameDataMap | null): Promise<GameDataMap> {
     const cached = fresh.get(key)
     if (cached !== undefined) return cached
-    try {
-      const data = await ask()
-      if (hasEntries(data)) {
-        fresh.set(key, data, ENGINE_TTL_MS)
-        lastGood.set(key, data, Number.MAX_SAFE_INTEGER - clock.now())
-        return data
-      }
-    } catch (err) {
-      log.warn({ kind: err instanceof EngineError ? err.kind : 'unknown', data: key }, 'game data unavailable from the alarm engine; using the last good copy or the master file')
+    const data = await engine.orFallback(ask, {
+      log, message: 'game data unavailable from the alarm engine; using the last good copy or the master file', fallback: null, anyError: true, context: { data: key }
+    })
+    if (hasEntries(data)) {
+      fresh.set(key, data, ENGINE_TTL_MS)
+      lastGood.set(key, data, Number.MAX_SAFE_INTEGER - clock.now())
+      return data
     }
     const kept = lastGood.get(key)
     if (kept !== undefined) return kept

@@ -248,12 +248,25 @@ function createOidcClient (fastify: FastifyInstance) {
     return scopes.length > 0 ? scopes.join(' ') : 'openid'
   }
 
+  /** OIDC_ENABLED plus the client id and the three endpoint URLs. */
+  const isConfigured = (): boolean => missingConfiguration().length === 0
+
   return {
     metadata,
+    isConfigured,
 
-    /** OIDC_ENABLED plus the client id and the three endpoint URLs. */
-    isConfigured (): boolean {
-      return missingConfiguration().length === 0
+    /**
+     * SSO mode: the login page sends everyone to the provider. Opt-in (only an explicit "true" of
+     * enable_oidc), and AUTH_FORCE_LOCAL overrides it so that a broken provider cannot lock admins out.
+     * The two admin switches read the site settings when asked: the provider client itself needs none.
+     */
+    async ssoEnabledByAdmin (): Promise<boolean> {
+      return !config.AUTH_FORCE_LOCAL && await fastify.siteSettings.isTrue('enable_oidc')
+    },
+
+    /** Single logout: OIDC configured, an end-session URL, and enable_oidc_slo not explicitly "false". */
+    async singleLogoutAvailable (): Promise<boolean> {
+      return isConfigured() && config.OIDC_END_SESSION_URL !== '' && await fastify.siteSettings.isNotFalse('enable_oidc_slo')
     },
 
     /** What keeps OIDC from being configured, for the operator ('OIDC_TOKEN_URL', ...). */
@@ -449,20 +462,6 @@ function createOidcClient (fastify: FastifyInstance) {
 }
 
 export type OidcClient = ReturnType<typeof createOidcClient>
-
-/**
- * SSO mode: the login page sends everyone to the provider. Opt-in (only an explicit "true" of
- * enable_oidc), and AUTH_FORCE_LOCAL overrides it so that a broken provider cannot lock admins out.
- */
-export async function ssoEnabledByAdmin (fastify: FastifyInstance): Promise<boolean> {
-  return !fastify.config.AUTH_FORCE_LOCAL && await fastify.siteSettings.isTrue('enable_oidc')
-}
-
-/** Single logout: OIDC configured, an end-session URL, and enable_oidc_slo not explicitly "false". */
-export async function singleLogoutAvailable (fastify: FastifyInstance): Promise<boolean> {
-  return fastify.oidcClient.isConfigured() && fastify.config.OIDC_END_SESSION_URL !== '' &&
-    await fastify.siteSettings.isNotFalse('enable_oidc_slo')
-}
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -11,7 +11,7 @@ import { KIND_OF, type AlarmType } from '../schemas/alarm-types.js'
 import type { AppliedState, ApplyOptions, QuickPick, QuickPickType, QuickPickWrite } from '../schemas/quick-picks.js'
 import { BUILT_IN_PICKS } from './quick-picks-built-in.js'
 import { decoratorPlugin } from './decorator-plugin.js'
-import { splitOverrideAreas, writeOverrideAreas } from './user-geofences.js'
+import type { FenceSplit } from './alarm-writer.js'
 
 const BUILT_IN_IDS: ReadonlySet<string> = new Set(BUILT_IN_PICKS.map((p) => p.id))
 
@@ -87,7 +87,7 @@ function expand (filters: Row): Row[] {
 interface Prepared { rows: Row[], ownAreas: string[] | null }
 
 function createQuickPicks (fastify: FastifyInstance) {
-  const { db, engine, userGeofences, featureGates, siteSettings, alarmEvents, clock, log } = fastify
+  const { db, engine, alarmWriter, featureGates, siteSettings, alarmEvents, clock, log } = fastify
   const ajv = new Ajv({ allErrors: true, strict: false })
   const validators = new Map<AlarmType, ValidateFunction>()
   const validatorFor = (type: AlarmType) => {
@@ -178,15 +178,12 @@ function createQuickPicks (fastify: FastifyInstance) {
 
   /**
    * Creates the pick's alarms and records exactly the uids that were not there before. Override areas
-   * naming the user's own fences were left out of the rows (the engine drops them); on PoracleNG the full
-   * list is then written into each new row directly, as the alarm routes do (docs/geofences.md).
+   * naming the user's own fences were left out of the rows (the engine drops them); the alarm writer
+   * writes the full list into each new row (docs/geofences.md).
    */
   async function applyRows (actor: Actor, pick: DefinitionRow, { rows, ownAreas }: Prepared, excluded: number[]): Promise<AppliedState> {
     const type = engineType(pick.alarmType)
-    const before = await currentUids(type, actor.userId)
-    await engine.tracking.create(type, actor.userId, rows, { silent: true })
-    const created = [...await currentUids(type, actor.userId)].filter((uid) => !before.has(uid)).sort((a, b) => a - b)
-    if (ownAreas !== null) await writeOverrideAreas(fastify, actor.userId, created.map((uid) => ({ type, uid, areas: ownAreas })))
+    const created = (await alarmWriter.insert(actor.userId, [{ type, body: rows, ownAreas }], { track: true }))[0] ?? []
     const values = {
       userId: actor.userId,
       profileNo: actor.profileNo,
@@ -214,10 +211,9 @@ function createQuickPicks (fastify: FastifyInstance) {
     if (options.overrideLocationLabel !== undefined) extra.override_location_label = options.overrideLocationLabel
     let ownAreas: string[] | null = null
     if (options.overrideAreas !== undefined) {
-      const names = [...new Set(options.overrideAreas.map((a) => a.trim().toLowerCase()))]
-      const split = splitOverrideAreas(await userGeofences.privateNames(), actor.userId, names, '/overrideAreas')
+      const [split] = await alarmWriter.splitOwnFences(actor.userId, [{ names: options.overrideAreas, field: '/overrideAreas' }]) as [FenceSplit]
       if (split.sent !== null) extra.override_areas = split.sent
-      if (split.own) ownAreas = names
+      if (split.own) ownAreas = split.names
     }
     const filters = parseJson<Row>(pick.filtersJson, {})
     const excluded = options.excludePokemonIds ?? []
@@ -231,10 +227,7 @@ function createQuickPicks (fastify: FastifyInstance) {
 
   /** Deletes the alarms an apply created that still exist, and forgets the applied state. */
   async function removeApplied (actor: Actor, state: StateRow): Promise<void> {
-    const type = engineType(state.alarmType)
-    const existing = await currentUids(type, actor.userId)
-    const tracked = ints(state.trackedUidsJson).filter((uid) => existing.has(uid))
-    await engine.tracking.bulkDelete(type, actor.userId, tracked, { silent: true })
+    await alarmWriter.removeExisting(engineType(state.alarmType), actor.userId, ints(state.trackedUidsJson))
     await db.db.delete(quickPickAppliedStates).where(eq(quickPickAppliedStates.id, state.id))
   }
 
@@ -400,4 +393,4 @@ declare module 'fastify' {
 }
 
 /** One-click alarm presets: global and personal definitions, and which alarms each apply created. */
-export default decoratorPlugin('quick-picks', createQuickPicks, ['db', 'engine', 'engine-db', 'user-geofences', 'feature-gates', 'site-settings', 'alarm-events', 'clock'])
+export default decoratorPlugin('quick-picks', createQuickPicks, ['db', 'engine', 'alarm-writer', 'feature-gates', 'site-settings', 'alarm-events', 'clock'])

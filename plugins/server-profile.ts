@@ -1,5 +1,4 @@
 import type { FastifyInstance } from 'fastify'
-import { EngineError } from './engine.js'
 import type { EngineGeneration } from '../schemas/alarm-types.js'
 import { engineCapabilities, engineName } from './engine/capabilities.js'
 import type { ServerProfile } from '../schemas/server-profile.js'
@@ -64,17 +63,15 @@ function createServerProfile (fastify: FastifyInstance) {
   }
 
   async function probe (): Promise<ServerProfile> {
-    let generation: EngineGeneration | null = null
-    let version: string | null = null
-    let reported: Record<string, boolean> = {}
-    try {
+    const { generation, version, reported } = await engine.orFallback(async () => {
       const health = await engine.health()
-      generation = health.generation
-      reported = health.capabilities ?? {}
-      version = health.version ?? (await engine.config.poracleWeb()).version
-    } catch (err) {
-      log.warn({ kind: err instanceof EngineError ? err.kind : 'unknown' }, 'server profile: the alarm engine could not be asked')
-    }
+      return { generation: health.generation, reported: health.capabilities ?? {}, version: health.version ?? (await engine.config.poracleWeb()).version }
+    }, {
+      log,
+      message: 'server profile: the alarm engine could not be asked',
+      fallback: { generation: null as EngineGeneration | null, version: null as string | null, reported: {} as Record<string, boolean> },
+      anyError: true
+    })
     return {
       engine: engineName(generation),
       generation,

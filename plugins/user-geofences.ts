@@ -8,7 +8,6 @@ import { badRequest, conflict, notFound } from './errors.js'
 import { openRing, sphericalAreaKm2, userPolygonProblem, type LatLon } from '../lib/polygon.js'
 import { TtlCache } from '../lib/ttl-cache.js'
 import { decoratorPlugin } from './decorator-plugin.js'
-import type { AlarmType } from '../schemas/alarm-types.js'
 
 /** The reference's limits for user-drawn fences. */
 export const MAX_FENCES_PER_USER = 10
@@ -38,31 +37,15 @@ export const FEED_FINGERPRINT_TTL_MS = 5000
 /**
  * One alarm's override areas as the engine can take them: the engine drops names of user-drawn fences
  * (it serves them as not selectable), so `sent` leaves every private fence out (null for none) and
- * `own` says whether the user's own fences were among the names (then the full list is written directly
- * to the engine DB). Another user's private fence is refused as unknown: the caller cannot see it.
- * `owners` is `privateNames()`.
+ * `own` says whether the user's own fences were among the names (then the alarm writer writes the full
+ * list directly to the engine DB). Another user's private fence is refused as unknown: the caller cannot
+ * see it. `owners` is `privateNames()`.
  */
 export function splitOverrideAreas (owners: Map<string, string>, userId: string, names: string[], field: string): { sent: string[] | null, own: boolean } {
   const foreign = names.find((n) => owners.has(n) && owners.get(n) !== userId)
   if (foreign !== undefined) throw badRequest('Invalid request', { details: [{ field, message: `unknown area: ${foreign}` }] })
   const sent = names.filter((n) => !owners.has(n))
   return { sent: sent.length > 0 ? sent : null, own: sent.length < names.length }
-}
-
-/** One alarm's full override areas, own fence names included, to write directly (writeOverrideAreas). */
-export interface OverrideAreasWrite { type: AlarmType, uid: number, areas: string[] }
-
-/**
- * The second half of splitOverrideAreas: the alarms were sent to the engine without the user's own fence
- * names, so their full lists are written straight into the engine DB and the engine re-reads them.
- * PoracleNG only: PoracleJS has no per-alarm override areas and does not read the column. Says whether
- * anything was written.
- */
-export async function writeOverrideAreas ({ engine, engineDb }: Pick<FastifyInstance, 'engine' | 'engineDb'>, userId: string, writes: OverrideAreasWrite[]): Promise<boolean> {
-  if (writes.length === 0 || await engine.generation() !== 'ng') return false
-  for (const w of writes) await engineDb.setOverrideAreas(w.type, userId, w.uid, w.areas)
-  await engine.reload()
-  return true
 }
 
 type Row = typeof userGeofences.$inferSelect

@@ -1,5 +1,6 @@
 import { ALARM_TYPES, KIND_OF, NG_ONLY_ALARM_TYPES, type AlarmType } from '../../schemas/alarm-types.js'
 import type { ActiveHour } from '../../schemas/profiles.js'
+import type { FastifyBaseLogger } from 'fastify'
 import { ERRORS } from '../errors.js'
 import { createTransport, isObject, num, pathOf, strings, text, type EngineClientOptions, type Json, type Segment } from './transport.js'
 import {
@@ -11,6 +12,19 @@ import {
  * The engine's route table (PoracleNG 5.x, and PoracleJS 4.8 where its API allows): one typed method per
  * engine route the service uses (alarm-engine.md section 1), over the transport.
  */
+
+/** How `orFallback` answers and reports an engine failure. */
+export interface FallbackOptions<T> {
+  /** The request's logger in a handler, else the app's. */
+  log: Pick<FastifyBaseLogger, 'warn'>
+  /** The warning, saying what is answered instead. */
+  message: string
+  fallback: T
+  /** Any error falls back, not only the engine's: for reads that fail open whatever broke (kind "unknown"). */
+  anyError?: boolean
+  /** More fields for the log line. */
+  context?: Record<string, unknown>
+}
 
 /** `uid: 0` would make PoracleNG update row 0 (nothing); `profile_no` would be taken at face value. */
 function cleanAlarm (row: AlarmInput): AlarmInput {
@@ -361,7 +375,23 @@ export function createEngineClient (options: EngineClientOptions) {
     else await call(['api', 'tracking', 'pokemon', 'refresh'])
   }
 
-  return { generation, health, tracking, humans, profiles, config, summaries, geofence, masterdata, dts, test, reload, withBudget, close }
+  /**
+   * "The engine failed: log it and answer this": runs `work`; when it fails with an EngineError (or with
+   * anything, for `anyError`), logs `message` as a warning with the error's kind and path and answers
+   * `fallback`. Other errors are thrown. The one place a read degrades instead of failing.
+   */
+  async function orFallback<T> (work: () => Promise<T>, { log, message, fallback, anyError = false, context = {} }: FallbackOptions<T>): Promise<T> {
+    try {
+      return await work()
+    } catch (err) {
+      if (err instanceof EngineError) log.warn({ ...context, kind: err.kind, path: err.details.path }, message)
+      else if (anyError) log.warn({ ...context, kind: 'unknown' }, message)
+      else throw err
+      return fallback
+    }
+  }
+
+  return { generation, health, tracking, humans, profiles, config, summaries, geofence, masterdata, dts, test, reload, orFallback, withBudget, close }
 }
 
 export type EngineClient = ReturnType<typeof createEngineClient>

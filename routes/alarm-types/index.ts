@@ -1,5 +1,4 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { EngineError } from '../../plugins/engine.js'
 import { ALARM_KINDS, AlarmTypeDescriptorSchema, describeKind, type AlarmKind, type EngineGeneration, type UnavailableReason } from '../../schemas/alarm-types.js'
 import { errors } from '../../schemas/common.js'
 import { PrebuiltAnswer } from '../../lib/prebuilt-answer.js'
@@ -16,13 +15,9 @@ const alarmTypeRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
 
   /** Null when the engine cannot say: every type is then offered, as the feature gates fail open too. */
   async function generation (): Promise<EngineGeneration | null> {
-    try {
-      return await engine.generation()
-    } catch (err) {
-      if (!(err instanceof EngineError)) throw err
-      log.warn({ err: { kind: err.kind, path: err.details.path } }, 'could not learn the alarm engine\'s generation; offering every alarm type')
-      return null
-    }
+    return engine.orFallback<EngineGeneration | null>(() => engine.generation(), {
+      log, message: 'could not learn the alarm engine\'s generation; offering every alarm type', fallback: null
+    })
   }
 
   function reasonFor (kind: AlarmKind, switchedOffBy: 'site' | 'engine' | null, engineGeneration: EngineGeneration | null): UnavailableReason | null {

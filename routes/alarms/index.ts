@@ -1,14 +1,13 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyRequest } from 'fastify'
-import { badRequest, notFound } from '../../plugins/errors.js'
+import { badRequest } from '../../plugins/errors.js'
 import { errors } from '../../schemas/common.js'
 import {
   BulkDistanceSchema, DeletedSchema, batchCreateResultSchema, batchCreateSchema, bulkUpdateResultSchema, bulkUpdateSchema, DistanceSchema, TestAlertParamsSchema, TestAlertResultSchema,
   UidParamsSchema, UpdatedSchema, alarmCreateSchema, alarmSchema, alarmUpdateSchema
 } from '../../schemas/alarms.js'
-import { createAlarmService, present, type AlarmService } from './service.js'
-import { testAlert } from './test-alert.js'
-import { ALARM_KINDS, DashboardSchema, KIND_OF, type AlarmKind } from '../../schemas/alarm-types.js'
+import type { AlarmWriter } from '../../plugins/alarm-writer.js'
+import { ALARM_KINDS, DashboardSchema, type AlarmKind } from '../../schemas/alarm-types.js'
 
 type Row = Record<string, unknown>
 
@@ -46,7 +45,7 @@ function counts<S extends string, N extends string> (results: Array<{ status: st
 }
 
 /** The routes of one alarm type; every one of them is behind the type's feature gate. */
-function typeRoutes (kind: AlarmKind, service: AlarmService): FastifyPluginAsyncTypebox {
+function typeRoutes (kind: AlarmKind, writer: AlarmWriter): FastifyPluginAsyncTypebox {
   return async (fastify) => {
     const { auth, featureGates } = fastify
     fastify.addHook('onRequest', auth.authenticate)
@@ -59,11 +58,11 @@ function typeRoutes (kind: AlarmKind, service: AlarmService): FastifyPluginAsync
 
     fastify.get('/', {
       schema: { tags, description: `The caller's ${kind.type} alarms of the active profile.`, response: { 200: Type.Array(Alarm), ...errors(401, 403, 404, 500, 501) } }
-    }, async (request) => service.list(kind, request.user.userId))
+    }, async (request) => writer.list(kind, request.user.userId))
 
     fastify.get('/:uid', {
       schema: { tags, params: UidParamsSchema, response: { 200: Alarm, ...errors(400, 401, 403, 404, 500, 501) } }
-    }, async (request) => service.one(kind, request.user.userId, request.params.uid))
+    }, async (request) => writer.one(kind, request.user.userId, request.params.uid))
 
     fastify.post('/', {
       schema: {
@@ -73,7 +72,7 @@ function typeRoutes (kind: AlarmKind, service: AlarmService): FastifyPluginAsync
         response: { 201: Alarm, 200: Alarm, ...errors(400, 401, 403, 404, 409, 500, 501, 503) }
       }
     }, async (request, reply) => {
-      const { created, alarm } = await service.create(kind, request.user.userId, request.body as Row)
+      const { created, alarm } = await writer.create(kind, request.user.userId, request.body as Row)
       if (!created) return alarm
       return reply.code(201).header('location', location(alarm.uid)).send(alarm)
     })
@@ -86,7 +85,7 @@ function typeRoutes (kind: AlarmKind, service: AlarmService): FastifyPluginAsync
         response: { 200: batchCreateResultSchema(kind.type), ...errors(400, 401, 403, 404, 409, 500, 501, 503) }
       }
     }, async (request) => {
-      const results = await service.createMany(kind, request.user.userId, request.body.alarms as Row[])
+      const results = await writer.createMany(kind, request.user.userId, request.body.alarms as Row[])
       return { ...counts(results, ['created', 'duplicate', 'refused'] as const, ['created', 'duplicates', 'refused'] as const), results }
     })
 
@@ -98,7 +97,7 @@ function typeRoutes (kind: AlarmKind, service: AlarmService): FastifyPluginAsync
         response: { 200: bulkUpdateResultSchema(kind.type), ...errors(400, 401, 403, 404, 409, 500, 501, 503) }
       }
     }, async (request) => {
-      const results = await service.updateMany(kind, request.user.userId, request.body.uids, request.body.patch as Row)
+      const results = await writer.updateMany(kind, request.user.userId, request.body.uids, request.body.patch as Row)
       return { ...counts(results, ['updated', 'unchanged', 'refused'] as const, ['updated', 'unchanged', 'refused'] as const), results }
     })
 
@@ -109,11 +108,11 @@ function typeRoutes (kind: AlarmKind, service: AlarmService): FastifyPluginAsync
         body: DistanceSchema,
         response: { 200: UpdatedSchema, ...errors(400, 401, 403, 404, 409, 500, 501, 503) }
       }
-    }, async (request) => ({ updated: await service.setDistance(kind, request.user.userId, request.body, null) }))
+    }, async (request) => ({ updated: await writer.setDistance(kind, request.user.userId, request.body, null) }))
 
     fastify.put('/distance/bulk', {
       schema: { tags, body: BulkDistanceSchema, response: { 200: UpdatedSchema, ...errors(400, 401, 403, 404, 409, 500, 501, 503) } }
-    }, async (request) => ({ updated: await service.setDistance(kind, request.user.userId, request.body.distance, request.body.uids) }))
+    }, async (request) => ({ updated: await writer.setDistance(kind, request.user.userId, request.body.distance, request.body.uids) }))
 
     fastify.put('/:uid', {
       schema: {
@@ -123,27 +122,26 @@ function typeRoutes (kind: AlarmKind, service: AlarmService): FastifyPluginAsync
         body: alarmUpdateSchema(kind.type),
         response: { 200: Alarm, ...errors(400, 401, 403, 404, 409, 500, 501, 503) }
       }
-    }, async (request) => service.update(kind, request.user.userId, request.params.uid, request.body as Row))
+    }, async (request) => writer.update(kind, request.user.userId, request.params.uid, request.body as Row))
 
     fastify.delete('/:uid', {
       schema: { tags, params: UidParamsSchema, response: { 204: Type.Null(), ...errors(400, 401, 403, 404, 409, 500, 501, 503) } }
     }, async (request, reply) => {
-      await service.remove(kind, request.user.userId, request.params.uid)
+      await writer.remove(kind, request.user.userId, request.params.uid)
       return reply.code(204).send(null)
     })
 
     fastify.delete('/', {
       schema: { tags, description: 'Deletes every alarm of this type in the active profile.', response: { 200: DeletedSchema, ...errors(401, 403, 404, 409, 500, 501, 503) } }
-    }, async (request) => ({ deleted: await service.removeAll(kind, request.user.userId) }))
+    }, async (request) => ({ deleted: await writer.removeAll(kind, request.user.userId) }))
   }
 }
 
 /** The ten alarm types, the dashboard counts and test alerts, all over the alarm engine. */
 const alarmRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
-  const { auth, engine, featureGates, rateLimits } = fastify
-  const service = createAlarmService(fastify)
+  const { alarmWriter, auth, engine, rateLimits, testAlerts } = fastify
 
-  for (const kind of ALARM_KINDS) await fastify.register(typeRoutes(kind, service), { prefix: kind.path })
+  for (const kind of ALARM_KINDS) await fastify.register(typeRoutes(kind, alarmWriter), { prefix: kind.path })
 
   fastify.get('/dashboard', {
     onRequest: auth.authenticate,
@@ -163,12 +161,7 @@ const alarmRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       response: { 200: TestAlertResultSchema, ...errors(400, 401, 403, 404, 429, 500, 501) }
     }
   }, async (request) => {
-    const { type, uid } = request.params
-    await featureGates.ensure(KIND_OF[type].disableKey)
-    const { human, alarms } = await engine.tracking.all(request.user.userId)
-    const alarm = alarms[type].find((row) => row.uid === uid)
-    if (alarm === undefined) throw notFound('Alarm not found.')
-    await testAlert(fastify, type, present(alarm), human)
+    await testAlerts.send(request.user.userId, request.params.type, request.params.uid)
     return { status: 'ok' as const, message: 'Test alert sent' }
   })
 }

@@ -37,14 +37,11 @@ const areaRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   fastify.get('/geofence', {
     schema: { tags: ['areas'], description: 'Polygons of the engine\'s fences for the map, without other users\' private fences; none when the engine cannot be read', response: { 200: MapFencesSchema, ...errors(401) } }
   }, async (request) => {
-    try {
+    const geofence = await engine.orFallback(async () => {
       const [fences, visible] = await Promise.all([engine.geofence.all(), areaSelection.visibility(request.user.userId)])
-      return { status: 'ok' as const, geofence: fences.filter((f) => typeof f.name === 'string' && visible(f.name)) as Array<{ name: string }> }
-    } catch (err) {
-      if (!(err instanceof EngineError)) throw err
-      request.log.warn({ kind: err.kind }, 'alarm engine geofences unavailable; answering none')
-      return { status: 'ok' as const, geofence: [] }
-    }
+      return fences.filter((f) => typeof f.name === 'string' && visible(f.name)) as Array<{ name: string }>
+    }, { log: request.log, message: 'alarm engine geofences unavailable; answering none', fallback: [] })
+    return { status: 'ok' as const, geofence }
   })
 
   fastify.get('/map/:name', {

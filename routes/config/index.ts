@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { EngineError, type PoracleWebConfig } from '../../plugins/engine.js'
+import type { PoracleWebConfig } from '../../plugins/engine.js'
 import type { EngineGeneration } from '../../schemas/alarm-types.js'
 import { errors } from '../../schemas/common.js'
 import { PublicConfigSchema, TemplatesSchema, type PublicConfig } from '../../schemas/engine-config.js'
@@ -52,14 +52,10 @@ const engineConfigRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     onRequest: auth.authenticate,
     schema: { tags: ['config'], response: { 200: PublicConfigSchema, ...errors(401) } }
   }, async (request) => {
-    let projected = FALLBACK as Omit<PublicConfig, 'engine' | 'gymPicker'>
-    let generation: EngineGeneration | null = null
-    try {
-      [projected, generation] = await Promise.all([engine.config.poracleWeb().then(project), engine.generation()])
-    } catch (err) {
-      if (!(err instanceof EngineError)) throw err
-      request.log.warn({ kind: err.kind, path: err.details.path }, 'alarm engine configuration unavailable; answering defaults')
-    }
+    const [projected, generation] = await engine.orFallback<[Omit<PublicConfig, 'engine' | 'gymPicker'>, EngineGeneration | null]>(
+      () => Promise.all([engine.config.poracleWeb().then(project), engine.generation()]),
+      { log: request.log, message: 'alarm engine configuration unavailable; answering defaults', fallback: [FALLBACK, null] }
+    )
     return {
       ...projected,
       engine: { generation, name: engineName(generation), reachable: generation !== null, capabilities: engineCapabilities(generation) },
@@ -70,14 +66,10 @@ const engineConfigRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   fastify.get('/templates', {
     schema: { tags: ['config'], response: { 200: TemplatesSchema } }
   }, async (request) => {
-    try {
-      const templates = await engine.config.templates()
-      return { discord: {}, telegram: {}, ...templates }
-    } catch (err) {
-      if (!(err instanceof EngineError)) throw err
-      request.log.warn({ kind: err.kind, path: err.details.path }, 'alarm engine templates unavailable; answering none')
-      return { discord: {}, telegram: {} }
-    }
+    const templates = await engine.orFallback(() => engine.config.templates(), {
+      log: request.log, message: 'alarm engine templates unavailable; answering none', fallback: {}
+    })
+    return { discord: {}, telegram: {}, ...templates }
   })
 }
 

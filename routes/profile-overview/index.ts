@@ -1,17 +1,14 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { FastifyRequest } from 'fastify'
 import { ALARM_TYPES, type AlarmType } from '../../schemas/alarm-types.js'
 import { badRequest } from '../../plugins/errors.js'
 import { errors } from '../../schemas/common.js'
 import {
   CopyResultSchema, NewProfileNameSchema, ProfileExportSchema, ProfileImportSchema, ProfileNoParamsSchema, ProfileOverviewSchema,
-  TRANSFER_VERSION, fromTransferAlarm, toTransferAlarm, type ActiveHour
+  TRANSFER_VERSION, fromTransferAlarm, toTransferAlarm
 } from '../../schemas/profiles.js'
-import {
-  Undo, createProfile, ensureAlarmTypes, findProfile, geographyOf, humanGeography, loadProfiles, sameGeography, storedActiveHours, typesIn,
-  uniqueName, writeGeography, type Geography, type ProfileState
-} from '../../plugins/profile-operations.js'
-import { splitOverrideAreas, writeOverrideAreas, type OverrideAreasWrite } from '../../plugins/user-geofences.js'
+import { findProfile, geographyOf, humanGeography, sameGeography, storedActiveHours, typesIn, uniqueName } from '../../plugins/profiles.js'
+import type { AlarmWriter, NewAlarms } from '../../plugins/alarm-writer.js'
 
 /**
  * Alarm field names are case-insensitive (the spec's deserialization rule, as for the alarm routes):
@@ -44,73 +41,28 @@ async function lowerCaseAlarmKeys (request: FastifyRequest): Promise<void> {
 interface AlarmToCopy {
   type: AlarmType
   body: Record<string, unknown>
-  /** The full override areas, lower-cased, when they name the user's own fences (the body is without them). */
-  ownAreas?: string[]
 }
 
 /**
  * The engine drops names of user-drawn fences from override areas, so an alarm naming the user's own
- * fence is sent without them and keeps its full list to write directly once created, as the alarm routes
- * do (splitOverrideAreas). Another user's fence is a 400 on that alarm, before anything is written.
+ * fence is sent without them and keeps its full list for the alarm writer to write once created.
+ * Another user's fence is a 400 on that alarm, before anything is written.
  */
-async function withoutOwnFences (fastify: FastifyInstance, userId: string, alarms: AlarmToCopy[]): Promise<AlarmToCopy[]> {
-  const listed = (body: Record<string, unknown>) => Array.isArray(body.override_areas)
-    ? [...new Set(body.override_areas.map((n) => String(n).trim().toLowerCase()))]
-    : []
-  if (!alarms.some((a) => listed(a.body).length > 0)) return alarms
-  const owners = await fastify.userGeofences.privateNames()
+async function withoutOwnFences (alarmWriter: AlarmWriter, userId: string, alarms: AlarmToCopy[]): Promise<NewAlarms[]> {
   const position = new Map<AlarmType, number>()
-  return alarms.map((alarm) => {
+  const splits = await alarmWriter.splitOwnFences(userId, alarms.map((alarm) => {
     const index = position.get(alarm.type) ?? 0
     position.set(alarm.type, index + 1)
-    const names = listed(alarm.body)
-    const split = splitOverrideAreas(owners, userId, names, `/alarms/${alarm.type}/${index}/override_areas`)
-    if (!split.own) return alarm
+    const names = Array.isArray(alarm.body.override_areas) ? alarm.body.override_areas as unknown[] : []
+    return { names, field: `/alarms/${alarm.type}/${index}/override_areas` }
+  }))
+  return alarms.map((alarm, i) => {
+    const split = splits[i]
+    if (split === undefined || !split.own) return { ...alarm, ownAreas: null }
     const body = { ...alarm.body }
     if (split.sent === null) delete body.override_areas
     else body.override_areas = split.sent
-    return { type: alarm.type, body, ownAreas: names }
-  })
-}
-
-/**
- * Creates a profile and fills it with `alarms`, one engine create call per alarm: the engine writes
- * alarms only to the active profile (PoracleJS has no other way), so the user is switched to the new
- * profile for the copy and back afterwards. Any failure deletes the new profile and switches back.
- * Returns the new number and how many alarms were written.
- */
-async function fillNewProfile (fastify: FastifyInstance, request: FastifyRequest, state: ProfileState, name: string, opts: {
-  activeHours: ActiveHour[]
-  alarms: AlarmToCopy[]
-  geography?: Geography
-}): Promise<{ profileNo: number, copied: number }> {
-  const { engine } = fastify
-  const userId = state.human.id
-  const current = Number(state.human.current_profile_no)
-  const undo = new Undo(request.log)
-  return undo.guard(async () => {
-    const profileNo = await createProfile(fastify, state, name, opts.activeHours)
-    undo.push('delete the new profile', () => engine.profiles.delete(userId, profileNo))
-    await engine.humans.switchProfile(userId, profileNo)
-    undo.push('switch back to the active profile', () => engine.humans.switchProfile(userId, current))
-    if (opts.geography !== undefined) await writeGeography(fastify, userId, opts.geography)
-    let copied = 0
-    const writes: OverrideAreasWrite[] = []
-    for (const alarm of opts.alarms) {
-      // The row the engine creates for an alarm with own fences is the one not there before.
-      const before = alarm.ownAreas === undefined ? null : new Set((await engine.tracking.get(alarm.type, userId)).map((r) => r.uid))
-      await engine.tracking.create(alarm.type, userId, alarm.body, { silent: true })
-      if (before !== null && alarm.ownAreas !== undefined) {
-        for (const row of await engine.tracking.get(alarm.type, userId)) {
-          if (!before.has(row.uid)) writes.push({ type: alarm.type, uid: row.uid, areas: alarm.ownAreas })
-        }
-      }
-      copied++
-    }
-    await writeOverrideAreas(fastify, userId, writes)
-    await engine.humans.switchProfile(userId, current)
-    undo.pop()
-    return { profileNo, copied }
+    return { type: alarm.type, body, ownAreas: split.names }
   })
 }
 
@@ -119,7 +71,7 @@ async function fillNewProfile (fastify: FastifyInstance, request: FastifyRequest
  * profile alarm by alarm, and export / import of one profile as a JSON file.
  */
 const profileOverviewRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
-  const { auth, engine, featureGates, userWriteLock } = fastify
+  const { alarmWriter, auth, engine, featureGates, profiles, userWriteLock } = fastify
 
   fastify.addHook('onRequest', auth.authenticate)
   fastify.addHook('preHandler', featureGates.gate('disable_profiles'))
@@ -136,7 +88,7 @@ const profileOverviewRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   }, async (request) => {
     const { userId } = request.user
     const { profileNo } = request.params
-    const [state, snapshot] = await Promise.all([loadProfiles(fastify, userId), engine.tracking.allProfiles(userId, { includeDescriptions: false })])
+    const [state, snapshot] = await Promise.all([profiles.load(userId), engine.tracking.allProfiles(userId, { includeDescriptions: false })])
     const profile = findProfile(state, profileNo)
     const alarms = Object.fromEntries(ALARM_TYPES.map((type) => [
       type,
@@ -155,18 +107,18 @@ const profileOverviewRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   }, async (request, reply) => userWriteLock.run(request.user.userId, async () => {
     const { userId } = request.user
     const { profileNo } = request.params
-    const [state, snapshot] = await Promise.all([loadProfiles(fastify, userId), engine.tracking.allProfiles(userId, { includeDescriptions: false })])
+    const [state, snapshot] = await Promise.all([profiles.load(userId), engine.tracking.allProfiles(userId, { includeDescriptions: false })])
     const source = findProfile(state, profileNo)
-    await ensureAlarmTypes(fastify, typesIn(snapshot.alarms, profileNo))
-    const alarms = await withoutOwnFences(fastify, userId, ALARM_TYPES.flatMap((type) => snapshot.alarms[type]
+    await profiles.ensureAlarmTypes(typesIn(snapshot.alarms, profileNo))
+    const alarms = await withoutOwnFences(alarmWriter, userId, ALARM_TYPES.flatMap((type) => snapshot.alarms[type]
       .filter((row) => Number(row.profile_no) === profileNo)
       .map((row) => ({ type, body: toTransferAlarm(type, row) }))))
     const wanted = geographyOf(source)
-    const result = await fillNewProfile(fastify, request, state, request.body.name, {
+    const result = await profiles.createFilled(state, request.body.name, {
       activeHours: storedActiveHours(source.activeHours),
       alarms,
       ...(sameGeography(wanted, humanGeography(state.human)) ? {} : { geography: wanted })
-    })
+    }, request.log)
     const token = auth.reissue(request, { profileNo: Number(state.human.current_profile_no) }).token
     return reply.code(201).send({ alarmsCopied: result.copied, newProfileNo: result.profileNo, token })
   }))
@@ -178,11 +130,11 @@ const profileOverviewRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     const { userId } = request.user
     const imported = request.body.alarms as Partial<Record<AlarmType, Array<Record<string, unknown>>>>
     const all = ALARM_TYPES.flatMap((type) => (imported[type] ?? []).map((alarm) => ({ type, body: fromTransferAlarm(alarm) })))
-    await ensureAlarmTypes(fastify, [...new Set(all.map((a) => a.type))])
-    const alarms = await withoutOwnFences(fastify, userId, all)
-    const state = await loadProfiles(fastify, userId)
+    await profiles.ensureAlarmTypes([...new Set(all.map((a) => a.type))])
+    const alarms = await withoutOwnFences(alarmWriter, userId, all)
+    const state = await profiles.load(userId)
     const name = uniqueName(state.profiles.map((p) => p.name), request.body.profileName.trim())
-    const result = await fillNewProfile(fastify, request, state, name, { activeHours: [], alarms })
+    const result = await profiles.createFilled(state, name, { activeHours: [], alarms }, request.log)
     const token = auth.reissue(request, { profileNo: Number(state.human.current_profile_no) }).token
     return reply.code(201).send({ alarmsCopied: result.copied, newProfileNo: result.profileNo, token })
   }))

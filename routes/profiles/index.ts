@@ -7,9 +7,9 @@ import {
   parseActiveHours, type ActiveHoursInput
 } from '../../schemas/profiles.js'
 import {
-  Undo, createProfile, deleteProfile, ensureAlarmTypes, ensureNameFree, findProfile, geographyOf, humanGeography, loadProfiles, sameGeography, storedActiveHours, typesIn,
-  writeGeography
-} from '../../plugins/profile-operations.js'
+  ensureNameFree, findProfile, geographyOf, humanGeography, sameGeography, storedActiveHours, typesIn
+} from '../../plugins/profiles.js'
+import { Undo } from '../../lib/undo.js'
 
 /**
  * Alarm profiles (`/api/profiles`): list, create, rename and schedule, delete, switch, and duplicate
@@ -17,7 +17,7 @@ import {
  * cannot do: that one is written to `profiles.name` directly and the engine is told to reload.
  */
 const profileRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
-  const { auth, engine, engineDb, featureGates, userWriteLock } = fastify
+  const { auth, engine, engineDb, featureGates, profiles, userWriteLock } = fastify
 
   fastify.addHook('onRequest', auth.authenticate)
   // Active hours sent as JSON text are checked before any hook that asks the engine, so bad input never
@@ -30,15 +30,15 @@ const profileRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
 
   fastify.get('/', {
     schema: { tags: ['profiles'], response: { 200: Type.Array(ProfileSchema), ...errors(401, 403, 404, 500) } }
-  }, async (request) => (await loadProfiles(fastify, request.user.userId)).profiles)
+  }, async (request) => (await profiles.load(request.user.userId)).profiles)
 
   fastify.post('/', {
     schema: { tags: ['profiles'], body: CreateProfileSchema, response: { 201: ProfileSchema, ...errors(400, 401, 403, 404, 409, 500, 502, 503) } }
   }, async (request, reply) => userWriteLock.run(request.user.userId, async () => {
     const { userId } = request.user
     const activeHours = parseActiveHours(request.body.activeHours)
-    const profileNo = await createProfile(fastify, await loadProfiles(fastify, userId), request.body.name, activeHours)
-    return reply.code(201).send(findProfile(await loadProfiles(fastify, userId), profileNo))
+    const profileNo = await profiles.create(await profiles.load(userId), request.body.name, activeHours)
+    return reply.code(201).send(findProfile(await profiles.load(userId), profileNo))
   }))
 
   fastify.put('/switch/:profileNo', {
@@ -46,7 +46,7 @@ const profileRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   }, async (request) => userWriteLock.run(request.user.userId, async () => {
     const { userId } = request.user
     const { profileNo } = request.params
-    const state = await loadProfiles(fastify, userId)
+    const state = await profiles.load(userId)
     const profile = findProfile(state, profileNo)
     // Without a row it is the synthetic entry of a PoracleJS user's implicit profile: active already, and
     // the engine would not find it.
@@ -61,7 +61,7 @@ const profileRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     const { profileNo } = request.params
     const { name } = request.body
     const activeHours = request.body.activeHours === undefined ? undefined : parseActiveHours(request.body.activeHours)
-    const state = await loadProfiles(fastify, userId)
+    const state = await profiles.load(userId)
     const row = state.rows.find((r) => Number(r.profile_no) === profileNo)
     if (row === undefined) throw notFound('Profile not found.')
     if (name !== undefined) ensureNameFree(state, name, profileNo)
@@ -76,7 +76,7 @@ const profileRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       }
       if (activeHours !== undefined) await engine.profiles.update(userId, { profile_no: profileNo, active_hours: activeHours })
     })
-    return findProfile(await loadProfiles(fastify, userId), profileNo)
+    return findProfile(await profiles.load(userId), profileNo)
   }))
 
   fastify.delete('/:profileNo', {
@@ -84,11 +84,11 @@ const profileRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   }, async (request, reply) => userWriteLock.run(request.user.userId, async () => {
     const { userId } = request.user
     const { profileNo } = request.params
-    const state = await loadProfiles(fastify, userId)
+    const state = await profiles.load(userId)
     if (!state.rows.some((r) => Number(r.profile_no) === profileNo)) throw notFound('Profile not found.')
     // The engine keeps a lone profile and answers as if it had deleted it.
     if (state.rows.length === 1) throw conflict('The last profile cannot be deleted.')
-    await deleteProfile(fastify, userId, profileNo)
+    await profiles.delete(userId, profileNo)
     return reply.code(204).send(null)
   }))
 
@@ -97,15 +97,15 @@ const profileRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   }, async (request, reply) => userWriteLock.run(request.user.userId, async () => {
     const { userId } = request.user
     const { fromProfileNo, name } = request.body
-    const state = await loadProfiles(fastify, userId)
+    const state = await profiles.load(userId)
     const source = findProfile(state, fromProfileNo)
     const snapshot = await engine.tracking.allProfiles(userId)
-    await ensureAlarmTypes(fastify, typesIn(snapshot.alarms, fromProfileNo))
+    await profiles.ensureAlarmTypes(typesIn(snapshot.alarms, fromProfileNo))
 
     const current = Number(state.human.current_profile_no)
     const undo = new Undo(request.log)
     const profileNo = await undo.guard(async () => {
-      const created = await createProfile(fastify, state, name, storedActiveHours(source.activeHours))
+      const created = await profiles.create(state, name, storedActiveHours(source.activeHours))
       undo.push('delete the new profile', () => engine.profiles.delete(userId, created))
       await engine.profiles.copy(userId, fromProfileNo, created)
       // The engine gave the new profile the active profile's areas and location; the source's are wanted.
@@ -113,13 +113,13 @@ const profileRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       if (!sameGeography(wanted, humanGeography(state.human))) {
         await engine.humans.switchProfile(userId, created)
         undo.push('switch back to the active profile', () => engine.humans.switchProfile(userId, current))
-        await writeGeography(fastify, userId, wanted)
+        await profiles.writeGeography(userId, wanted)
         await engine.humans.switchProfile(userId, current)
         undo.pop()
       }
       return created
     })
-    return reply.code(201).send(findProfile(await loadProfiles(fastify, userId), profileNo))
+    return reply.code(201).send(findProfile(await profiles.load(userId), profileNo))
   }))
 }
 

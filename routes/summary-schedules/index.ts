@@ -25,23 +25,21 @@ const summaryScheduleRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   const { auth, engine, clock, featureGates, rateLimits } = fastify
   const capability = new TtlCache<'quest_summary', boolean>(clock, 1)
 
-  const questSummaryEnabled = (log: FastifyBaseLogger): Promise<boolean> => capability.getOrLoad('quest_summary', async () => {
-    let enabled: boolean
+  /** An engine without the config route has no summaries; absent from one that has them means its default, on. */
+  async function readCapability (): Promise<boolean> {
     try {
-      const value = (await engine.config.values('tracking')).tracking?.quest_summary_enabled
-      // Absent from an engine that has the summary routes means the engine's default, which is on.
-      enabled = value !== false
+      return (await engine.config.values('tracking')).tracking?.quest_summary_enabled !== false
     } catch (err) {
-      if (!(err instanceof EngineError)) throw err
-      if (err.kind !== 'unsupported') {
-        // A fault is no answer: report "off" now and ask again on the next request.
-        log.warn({ kind: err.kind, path: err.details.path }, 'could not read the quest summary capability')
-        return { value: false, ttlMs: 0 }
-      }
-      enabled = false
+      if (err instanceof EngineError && err.kind === 'unsupported') return false
+      throw err
     }
-    return { value: enabled, ttlMs: CAPABILITY_TTL_MS }
-  })
+  }
+
+  // A fault is no answer: report "off" now and ask again on the next request.
+  const questSummaryEnabled = (log: FastifyBaseLogger): Promise<boolean> => capability.getOrLoad('quest_summary', () => engine.orFallback(
+    async () => ({ value: await readCapability(), ttlMs: CAPABILITY_TTL_MS }),
+    { log, message: 'could not read the quest summary capability', fallback: { value: false, ttlMs: 0 } }
+  ))
 
   fastify.addHook('onRequest', auth.authenticate)
   // Before body validation and the gate, so a wrong type never costs an engine call.

@@ -2,7 +2,6 @@ import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typ
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
 import { notFound } from '../../../plugins/errors.js'
 import { SignInError } from '../../../plugins/identity.js'
-import { singleLogoutAvailable } from '../../../plugins/oidc-client.js'
 import { errors } from '../../../schemas/common.js'
 import { returnOrigin, signInFlow, type LoginTransaction } from '../../../plugins/sign-in-flow.js'
 
@@ -131,7 +130,7 @@ const oidcRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     }
   }, async (request, reply) => {
     const signedOut = `${returnOrigin(request, config, publicOrigin(request))}/login?loggedout=1`
-    if (await singleLogoutAvailable(fastify)) return reply.redirect(oidcClient.endSessionUrl(signedOut), 302)
+    if (await oidcClient.singleLogoutAvailable()) return reply.redirect(oidcClient.endSessionUrl(signedOut), 302)
     return reply.redirect(signedOut, 302)
   })
 }

@@ -1,6 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { telegramBotUsername, telegramConfigured } from '../../../plugins/chat-platform.js'
-import { singleLogoutAvailable, ssoEnabledByAdmin } from '../../../plugins/oidc-client.js'
 import { errors } from '../../../schemas/common.js'
 import { ProvidersSchema } from '../../../schemas/sign-in.js'
 
@@ -14,8 +13,8 @@ const providersRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   }, async () => {
     const configured = oidcClient.isConfigured()
     const [ssoMode, endSession, discordOn, telegramOn, botUsername] = await Promise.all([
-      ssoEnabledByAdmin(fastify),
-      singleLogoutAvailable(fastify),
+      oidcClient.ssoEnabledByAdmin(),
+      oidcClient.singleLogoutAvailable(),
       siteSettings.isNotFalse('enable_discord'),
       siteSettings.isNotFalse('enable_telegram'),
       telegramBotUsername(config, siteSettings)

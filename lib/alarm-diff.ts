@@ -1,4 +1,4 @@
-import type { DiffRules } from '../../schemas/alarm-types.js'
+import type { DiffRules } from '../schemas/alarm-types.js'
 
 /**
  * The engines' duplicate detection (alarm-engine.md 1.3), modelled so the service can tell before a

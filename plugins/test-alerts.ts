@@ -1,6 +1,9 @@
 import type { FastifyInstance } from 'fastify'
-import { EngineError, type EngineHuman } from '../../plugins/engine.js'
-import type { AlarmType } from '../../schemas/alarm-types.js'
+import { EngineError, type EngineClient } from './engine.js'
+import { notFound } from './errors.js'
+import { present } from './alarm-writer.js'
+import { decoratorPlugin } from './decorator-plugin.js'
+import { KIND_OF, type AlarmType } from '../schemas/alarm-types.js'
 
 /**
  * Test alerts (reference 1.18, alarm-engine.md 1.10): a synthetic scanner webhook whose values fall inside
@@ -120,25 +123,18 @@ function quest (alarm: Row, place: Row, now: number): Row {
   return { ...stop(place, now), type: 4, target: 3, template: 'challenge_catch_easy', title: 'quest_catch_pokemon_plural', conditions: [], rewards: [questReward(alarm)], with_ar: false }
 }
 
-/** The grunt id of the alarm's grunt type and gender, from the engine's own grunt list. */
-async function gruntId (fastify: FastifyInstance, alarm: Row): Promise<number> {
+/** The grunt id of the alarm's grunt type and gender, from the engine's own grunt list (4 when it has none). */
+function gruntId (grunts: Record<string, unknown>, alarm: Row): number {
   const wanted = String(alarm.grunt_type ?? '').toLowerCase()
   const gender = num(alarm.gender, 0)
-  try {
-    const grunts = await fastify.engine.masterdata.grunts()
-    const entries = Object.entries(grunts).map(([id, g]) => ({ id: Number(id), g: g as Row }))
-    const hit = entries.find(({ g }) => String(g.type).toLowerCase() === wanted && (gender === 0 || num(g.gender, 0) === gender)) ??
-      entries.find(({ g }) => String(g.type).toLowerCase() === wanted || String(g.grunt).toLowerCase() === wanted)
-    if (hit !== undefined && Number.isInteger(hit.id)) return hit.id
-  } catch (err) {
-    // The sample still renders with a generic grunt.
-    fastify.log.warn({ err }, 'could not read the engine\'s grunt list for a test alert')
-  }
-  return 4
+  const entries = Object.entries(grunts).map(([id, g]) => ({ id: Number(id), g: g as Row }))
+  const hit = entries.find(({ g }) => String(g.type).toLowerCase() === wanted && (gender === 0 || num(g.gender, 0) === gender)) ??
+    entries.find(({ g }) => String(g.type).toLowerCase() === wanted || String(g.grunt).toLowerCase() === wanted)
+  return hit !== undefined && Number.isInteger(hit.id) ? hit.id : 4
 }
 
-async function invasion (fastify: FastifyInstance, alarm: Row, place: Row, now: number): Promise<Row> {
-  const id = await gruntId(fastify, alarm)
+function invasion (grunts: Record<string, unknown>, alarm: Row, place: Row, now: number): Row {
+  const id = gruntId(grunts, alarm)
   return {
     ...stop(place, now),
     grunt_type: id,
@@ -161,25 +157,52 @@ function gymChange (alarm: Row, place: Row, now: number): Row {
   return { ...info, id: info.gym_id, name: info.gym_name, slots_available: 3, in_battle: num(alarm.battle_changes, 0) === 1, last_modified: now, updated: now }
 }
 
-export async function testAlert (fastify: FastifyInstance, type: AlarmType, alarm: Row, human: EngineHuman): Promise<void> {
-  const now = Math.floor(fastify.clock.now() / 1000)
-  const located = num(human.latitude, 0) !== 0 || num(human.longitude, 0) !== 0
-  const place = located ? { latitude: num(human.latitude, 0), longitude: num(human.longitude, 0) } : FALLBACK_PLACE
-  const webhooks: Partial<Record<AlarmType, () => Row | Promise<Row>>> = {
-    pokemon: () => pokemon(alarm, place, now),
-    raid: () => raid(alarm, place, now),
-    egg: () => egg(alarm, place, now),
-    quest: () => quest(alarm, place, now),
-    invasion: () => invasion(fastify, alarm, place, now),
-    lure: () => lure(alarm, place, now),
-    gym: () => gymChange(alarm, place, now)
+function createTestAlerts (fastify: FastifyInstance) {
+  const { engine, featureGates, clock, log } = fastify
+
+  /** The engine's grunt list; without it the sample still renders with a generic grunt. */
+  const grunts = () => engine.orFallback(() => engine.masterdata.grunts(), {
+    log, message: 'could not read the engine\'s grunt list for a test alert', fallback: {}, anyError: true
+  })
+
+  return {
+    /** Has the engine render and deliver a sample alert matching the user's alarm `uid` of `type` (gated like the type). */
+    async send (userId: string, type: AlarmType, uid: number): Promise<void> {
+      await featureGates.ensure(KIND_OF[type].disableKey)
+      const { human, alarms } = await engine.tracking.all(userId)
+      const row = alarms[type].find((r) => r.uid === uid)
+      if (row === undefined) throw notFound('Alarm not found.')
+      const alarm: Row = present(row)
+      const now = Math.floor(clock.now() / 1000)
+      const located = num(human.latitude, 0) !== 0 || num(human.longitude, 0) !== 0
+      const place = located ? { latitude: num(human.latitude, 0), longitude: num(human.longitude, 0) } : FALLBACK_PLACE
+      const webhooks: Partial<Record<AlarmType, () => Row | Promise<Row>>> = {
+        pokemon: () => pokemon(alarm, place, now),
+        raid: () => raid(alarm, place, now),
+        egg: () => egg(alarm, place, now),
+        quest: () => quest(alarm, place, now),
+        invasion: async () => invasion(await grunts(), alarm, place, now),
+        lure: () => lure(alarm, place, now),
+        gym: () => gymChange(alarm, place, now)
+      }
+      const webhook = webhooks[type]
+      if (webhook === undefined) {
+        throw new EngineError('unsupported', `Test alerts are not available for ${type} alarms.`, { method: 'POST', path: '/api/test' })
+      }
+      const target: Parameters<EngineClient['test']>[0]['target'] = { id: human.id, name: human.name, type: human.type, ...place }
+      if (typeof human.language === 'string' && human.language !== '') target.language = human.language
+      if (alarm.template !== null && alarm.template !== undefined && alarm.template !== '') target.template = String(alarm.template)
+      await engine.test({ type, webhook: await webhook(), target })
+    }
   }
-  const webhook = webhooks[type]
-  if (webhook === undefined) {
-    throw new EngineError('unsupported', `Test alerts are not available for ${type} alarms.`, { method: 'POST', path: '/api/test' })
-  }
-  const target: Parameters<typeof fastify.engine.test>[0]['target'] = { id: human.id, name: human.name, type: human.type, ...place }
-  if (typeof human.language === 'string' && human.language !== '') target.language = human.language
-  if (alarm.template !== null && alarm.template !== undefined && alarm.template !== '') target.template = String(alarm.template)
-  await fastify.engine.test({ type, webhook: await webhook(), target })
 }
+
+export type TestAlerts = ReturnType<typeof createTestAlerts>
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    testAlerts: TestAlerts
+  }
+}
+
+export default decoratorPlugin('test-alerts', createTestAlerts, ['engine', 'feature-gates', 'clock'])

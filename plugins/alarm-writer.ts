@@ -1,10 +1,13 @@
 import type { FastifyInstance } from 'fastify'
-import { ERRORS, badRequest, conflict, notFound } from '../../plugins/errors.js'
-import { EngineError, type AlarmRow } from '../../plugins/engine.js'
-import { ALARM_FIELDS } from '../../schemas/alarms.js'
-import { engineRules, type AlarmKind, type DiffRules } from '../../schemas/alarm-types.js'
-import { splitOverrideAreas, writeOverrideAreas, type OverrideAreasWrite } from '../../plugins/user-geofences.js'
-import { META_FIELDS, canon, differences, predict, sameAlarm } from './diff.js'
+import { ERRORS, badRequest, conflict, notFound } from './errors.js'
+import { EngineError, type AlarmRow } from './engine.js'
+import { decoratorPlugin } from './decorator-plugin.js'
+import { splitOverrideAreas } from './user-geofences.js'
+import { ALARM_FIELDS } from '../schemas/alarms.js'
+import { engineRules, type AlarmKind, type AlarmType, type DiffRules } from '../schemas/alarm-types.js'
+import { toTransferAlarm } from '../schemas/profiles.js'
+import { META_FIELDS, canon, differences, predict, sameAlarm } from '../lib/alarm-diff.js'
+import { Undo } from '../lib/undo.js'
 
 type Row = Record<string, unknown>
 /** A stored alarm as the API shows it: JSON-text list columns parsed to arrays. */
@@ -126,8 +129,42 @@ const unstored = (kind: AlarmKind) =>
 
 const sameKey = (fields: string[], a: Row, b: Row) => fields.every((f) => canon(a[f]) === canon(b[f]))
 
-export function createAlarmService (fastify: FastifyInstance) {
-  const { engine, alarmEvents, log, userWriteLock, userGeofences } = fastify
+/** One alarm's full override areas, own fence names included, to write directly (`writeOwnAreas`). */
+interface OverrideAreasWrite { type: AlarmType, uid: number, areas: string[] }
+
+/**
+ * One list of override areas as the engine can take it: `names` trimmed, lower-cased and without
+ * repeats; `sent` without private fences (null for none); `own` when the user's own fences were among
+ * them, so the full list is written directly once the alarm exists.
+ */
+export interface FenceSplit { names: string[], sent: string[] | null, own: boolean }
+
+/**
+ * Alarms to create as they are, in one engine create call, without the planning of `create`: their
+ * caller checked them already. `ownAreas` is the full override area list to write into the rows the
+ * call creates (the body is sent without the user's own fences, see `splitOwnFences`).
+ */
+export interface NewAlarms { type: AlarmType, body: Row | Row[], ownAreas: string[] | null }
+
+/** Bit 1 of `clean`: delete the message when the event expires. Bit 2 (edit in place) and 4 (summary) stay as they are. */
+const AUTO_DELETE = 1
+export const hasAutoDelete = (row: AlarmRow) => (Number(row.clean) & AUTO_DELETE) === AUTO_DELETE
+
+function createAlarmWriter (fastify: FastifyInstance) {
+  const { engine, engineDb, alarmEvents, log, userWriteLock, userGeofences } = fastify
+
+  /**
+   * The second half of `splitOwnFences`: the alarms were sent to the engine without the user's own fence
+   * names, so their full lists are written straight into the engine DB and the engine re-reads them.
+   * PoracleNG only: PoracleJS has no per-alarm override areas and does not read the column. Says whether
+   * anything was written.
+   */
+  async function writeOwnAreas (userId: string, writes: OverrideAreasWrite[]): Promise<boolean> {
+    if (writes.length === 0 || await engine.generation() !== 'ng') return false
+    for (const w of writes) await engineDb.setOverrideAreas(w.type, userId, w.uid, w.areas)
+    await engine.reload()
+    return true
+  }
 
   const lists = (row: Row | undefined) => (Array.isArray(row?.override_areas) ? row.override_areas.map(String) : [])
 
@@ -204,54 +241,51 @@ export function createAlarmService (fastify: FastifyInstance) {
 
   /**
    * Puts back what a failed multi-step write changed: rows it added go, rows it removed or altered return
-   * (under new uids where the engine assigns them). Best effort: the engine may be the reason it failed.
+   * (under new uids where the engine assigns them). Best effort: the engine may be the reason it failed,
+   * and the undo list logs a failure here.
    * `fullAreas` are the steps' override areas before the own fence names were taken out: a row the write
    * added may hold either list, depending on where it failed. Rows come back with their override areas
    * exactly: the engine is sent what it can store and private fence names are written directly after.
    */
   async function restore (kind: AlarmKind, userId: string, before: Alarm[], steps: Step[], fullAreas: Array<string[] | null>): Promise<void> {
-    try {
-      const current = await list(kind, userId)
-      const known = new Set(before.map((r) => r.uid))
-      const written = steps.flatMap((s, i) => {
-        const full = fullAreas[i]
-        return full === null || full === undefined ? [s.candidate] : [s.candidate, { ...s.candidate, override_areas: full }]
+    const current = await list(kind, userId)
+    const known = new Set(before.map((r) => r.uid))
+    const written = steps.flatMap((s, i) => {
+      const full = fullAreas[i]
+      return full === null || full === undefined ? [s.candidate] : [s.candidate, { ...s.candidate, override_areas: full }]
+    })
+    const added = current.filter((r) => !known.has(r.uid) && written.some((c) => sameAlarm(c, r)))
+    const damaged = before.filter((r) => {
+      const now = current.find((c) => c.uid === r.uid)
+      return now === undefined || !sameAlarm(content(r), now)
+    })
+    if (added.length === 0 && damaged.length === 0) return
+    const explicit = (r: Alarm) => kind.type === 'pokemon' && current.some((c) => c.uid === r.uid)
+    const doomed = [...added.map((r) => r.uid), ...damaged.filter((r) => !explicit(r) && current.some((c) => c.uid === r.uid)).map((r) => r.uid)]
+    await engine.tracking.bulkDelete(kind.type, userId, doomed, { silent: true })
+    if (damaged.length > 0) {
+      const owners = await userGeofences.privateNames()
+      // What the engine is sent and will show for each row; rows whose list held private fences also keep it.
+      const sent = damaged.map((r) => {
+        const areas = lists(r)
+        const kept = areas.filter((n) => !owners.has(n))
+        return kept.length === areas.length ? content(r) : { ...content(r), override_areas: kept.length > 0 ? kept : null }
       })
-      const added = current.filter((r) => !known.has(r.uid) && written.some((c) => sameAlarm(c, r)))
-      const damaged = before.filter((r) => {
-        const now = current.find((c) => c.uid === r.uid)
-        return now === undefined || !sameAlarm(content(r), now)
-      })
-      if (added.length === 0 && damaged.length === 0) return
-      const explicit = (r: Alarm) => kind.type === 'pokemon' && current.some((c) => c.uid === r.uid)
-      const doomed = [...added.map((r) => r.uid), ...damaged.filter((r) => !explicit(r) && current.some((c) => c.uid === r.uid)).map((r) => r.uid)]
-      await engine.tracking.bulkDelete(kind.type, userId, doomed, { silent: true })
-      if (damaged.length > 0) {
-        const owners = await userGeofences.privateNames()
-        // What the engine is sent and will show for each row; rows whose list held private fences also keep it.
-        const sent = damaged.map((r) => {
-          const areas = lists(r)
-          const kept = areas.filter((n) => !owners.has(n))
-          return kept.length === areas.length ? content(r) : { ...content(r), override_areas: kept.length > 0 ? kept : null }
-        })
-        await engine.tracking.create(kind.type, userId, damaged.map((r, i) => {
-          const body = outgoing(sent[i] as Row)
-          return explicit(r) ? { ...body, uid: r.uid } : body
-        }), { silent: true })
-        const after = await list(kind, userId)
-        const rewrites: OverrideAreasWrite[] = []
-        for (const [i, r] of damaged.entries()) {
-          const back = explicit(r) ? after.find((a) => a.uid === r.uid) : after.find((a) => !known.has(a.uid) && sameAlarm(sent[i] as Row, a))
-          if (back === undefined) continue
-          if (sent[i]?.override_areas !== r.override_areas) rewrites.push({ type: kind.type, uid: back.uid, areas: lists(r) })
-          if (!explicit(r)) alarmEvents.emit('uidChanged', { userId, type: kind.type, oldUid: r.uid, newUid: back.uid })
-        }
-        await writeOverrideAreas(fastify, userId, rewrites)
+      await engine.tracking.create(kind.type, userId, damaged.map((r, i) => {
+        const body = outgoing(sent[i] as Row)
+        return explicit(r) ? { ...body, uid: r.uid } : body
+      }), { silent: true })
+      const after = await list(kind, userId)
+      const rewrites: OverrideAreasWrite[] = []
+      for (const [i, r] of damaged.entries()) {
+        const back = explicit(r) ? after.find((a) => a.uid === r.uid) : after.find((a) => !known.has(a.uid) && sameAlarm(sent[i] as Row, a))
+        if (back === undefined) continue
+        if (sent[i]?.override_areas !== r.override_areas) rewrites.push({ type: kind.type, uid: back.uid, areas: lists(r) })
+        if (!explicit(r)) alarmEvents.emit('uidChanged', { userId, type: kind.type, oldUid: r.uid, newUid: back.uid })
       }
-      log.warn({ type: kind.type, removed: added.length, restored: damaged.length }, 'undid a partly applied alarm change')
-    } catch (err) {
-      log.error({ err, type: kind.type }, 'could not undo a partly applied alarm change')
+      await writeOwnAreas(userId, rewrites)
     }
+    log.warn({ type: kind.type, removed: added.length, restored: damaged.length }, 'undid a partly applied alarm change')
   }
 
   /**
@@ -266,7 +300,9 @@ export function createAlarmService (fastify: FastifyInstance) {
     // An update is the create call with the uid present (the spec); only pokemon rows are matched by it.
     const bodies = steps.map((s) => (s.replaces && s.deleteFirst !== true ? { ...outgoing(s.candidate), uid: s.replaces.uid } : outgoing(s.candidate)))
     const early = steps.filter((s) => s.deleteFirst === true).map((s) => (s.replaces as Alarm).uid)
-    try {
+    const undo = new Undo(log)
+    undo.push(`restore the ${kind.type} alarms as they were`, () => restore(kind, userId, before, steps, fullAreas))
+    return undo.guard(async () => {
       await engine.tracking.bulkDelete(kind.type, userId, early, { silent: true })
       await engine.tracking.create(kind.type, userId, bodies.length === 1 ? bodies[0] as Row : bodies, { silent: true })
       const after = await list(kind, userId)
@@ -300,7 +336,7 @@ export function createAlarmService (fastify: FastifyInstance) {
           : [{ row, write: { type: kind.type, uid: row.uid, areas } }]
       })
       // PoracleJS has no per-alarm override areas: it stores none of the names, so nothing is written there.
-      if (await writeOverrideAreas(fastify, userId, rewrites.map((r) => r.write))) {
+      if (await writeOwnAreas(userId, rewrites.map((r) => r.write))) {
         for (const { row, write } of rewrites) row.override_areas = write.areas
       }
 
@@ -316,10 +352,7 @@ export function createAlarmService (fastify: FastifyInstance) {
         }
       })
       return results
-    } catch (err) {
-      await restore(kind, userId, before, steps, fullAreas)
-      throw err
-    }
+    })
   }
 
   /** The complete row a create body becomes, as the engine will store and compare it (see `create`). */
@@ -554,8 +587,95 @@ export function createAlarmService (fastify: FastifyInstance) {
       await plan(kind, before, steps)
       await apply(kind, userId, before, steps)
       return steps.length
+    }),
+
+    /**
+     * Splits each list of override areas for the engine (see `FenceSplit`); another user's private fence
+     * is a 400 naming that list's `field`. Nothing is written: callers split before their first write.
+     */
+    async splitOwnFences (userId: string, lists: Array<{ names: unknown[], field: string }>): Promise<FenceSplit[]> {
+      const normalized = lists.map(({ names }) => [...new Set(names.map((n) => String(n).trim().toLowerCase()))])
+      const owners = normalized.some((names) => names.length > 0) ? await userGeofences.privateNames() : new Map<string, string>()
+      return normalized.map((names, i) => ({ names, ...splitOverrideAreas(owners, userId, names, lists[i]?.field ?? '') }))
+    },
+
+    /**
+     * Creates each entry's alarms in one engine create call, in order, and writes the full override areas
+     * of entries with `ownAreas` into the rows their call created (all in one direct write at the end).
+     * Per entry: the uids it created, read only when `track` is set or it has own areas (else null).
+     */
+    insert: (userId: string, entries: NewAlarms[], { track = false } = {}): Promise<Array<number[] | null>> => userWriteLock.run(userId, async () => {
+      const uids = async (type: AlarmType) => new Set((await engine.tracking.get(type, userId)).map((r) => r.uid))
+      const writes: OverrideAreasWrite[] = []
+      const created: Array<number[] | null> = []
+      for (const entry of entries) {
+        const before = track || entry.ownAreas !== null ? await uids(entry.type) : null
+        await engine.tracking.create(entry.type, userId, entry.body, { silent: true })
+        if (before === null) {
+          created.push(null)
+          continue
+        }
+        const fresh = [...await uids(entry.type)].filter((uid) => !before.has(uid)).sort((a, b) => a - b)
+        const areas = entry.ownAreas
+        if (areas !== null) writes.push(...fresh.map((uid) => ({ type: entry.type, uid, areas })))
+        created.push(fresh)
+      }
+      await writeOwnAreas(userId, writes)
+      return created
+    }),
+
+    /** Deletes those of `uids` the user still has (active profile); alarms deleted elsewhere meanwhile are skipped. */
+    removeExisting: (type: AlarmType, userId: string, uids: number[]): Promise<void> => userWriteLock.run(userId, async () => {
+      const existing = new Set((await engine.tracking.get(type, userId)).map((r) => r.uid))
+      await engine.tracking.bulkDelete(type, userId, uids.filter((uid) => existing.has(uid)), { silent: true })
+    }),
+
+    /**
+     * Switches auto-delete on or off for every alarm of a type and registers on `undo` how to put the
+     * changed alarms back. Each changed alarm is posted back with only the bit changed: the engine sees a
+     * one-field change of an updatable field and updates the row in place (pokemon are addressed by uid,
+     * which the engine honours for that type only). Max battles are insert-only upstream, so they are
+     * deleted and created again. Says how many alarms changed.
+     */
+    setAutoDelete: (type: AlarmType, userId: string, enabled: boolean, undo: Undo): Promise<number> => userWriteLock.run(userId, async () => {
+      const rows = (await engine.tracking.get(type, userId)).filter((row) => hasAutoDelete(row) !== enabled)
+      if (rows.length === 0) return 0
+      const originals: Row[] = rows.map((row) => ({ ...toTransferAlarm(type, row), ...(type === 'pokemon' ? { uid: row.uid } : {}) }))
+      const changed = originals.map((body) => {
+        const clean = Number(body.clean ?? 0)
+        return { ...body, clean: enabled ? clean | AUTO_DELETE : clean & ~AUTO_DELETE }
+      })
+      const create = (bodies: Row[]) => engine.tracking.create(type, userId, bodies, { silent: true })
+
+      if (type !== 'maxbattle') {
+        await create(changed)
+        undo.push(`put back the ${type} alarms' auto-delete`, async () => { await create(originals) })
+        return rows.length
+      }
+      await engine.tracking.bulkDelete(type, userId, rows.map((row) => row.uid), { silent: true })
+      undo.push('restore the deleted max battle alarms', async () => { await create(originals) })
+      const result = await create(changed)
+      const newUids = result.generation === 'ng' ? result.newUids ?? [] : []
+      undo.pop()
+      undo.push('put back the max battle alarms\' auto-delete', async () => {
+        await engine.tracking.bulkDelete(type, userId, newUids, { silent: true })
+        await create(originals)
+      })
+      return rows.length
     })
   }
 }
 
-export type AlarmService = ReturnType<typeof createAlarmService>
+export type AlarmWriter = ReturnType<typeof createAlarmWriter>
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    alarmWriter: AlarmWriter
+  }
+}
+
+/**
+ * The one way alarms are written: the alarm routes, cleaning, quick picks and profile copies all go
+ * through it, under the user's write lock, with their own fences and undo handled here.
+ */
+export default decoratorPlugin('alarm-writer', createAlarmWriter, ['engine', 'engine-db', 'alarm-events', 'user-write-lock', 'user-geofences'])
