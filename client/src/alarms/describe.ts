@@ -123,7 +123,10 @@ export function scope (alarm: Alarm, v: Vocabulary): string {
   const distance = num(alarm.distance ?? 0)
   const areas = Array.isArray(alarm.override_areas) ? alarm.override_areas as string[] : []
   if (distance > 0) {
-    return v.t('describe.within', { distance: distance >= 1000 ? v.number(distance / 1000, { style: 'unit', unit: 'kilometer', maximumFractionDigits: 1 }) : v.number(distance, { style: 'unit', unit: 'meter' }) })
+    const shown = distance >= 1000 ? v.number(distance / 1000, { style: 'unit', unit: 'kilometer', maximumFractionDigits: 1 }) : v.number(distance, { style: 'unit', unit: 'meter' })
+    // An alarm measured from a place of its own ("Home", "Work") names it; else the distance is from the profile's location.
+    const place = typeof alarm.override_location_label === 'string' ? alarm.override_location_label.trim() : ''
+    return place === '' ? v.t('describe.within', { distance: shown }) : v.t('describe.withinOf', { distance: shown, place })
   }
   if (areas.length > 0) return v.t('describe.inAreas', { areas: areas.join(', ') })
   return v.t('describe.inYourAreas')
