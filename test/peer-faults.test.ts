@@ -78,6 +78,7 @@ const CALLS: Record<string, Call> = {
   'POST /api/geofences/custom': { url: '/api/geofences/custom', payload: { displayName: 'Patch', polygon: [[52, 1], [52, 1.1], [52.1, 1.1], [52, 1]] } },
   'PUT /api/geofences/custom/{id}': { url: '/api/geofences/custom/{fence}', payload: { displayName: 'Renamed' } },
   'DELETE /api/geofences/custom/{id}': { url: '/api/geofences/custom/{fence}' },
+  'POST /api/geofences/custom/{id}/submit': { url: '/api/geofences/custom/{fence}/submit' },
   'POST /api/geofences/custom/{id}/activate': { url: '/api/geofences/custom/{fence}/activate' },
   'POST /api/geofences/custom/{id}/deactivate': { url: '/api/geofences/custom/{fence}/deactivate' },
   'GET /api/location/staticmap': { url: '/api/location/staticmap?lat=51.1&lon=7.1' },
@@ -119,7 +120,8 @@ const ENGINE_ANSWERS: Record<string, { status: number, why: string }> = {
   'POST /api/location/places': { status: 501, why: 'no engine offers saved places' },
   'DELETE /api/admin/users/alarms': { status: 200, why: 'the rows are deleted in the engine database; the engine\'s reload is best effort' },
   'POST /api/location/weather/areas': { status: 200, why: 'weather is optional decoration' },
-  'DELETE /api/admin/users': { status: 204, why: 'the account is deleted in the engine database; the engine\'s reload is best effort' }
+  'DELETE /api/admin/users': { status: 204, why: 'the account is deleted in the engine database; the engine\'s reload is best effort' },
+  'POST /api/geofences/custom/{id}/submit': { status: 200, why: 'its feature gate fails open, as /api/settings/upstream-disabled; the submission itself is the service\'s own' }
 }
 
 /** Routes that call no peer, checked against an engine that would fail them. */
@@ -137,7 +139,7 @@ const NO_PEER = new Set([
   'GET /api/scanner/gyms', 'GET /api/scanner/gyms/{id}', 'GET /api/scanner/raids', 'GET /api/scanner/quests', 'GET /api/scanner/max-battle-pokemon',
   'GET /metrics', 'POST /api/auth/oidc/backchannel-logout', 'GET /api/auth/sessions', 'DELETE /api/auth/sessions', 'DELETE /api/auth/sessions/{id}',
   'GET /api/admin/audit', 'POST /api/admin/users/avatars', 'GET /api/alarm-defaults', 'PUT /api/alarm-defaults', 'GET /api/masterdata/max-levels',
-  'POST /api/geofences/custom/{id}/submit', 'GET /api/spawning-now/pokemon', 'GET /api/spawning-now/raid-bosses', 'GET /api/spawning-now/quest-rewards'
+  'GET /api/spawning-now/pokemon', 'GET /api/spawning-now/raid-bosses', 'GET /api/spawning-now/quest-rewards'
 ])
 
 /** Routes whose peer is not the engine: each has its own fault test below. */
@@ -225,6 +227,7 @@ type Need = 'fence selected' | 'fence not selected' | 'pick applied' | 'pick not
 const NEEDS: Record<string, Need> = {
   'PUT /api/geofences/custom/{id}': 'fence selected',
   'DELETE /api/geofences/custom/{id}': 'fence selected',
+  'POST /api/geofences/custom/{id}/submit': 'fence selected',
   'POST /api/geofences/custom/{id}/activate': 'fence not selected',
   'POST /api/geofences/custom/{id}/deactivate': 'fence selected',
   'POST /api/quick-picks/{id}/apply': 'pick not applied',
@@ -241,6 +244,7 @@ const modeUser = (mode: FaultMode) => `3333333333333333${String(FAULT_MODES.inde
 /** The answers that mean a need is met (a fence create is 201, activation 204, an apply 200, a removal 204). */
 const MET: Record<string, number[]> = {
   'POST /api/geofences/custom': [201],
+  'DELETE /api/geofences/custom/{id}': [204],
   'POST /api/geofences/custom/{id}/activate': [204],
   'POST /api/geofences/custom/{id}/deactivate': [204],
   'POST /api/quick-picks/{id}/apply': [200, 201, 409],
@@ -273,10 +277,18 @@ t.test('every engine-backed route answers each engine fault with its own status,
     return answer.body
   }
 
-  /** A custom geofence, made again if a route deleted it, selected in the active profile or not. */
+  /**
+   * An active custom geofence (a submitted one is replaced: only an active fence can be renamed), made
+   * again if a route deleted it, selected in the active profile or not.
+   */
   async function fence (selected: boolean): Promise<void> {
-    const mine = (await s.app.inject({ url: '/api/geofences/custom', headers })).json() as Array<{ id: number }>
-    if (!mine.some((f) => String(f.id) === targets.fence)) targets.fence = String((JSON.parse(await settle('POST /api/geofences/custom')) as { id: number }).id)
+    const mine = (await s.app.inject({ url: '/api/geofences/custom', headers })).json() as Array<{ id: number, status: string }>
+    let found = mine.find((f) => String(f.id) === targets.fence)
+    if (found !== undefined && found.status !== 'active') {
+      await settle('DELETE /api/geofences/custom/{id}')
+      found = undefined
+    }
+    if (found === undefined) targets.fence = String((JSON.parse(await settle('POST /api/geofences/custom')) as { id: number }).id)
     await settle(`POST /api/geofences/custom/{id}/${selected ? 'activate' : 'deactivate'}`)
   }
 
