@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify'
 import type { PoolConnection } from 'mariadb'
 import { alarmTables, humans, summarySchedules, weather } from '../db/schema/engine.js'
 import { toSqlTime } from '../db/client.js'
-import { EngineError, type EngineHuman } from './engine.js'
+import { EngineError, type EngineErrorKind, type EngineHuman } from './engine.js'
 import { ERRORS, badRequest, conflict, notFound } from './errors.js'
 import { REASON } from './refresh-sessions.js'
 import type { AdminUser, AdminUserDetail, UserOverview, UserListQuery, UserUpdate } from '../schemas/admin-users.js'
@@ -12,6 +12,12 @@ import { decoratorPlugin } from './decorator-plugin.js'
 /** Why a self-inflicted action is refused: an admin locked out of their own account cannot undo it. */
 export const SELF_BLOCK = 'You cannot block your own account.'
 export const SELF_DELETE = 'You cannot delete your own account.'
+
+/**
+ * The engine answered a webhook create with an error of its own (a refusal, an error status): "rejected
+ * the webhook". Every other kind is a fault of the engine itself and answers its own status.
+ */
+const REJECTIONS = new Set<EngineErrorKind>(['bad_request', 'forbidden', 'not_found', 'failed'])
 
 /** The engine tables holding a user's rows, children first; `humans` goes last. */
 const USER_TABLES = [...Object.values(alarmTables), weather, summarySchedules].map((table) => getTableName(table))
@@ -361,6 +367,9 @@ function createAdminUsers (fastify: FastifyInstance) {
           await connection.query('DELETE FROM humans WHERE id = ?', [url])
         })
         log.warn({ kind: error instanceof EngineError ? error.kind : 'unknown' }, 'the alarm engine refused a new webhook; nothing was kept')
+        // Only an error answer to this create is the engine rejecting the webhook; an engine that cannot
+        // be reached, does not answer in time or answers unusably keeps its own status (503, 504, 502).
+        if (error instanceof EngineError && !REJECTIONS.has(error.kind)) throw error
         throw new ERRORS.WebhookRejected()
       }
       return one(url)

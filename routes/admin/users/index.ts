@@ -118,7 +118,7 @@ const adminUserRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       tags,
       summary: 'Create a webhook target through the engine (PoracleNG only)',
       body: WebhookCreateSchema,
-      response: { 201: AdminUserDetailSchema, ...errors(400, 401, 403, 409, 500, 501, 502) }
+      response: { 201: AdminUserDetailSchema, ...errors(400, 401, 403, 409, 500, 501, 502, 503, 504) }
     }
   }, async (request, reply) => reply.code(201).send(await adminUsers.createWebhook(request.body.name, request.body.url)))
 }
