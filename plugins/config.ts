@@ -85,6 +85,7 @@ export const ConfigSchema = Type.Object({
   ENGINE_TIMEOUT_MS: int({ default: 10000, minimum: 100, description: 'Timeout of every alarm engine call' }),
   ENGINE_BREAKER_SECONDS: int({ default: 5, description: 'After the alarm engine did not answer, calls fail at once with 503 for this long; 0 never' }),
   ENGINE_MAX_BYTES: int({ default: 32 * 1024 * 1024, minimum: 65536, description: 'Largest alarm engine answer read (bytes); past it the connection is dropped and the request answers 502' }),
+  DTS_SOURCE_DIR: str({ description: 'The alarm engine\'s config folder, mounted read-only; its local.json (or config/local.json) key delegateAdministration lists the webhook delegates set in the engine' }),
 
   // Chat platform (Discord) sign-in
   DISCORD_CLIENT_ID: str({ alias: ['Discord__ClientId'], description: 'OAuth2 client id (optional on SSO-only sites)' }),
