@@ -90,9 +90,9 @@ export const ConfigSchema = Type.Object({
   // Chat platform (Discord) sign-in
   DISCORD_CLIENT_ID: str({ alias: ['Discord__ClientId'], description: 'OAuth2 client id (optional on SSO-only sites)' }),
   DISCORD_CLIENT_SECRET: str({ alias: ['Discord__ClientSecret'], secret: true, description: 'OAuth2 client secret' }),
-  DISCORD_BOT_TOKEN: str({ alias: ['Discord__BotToken'], secret: true, description: 'Bot token for guild role checks' }),
+  DISCORD_BOT_TOKEN: str({ alias: ['Discord__BotToken'], secret: true, description: 'Bot token for guild role checks and geofence review posts' }),
   DISCORD_GUILD_ID: str({ alias: ['Discord__GuildId'], description: 'Guild whose roles gate sign-in' }),
-  DISCORD_GEOFENCE_FORUM_CHANNEL_ID: str({ alias: ['Discord__GeofenceForumChannelId'], description: 'Forum channel for geofence reviews' }),
+  DISCORD_GEOFENCE_FORUM_CHANNEL_ID: str({ alias: ['Discord__GeofenceForumChannelId'], description: 'Forum channel where each geofence submitted for review gets a thread (needs DISCORD_BOT_TOKEN)' }),
   DISCORD_API_URL: str({ default: 'https://discord.com/api', alias: ['Discord__ApiUrl'], description: 'Chat platform API base URL' }),
 
   // Telegram sign-in
