@@ -32,6 +32,7 @@ import alarmEvents from './plugins/alarm-events.js'
 import koji from './plugins/koji.js'
 import geocoder from './plugins/geocoder.js'
 import areaWriter from './plugins/area-writer.js'
+import geofenceForum from './plugins/geofence-forum.js'
 import userGeofences from './plugins/user-geofences.js'
 import areaSelection from './plugins/area-selection.js'
 import alarmWriter from './plugins/alarm-writer.js'
@@ -187,6 +188,7 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   await fastify.register(koji)
   await fastify.register(geocoder)
   await fastify.register(areaWriter)
+  await fastify.register(geofenceForum)
   await fastify.register(userGeofences)
   await fastify.register(areaSelection)
   await fastify.register(alarmWriter)

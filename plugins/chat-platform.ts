@@ -49,6 +49,29 @@ export interface ChatPlatformUser {
   avatar: string | null
 }
 
+/** A forum tag as the platform lists it on its channel; a tag without an id is one to create. */
+export interface ForumTag {
+  id?: string
+  name: string
+  moderated?: boolean
+  emoji_id?: string | null
+  emoji_name?: string | null
+}
+
+/** A message in the platform's own shape: text, embeds and whom it may mention. */
+export interface ChatMessage {
+  content?: string
+  embeds?: Array<Record<string, unknown>>
+  allowed_mentions?: { parse: string[], users?: string[] }
+}
+
+export interface ForumThread {
+  name: string
+  autoArchiveMinutes: 60 | 1440 | 4320 | 10080
+  appliedTags: string[]
+  message: ChatMessage
+}
+
 export interface ChatPlatformOptions {
   apiUrl: string
   botToken: string
@@ -71,7 +94,7 @@ function toUser (body: Record<string, unknown>, status: number, what: string): C
 function createChatPlatform (options: ChatPlatformOptions) {
   const base = options.apiUrl.replace(/\/$/, '')
 
-  async function request (path: string, init: { method?: 'GET' | 'POST', headers: Record<string, string>, body?: string }): Promise<Answer> {
+  async function request (path: string, init: { method?: 'GET' | 'POST' | 'PATCH', headers: Record<string, string>, body?: string }): Promise<Answer> {
     const limit = deadline(TIMEOUT_MS)
     let status: number | null = null
     try {
@@ -93,6 +116,35 @@ function createChatPlatform (options: ChatPlatformOptions) {
     if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new ChatPlatformError(res.status, `${what} answered no JSON object`)
     return body as Record<string, unknown>
   }
+
+  /**
+   * A bot call with a JSON body to a versioned route (forums need API v9 or later; the unversioned API is
+   * an old version). Any answer but 2xx with a JSON object is a ChatPlatformError naming the platform's
+   * error code, never the body sent.
+   */
+  async function botJson (method: 'GET' | 'POST' | 'PATCH', path: string, what: string, body?: unknown): Promise<Record<string, unknown>> {
+    const res = await request(`/v10${path}`, {
+      method,
+      headers: {
+        authorization: `Bot ${options.botToken}`,
+        accept: 'application/json',
+        ...(body !== undefined && { 'content-type': 'application/json' })
+      },
+      ...(body !== undefined && { body: JSON.stringify(body) })
+    })
+    if (!res.ok) {
+      const code = (jsonOf(res) as { code?: unknown } | null)?.code
+      throw new ChatPlatformError(res.status, `${what} answered ${res.status}${typeof code === 'number' ? ` (code ${code})` : ''}`)
+    }
+    return jsonObject(res, what)
+  }
+
+  const channelPath = (channelId: string): string => {
+    if (!SNOWFLAKE.test(channelId)) throw new ChatPlatformError(null, 'not a channel id')
+    return `/channels/${channelId}`
+  }
+  const toTags = (body: Record<string, unknown>): ForumTag[] => (Array.isArray(body.available_tags) ? body.available_tags as unknown[] : [])
+    .filter((tag): tag is ForumTag => typeof tag === 'object' && tag !== null && typeof (tag as ForumTag).id === 'string' && typeof (tag as ForumTag).name === 'string')
 
   return {
     /** OAuth2 sign-in needs both the client id and its secret. */
@@ -147,6 +199,51 @@ function createChatPlatform (options: ChatPlatformOptions) {
       if (res.status === 404) return null
       if (!res.ok) throw new ChatPlatformError(res.status, `user lookup answered ${res.status}`)
       return toUser(jsonObject(res, 'user lookup'), res.status, 'user lookup')
+    },
+
+    /** The tags a forum channel offers (`GET /channels/{id}`, `available_tags`). */
+    async forumTags (channelId: string): Promise<ForumTag[]> {
+      return toTags(await botJson('GET', channelPath(channelId), 'forum channel lookup'))
+    },
+
+    /**
+     * Replaces a forum channel's tags (`PATCH /channels/{id}`): existing tags keep their id, new ones are
+     * sent without; the platform answers the channel with every tag's id. Needs Manage Channels.
+     */
+    async setForumTags (channelId: string, tags: ForumTag[]): Promise<ForumTag[]> {
+      return toTags(await botJson('PATCH', channelPath(channelId), 'forum tag update', { available_tags: tags }))
+    },
+
+    /** Opens a post in a forum channel (`POST /channels/{id}/threads`); answers the new thread's id. */
+    async startForumThread (channelId: string, thread: ForumThread): Promise<string> {
+      const body = await botJson('POST', `${channelPath(channelId)}/threads`, 'forum post', {
+        name: thread.name,
+        auto_archive_duration: thread.autoArchiveMinutes,
+        ...(thread.appliedTags.length > 0 && { applied_tags: thread.appliedTags }),
+        message: thread.message
+      })
+      if (typeof body.id !== 'string' || !SNOWFLAKE.test(body.id)) throw new ChatPlatformError(200, 'forum post answered no usable thread id')
+      return body.id
+    },
+
+    /** Posts a message in a channel or thread (`POST /channels/{id}/messages`). */
+    async postMessage (channelId: string, message: ChatMessage): Promise<void> {
+      await botJson('POST', `${channelPath(channelId)}/messages`, 'message post', message)
+    },
+
+    /** Rewrites a message (`PATCH /channels/{id}/messages/{message}`); a forum post's opening message has the thread's id. */
+    async editMessage (channelId: string, messageId: string, message: ChatMessage): Promise<void> {
+      if (!SNOWFLAKE.test(messageId)) throw new ChatPlatformError(null, 'not a message id')
+      await botJson('PATCH', `${channelPath(channelId)}/messages/${messageId}`, 'message edit', message)
+    },
+
+    /** Changes a thread's tags and whether it is locked or archived (`PATCH /channels/{id}`). */
+    async editThread (threadId: string, change: { appliedTags?: string[], locked?: boolean, archived?: boolean }): Promise<void> {
+      await botJson('PATCH', channelPath(threadId), 'thread update', {
+        ...(change.appliedTags !== undefined && { applied_tags: change.appliedTags }),
+        ...(change.locked !== undefined && { locked: change.locked }),
+        ...(change.archived !== undefined && { archived: change.archived })
+      })
     },
 
     /** The account an access token belongs to (`GET /users/@me`). */

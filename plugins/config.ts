@@ -85,13 +85,14 @@ export const ConfigSchema = Type.Object({
   ENGINE_TIMEOUT_MS: int({ default: 10000, minimum: 100, description: 'Timeout of every alarm engine call' }),
   ENGINE_BREAKER_SECONDS: int({ default: 5, description: 'After the alarm engine did not answer, calls fail at once with 503 for this long; 0 never' }),
   ENGINE_MAX_BYTES: int({ default: 32 * 1024 * 1024, minimum: 65536, description: 'Largest alarm engine answer read (bytes); past it the connection is dropped and the request answers 502' }),
+  DTS_SOURCE_DIR: str({ description: 'The alarm engine\'s config folder, mounted read-only; its local.json (or config/local.json) key delegateAdministration lists the webhook delegates set in the engine' }),
 
   // Chat platform (Discord) sign-in
   DISCORD_CLIENT_ID: str({ alias: ['Discord__ClientId'], description: 'OAuth2 client id (optional on SSO-only sites)' }),
   DISCORD_CLIENT_SECRET: str({ alias: ['Discord__ClientSecret'], secret: true, description: 'OAuth2 client secret' }),
-  DISCORD_BOT_TOKEN: str({ alias: ['Discord__BotToken'], secret: true, description: 'Bot token for guild role checks' }),
+  DISCORD_BOT_TOKEN: str({ alias: ['Discord__BotToken'], secret: true, description: 'Bot token for guild role checks and geofence review posts' }),
   DISCORD_GUILD_ID: str({ alias: ['Discord__GuildId'], description: 'Guild whose roles gate sign-in' }),
-  DISCORD_GEOFENCE_FORUM_CHANNEL_ID: str({ alias: ['Discord__GeofenceForumChannelId'], description: 'Forum channel for geofence reviews' }),
+  DISCORD_GEOFENCE_FORUM_CHANNEL_ID: str({ alias: ['Discord__GeofenceForumChannelId'], description: 'Forum channel where each geofence submitted for review gets a thread (needs DISCORD_BOT_TOKEN)' }),
   DISCORD_API_URL: str({ default: 'https://discord.com/api', alias: ['Discord__ApiUrl'], description: 'Chat platform API base URL' }),
 
   // Telegram sign-in

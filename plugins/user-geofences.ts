@@ -8,6 +8,7 @@ import { badRequest, conflict, notFound } from './errors.js'
 import { openRing, sphericalAreaKm2, userPolygonProblem, type LatLon } from '../lib/polygon.js'
 import { TtlCache } from '../lib/ttl-cache.js'
 import { decoratorPlugin } from './decorator-plugin.js'
+import type { ForumFence } from './geofence-forum.js'
 
 /** The reference's limits for user-drawn fences. */
 export const MAX_FENCES_PER_USER = 10
@@ -141,7 +142,7 @@ export function nameProblem (name: string): string | null {
  * that alters the feed asks the engine to download it again; area names move through `areaWriter`.
  */
 function createUserGeofences (fastify: FastifyInstance) {
-  const { db, engineDb, engine, koji, areaWriter, clock, log, config } = fastify
+  const { db, engineDb, engine, koji, areaWriter, clock, log, config, geofenceForum } = fastify
   const now = () => toSqlTime(clock.now())
   /**
    * The fingerprint by the count of this instance's feed changes: a change moves to a new key, so a read
@@ -295,6 +296,32 @@ function createUserGeofences (fastify: FastifyInstance) {
     return toFence(await row(id))
   }
 
+  /** The fence as its review post shows it, read when the post is made (the owner's name from the engine). */
+  async function forumFence (id: number): Promise<{ found: Row, fence: ForumFence }> {
+    const found = await row(id)
+    const [owner] = await engineDb.db.select({ name: humans.name, type: humans.type }).from(humans).where(eq(humans.id, found.humanId)).limit(1)
+    return {
+      found,
+      fence: {
+        id,
+        displayName: found.displayName,
+        publishedName: found.promotedName ?? found.kojiName,
+        polygon: parsePolygon(found.polygonJson),
+        ownerId: found.humanId,
+        ownerName: owner?.name ?? null,
+        ownerIsChatUser: owner?.type.startsWith('discord') === true
+      }
+    }
+  }
+
+  /** The verdict in the fence's review thread, when its submission opened one. */
+  function postVerdict (id: number, verdict: Parameters<typeof geofenceForum.review>[2]): void {
+    geofenceForum.later(id, `${verdict.status} post`, async () => {
+      const { found, fence } = await forumFence(id)
+      if (found.discordThreadId !== null) await geofenceForum.review(found.discordThreadId, fence, verdict)
+    })
+  }
+
   /**
    * Removes a fence: out of Koji if it was published, its name out of every profile, the row, the feed.
    * Only ever this fence: an unpublished fence with an old-style name equal to a shared area leaves the
@@ -360,6 +387,10 @@ function createUserGeofences (fastify: FastifyInstance) {
       const found = await owned(userId, id)
       if (found.status !== 'active') throw badRequest('Only active geofences can be submitted for review.')
       await db.db.update(userGeofences).set({ status: 'pending_review', submittedAt: now(), updatedAt: now() }).where(eq(userGeofences.id, id))
+      geofenceForum.later(id, 'review post', async () => {
+        const threadId = await geofenceForum.announce((await forumFence(id)).fence)
+        await db.db.update(userGeofences).set({ discordThreadId: threadId }).where(eq(userGeofences.id, id))
+      })
       return toFence(await row(id))
     },
 
@@ -385,6 +416,7 @@ function createUserGeofences (fastify: FastifyInstance) {
       }).where(eq(userGeofences.id, id))
       await feedChanged()
       if (name !== found.kojiName) await areaWriter.rename(found.humanId, found.kojiName, name)
+      postVerdict(id, { status: 'approved' })
       return toFence(await row(id))
     },
 
@@ -392,6 +424,7 @@ function createUserGeofences (fastify: FastifyInstance) {
       const found = await row(id)
       if (found.status !== 'pending_review') throw badRequest('Only pending geofences can be rejected.')
       await db.db.update(userGeofences).set({ status: 'rejected', reviewNotes, reviewedBy: adminId, reviewedAt: now(), updatedAt: now() }).where(eq(userGeofences.id, id))
+      postVerdict(id, { status: 'rejected', reason: reviewNotes })
       return toFence(await row(id))
     },
 
@@ -458,4 +491,4 @@ declare module 'fastify' {
   }
 }
 
-export default decoratorPlugin('user-geofences', createUserGeofences, ['db', 'engine-db', 'engine', 'koji', 'area-writer', 'clock'])
+export default decoratorPlugin('user-geofences', createUserGeofences, ['db', 'engine-db', 'engine', 'koji', 'area-writer', 'clock', 'geofence-forum'])

@@ -1,8 +1,11 @@
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 import t from 'tap'
 import type { FastifyInstance } from 'fastify'
 import { build, bearer, seedHuman, type Test, type TestApp } from './helper.js'
 import { ALARM_TABLES, insertAlarm, insertProfile, type EngineAlarmType } from './fakes/engine-db.js'
 import { startChatPlatformFake } from './fakes/chat-platform.js'
+import { ENGINE_CONFIG_MAX_BYTES } from '../plugins/delegates.js'
 
 const ADMIN = '100000000000000001'
 const USER = '100000000000000002'
@@ -399,6 +402,56 @@ t.test('a grant changed behind the service\'s back is picked up when the delegat
   t.same(await mine(), [], 'still cached within the minute')
   s.clock.advance(2_000)
   t.same(await mine(), [WEBHOOK], 'resolved again after it')
+})
+
+t.test('the engine\'s own delegates are read from local.json under DTS_SOURCE_DIR, and anything unusable is {}', async (t) => {
+  const dir = t.testdir({})
+  const s = await setup(t, { env: { DTS_SOURCE_DIR: dir }, logLevel: 'warn' })
+  const read = async () => {
+    const res = await s.app.inject({ method: 'GET', url: '/api/admin/poracle-delegates', headers: asAdmin(s.app) })
+    t.equal(res.statusCode, 200)
+    return res.json() as unknown
+  }
+  t.same(await read(), {}, 'no local.json')
+
+  mkdirSync(join(dir, 'config'))
+  writeFileSync(join(dir, 'config', 'local.json'), JSON.stringify({ delegateAdministration: [{ id: WEBHOOK, admins: [DELEGATE] }] }))
+  t.same(await read(), { [WEBHOOK]: [DELEGATE] }, 'config/local.json, with the id/admins spelling')
+
+  writeFileSync(join(dir, 'local.json'), JSON.stringify({
+    discord: { token: ['bot-token-secret'] },
+    delegateAdministration: [
+      { webhookId: WEBHOOK, discordIds: [DELEGATE, ' ', 7], admins: [USER] },
+      { webhookId: WEBHOOK, discordIds: [DELEGATE] },
+      { webhookId: 'https://example.org/hook/2', discordIds: [] },
+      { discordIds: [USER] },
+      'nonsense',
+      null
+    ]
+  }))
+  t.same(await read(), { [WEBHOOK]: [DELEGATE, USER] }, 'local.json wins; entries merged, blanks and entries without a webhook or users skipped')
+
+  writeFileSync(join(dir, 'local.json'), '{"discord": {"token": ["bot-token-secret"]}, "delegateAdministration": [')
+  t.same(await read(), {}, 'malformed JSON')
+  t.notMatch(s.rawLogs(), /bot-token-secret/, 'the file\'s text never reaches the log')
+  t.ok(s.logs.some((l) => /not valid JSON/.test(String(l.msg))), 'the reason is logged')
+
+  writeFileSync(join(dir, 'local.json'), JSON.stringify({ delegateAdministration: { [WEBHOOK]: [DELEGATE] } }))
+  t.same(await read(), {}, 'delegateAdministration that is not a list')
+  writeFileSync(join(dir, 'local.json'), `{"delegateAdministration": [], "pad": "${'x'.repeat(ENGINE_CONFIG_MAX_BYTES)}"}`)
+  t.same(await read(), {}, 'a file past the size limit is not read')
+  t.ok(s.logs.some((l) => /larger than/.test(String(l.reason))), 'and says why')
+
+  const user = await s.app.inject({ method: 'GET', url: '/api/admin/poracle-delegates', headers: asUser(s.app) })
+  t.equal(user.statusCode, 403, 'admins only')
+  t.same((await s.app.inject({ method: 'GET', url: '/api/admin/webhook-delegates/all', headers: asAdmin(s.app) })).json(), {}, 'the service\'s own grants are a separate list')
+})
+
+t.test('without DTS_SOURCE_DIR the engine\'s delegates are {}', async (t) => {
+  const s = await setup(t)
+  const res = await s.app.inject({ method: 'GET', url: '/api/admin/poracle-delegates', headers: asAdmin(s.app) })
+  t.equal(res.statusCode, 200)
+  t.same(res.json(), {})
 })
 
 // ---------------------------------------------------------------------------------------------------

@@ -621,3 +621,43 @@ t.test('chat platform fake', async (t) => {
     t.equal((await member(chat, user.id)).status, 200, 'switched off')
   })
 })
+
+t.test('chat platform forum calls refuse what Discord refuses', async (t) => {
+  const chat = await startChatPlatformFake()
+  t.teardown(() => chat.close())
+  const forum = chat.addForum('1200000000000000001', [{ name: 'Kept' }])
+  const call = async (method: string, path: string, body?: unknown, token = chat.botToken) => {
+    const res = await fetch(`${chat.url}/v10${path}`, {
+      method,
+      headers: { authorization: `Bot ${token}`, 'content-type': 'application/json' },
+      ...(body !== undefined && { body: JSON.stringify(body) })
+    })
+    return { status: res.status, body: await res.json() as Record<string, unknown> }
+  }
+  t.equal((await call('GET', `/channels/${forum.id}`, undefined, 'wrong')).status, 401, 'the bot token is required')
+  t.match(await call('GET', '/channels/1', undefined), { status: 404, body: { code: 10003 } })
+  const kept = forum.availableTags[0]
+  const edited = await call('PATCH', `/channels/${forum.id}`, { available_tags: [kept, { name: 'New', emoji_name: '✅' }] })
+  t.equal(edited.status, 200)
+  t.match(edited.body.available_tags, [{ id: kept?.id, name: 'Kept' }, { id: /^\d+$/, name: 'New', emoji_name: '✅' }], 'a tag without an id is created')
+  t.match(await call('PATCH', `/channels/${forum.id}`, { available_tags: [{ id: '5', name: 'Forged' }] }), { status: 400, body: { code: 50035 } }, 'an unknown tag id')
+
+  const message = { content: 'hello' }
+  t.match(await call('POST', `/channels/${forum.id}/threads`, { name: 'Post', applied_tags: ['5'], message }), { status: 400, body: { code: 50035 } }, 'a tag of another forum')
+  t.match(await call('POST', `/channels/${forum.id}/threads`, { name: 'Post' }), { status: 400, body: { code: 50035 } }, 'a forum post needs its message')
+  t.match(await call('POST', `/channels/${forum.id}/threads`, { name: 'Post', message: {} }), { status: 400, body: { code: 50006 } }, 'an empty message')
+  t.match(await call('POST', `/channels/${forum.id}/threads`, { name: 'Post', message, auto_archive_duration: 5 }), { status: 400, body: { code: 50035 } })
+  const post = await call('POST', `/channels/${forum.id}/threads`, { name: 'Post', message, applied_tags: [kept?.id] })
+  t.match(post, { status: 201, body: { type: 11, parent_id: forum.id, applied_tags: [kept?.id], message: { content: 'hello' } } })
+  const threadId = String(post.body.id)
+  t.equal((post.body.message as { id: string }).id, threadId, 'the opening message has the thread\'s id')
+
+  t.equal((await call('PATCH', `/channels/${threadId}`, { archived: true })).status, 200)
+  t.match(await call('PATCH', `/channels/${threadId}/messages/${threadId}`, { content: 'x' }), { status: 400, body: { code: 50083 } }, 'an archived thread refuses edits')
+  t.match(await call('PATCH', `/channels/${threadId}`, { applied_tags: [] }), { status: 400, body: { code: 50083 } })
+  t.equal((await call('POST', `/channels/${threadId}/messages`, { content: 'reply' })).status, 200, 'a message reopens it')
+  t.notOk(chat.channels.get(threadId)?.archived)
+  t.equal((await call('PATCH', `/channels/${threadId}`, { locked: true, archived: true })).status, 200)
+  t.match(await call('POST', `/channels/${threadId}/messages`, { content: 'late' }), { status: 400, body: { code: 50083 } }, 'but not a locked one')
+  t.match(await call('PATCH', `/channels/${threadId}/messages/1`, { content: 'x' }), { status: 404 })
+})

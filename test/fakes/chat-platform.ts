@@ -3,9 +3,11 @@ import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Serv
 import type { AddressInfo } from 'node:net'
 
 /**
- * The chat platform's (Discord's) HTTP API on 127.0.0.1, in the shape the sign-in uses: the OAuth2
- * authorize page and token endpoint, `GET /users/@me`, and the bot's guild-member and user lookups. `url` plays
- * the role of DISCORD_API_URL (`https://discord.com/api` in production): every route is relative to it.
+ * The chat platform's (Discord's) HTTP API on 127.0.0.1, in the shape the service uses: the OAuth2
+ * authorize page and token endpoint, `GET /users/@me`, the bot's guild-member and user lookups, and the
+ * forum calls of the geofence review post (channel read and edit with its `available_tags`, starting a
+ * forum thread, posting and editing messages). `url` plays the role of DISCORD_API_URL
+ * (`https://discord.com/api` in production): every route is relative to it, with or without a version.
  * Error bodies are Discord's: `{error}` on the OAuth2 endpoints, `{message, code}` on the API.
  */
 
@@ -23,6 +25,43 @@ export interface CodeGrant {
 }
 
 export type ChatEndpoint = 'authorize' | 'token' | 'user' | 'member' | 'userById'
+  | 'channel' | 'channelEdit' | 'forumThread' | 'message' | 'messageEdit'
+
+export interface ForumTag {
+  id: string
+  name: string
+  moderated: boolean
+  emoji_id: string | null
+  emoji_name: string | null
+}
+
+export interface ChatMessage {
+  id: string
+  content: string
+  embeds: Array<Record<string, unknown>>
+  allowed_mentions?: unknown
+  edited: boolean
+}
+
+/** Discord's channel types the fake knows: a forum (15) and the public threads of its posts (11). */
+export const FORUM = 15
+export const PUBLIC_THREAD = 11
+
+export interface ChatChannel {
+  id: string
+  type: typeof FORUM | typeof PUBLIC_THREAD
+  name: string
+  /** A thread's forum. */
+  parentId?: string
+  /** A forum's tags (at most 20). */
+  availableTags: ForumTag[]
+  /** A thread's tags, ids of its forum's `availableTags` (at most 5). */
+  appliedTags: string[]
+  archived: boolean
+  locked: boolean
+  autoArchiveMinutes: number
+  messages: ChatMessage[]
+}
 
 /**
  * `server_error`: 500; `hang`: never answers (until close); `garbage`: 200 with a body that claims to
@@ -64,6 +103,8 @@ export interface ChatPlatformFake {
   readonly accessTokens: Map<string, string>
   /** Guild id → (user id → role ids). A guild absent here is one the bot is not in. */
   readonly guilds: Map<string, Map<string, string[]>>
+  /** Forums and threads by id. */
+  readonly channels: Map<string, ChatChannel>
   /** Per-endpoint failure switches. */
   readonly failures: Partial<Record<ChatEndpoint, FailureMode>>
   readonly requests: RecordedRequest[]
@@ -72,12 +113,20 @@ export interface ChatPlatformFake {
   removeMember(guildId: string, userId: string): void
   /** A one-time code for the user, as the authorize page would issue it. */
   issueCode(userId: string, redirectUri?: string): string
+  /** A forum channel with these tags (by name, with an optional emoji). */
+  addForum(channelId: string, tags?: Array<{ name: string, emoji_name?: string }>): ChatChannel
+  /** The threads opened in a forum, oldest first. */
+  threadsOf(forumId: string): ChatChannel[]
   close(): Promise<void>
 }
 
 const ACCESS_TOKEN_SECONDS = 604800
 
 const unauthorized = { message: '401: Unauthorized', code: 0 }
+
+/** Snowflakes the fake hands out: increasing, 19 digits like Discord's today. */
+let lastId = 1_300_000_000_000_000_000n
+const nextId = (): string => String(++lastId)
 
 export async function startChatPlatformFake (opts: ChatPlatformOptions = {}): Promise<ChatPlatformFake> {
   const server = createServer()
@@ -100,6 +149,7 @@ export async function startChatPlatformFake (opts: ChatPlatformOptions = {}): Pr
     codes: new Map(),
     accessTokens: new Map(),
     guilds: new Map(),
+    channels: new Map(),
     failures: {},
     requests: [],
     setMember: (guildId, userId, roles) => {
@@ -113,6 +163,22 @@ export async function startChatPlatformFake (opts: ChatPlatformOptions = {}): Pr
       fake.codes.set(code, { userId, ...(redirectUri !== undefined && { redirectUri }) })
       return code
     },
+    addForum: (channelId, tags = []) => {
+      const forum: ChatChannel = {
+        id: channelId,
+        type: FORUM,
+        name: 'geofence-reviews',
+        availableTags: tags.map((tag) => ({ id: nextId(), name: tag.name, moderated: false, emoji_id: null, emoji_name: tag.emoji_name ?? null })),
+        appliedTags: [],
+        archived: false,
+        locked: false,
+        autoArchiveMinutes: 0,
+        messages: []
+      }
+      fake.channels.set(channelId, forum)
+      return forum
+    },
+    threadsOf: (forumId) => [...fake.channels.values()].filter((c) => c.parentId === forumId),
     close: async () => {
       server.closeAllConnections()
       await new Promise<void>((resolve) => server.close(() => resolve()))
@@ -136,7 +202,8 @@ async function handle (fake: ChatPlatformFake, req: IncomingMessage, res: Server
   const path = target.pathname.replace(/^\/v\d+(?=\/)/, '')
   const member = /^\/guilds\/([^/]+)\/members\/([^/]+)$/.exec(path)
   const byId = /^\/users\/(\d+)$/.exec(path)
-  const route = routeOf(req.method, path, member !== null, byId !== null)
+  const channel = /^\/channels\/(\d+)(?:\/(threads|messages)(?:\/(\d+))?)?$/.exec(path)
+  const route = routeOf(req.method, path, member !== null, byId !== null) ?? channelRouteOf(req.method, channel)
   if (route === undefined) {
     json(res, 404, { message: '404: Not Found', code: 0 })
     return
@@ -151,7 +218,180 @@ async function handle (fake: ChatPlatformFake, req: IncomingMessage, res: Server
     case 'token': token(fake, req.headers, body, res); break
     case 'user': currentUser(fake, req.headers, res); break
     case 'userById': userById(fake, req.headers, byId?.[1] ?? '', res); break
-    case 'member': guildMember(fake, req.headers, decodeURIComponent(member?.[1] ?? ''), decodeURIComponent(member?.[2] ?? ''), res)
+    case 'member': guildMember(fake, req.headers, decodeURIComponent(member?.[1] ?? ''), decodeURIComponent(member?.[2] ?? ''), res); break
+    default: forumCall(fake, route, req.headers, channel?.[1] ?? '', channel?.[3], body, res)
+  }
+}
+
+function channelRouteOf (method: string | undefined, channel: RegExpExecArray | null): ChatEndpoint | undefined {
+  if (channel === null) return undefined
+  const [, , sub, messageId] = channel
+  if (sub === undefined) return method === 'GET' ? 'channel' : method === 'PATCH' ? 'channelEdit' : undefined
+  if (sub === 'threads' && messageId === undefined && method === 'POST') return 'forumThread'
+  if (sub === 'messages' && messageId === undefined && method === 'POST') return 'message'
+  if (sub === 'messages' && messageId !== undefined && method === 'PATCH') return 'messageEdit'
+  return undefined
+}
+
+/** Discord's answer to a body it refuses: 50035 with the fields at fault. */
+const invalidForm = (res: ServerResponse, field: string, message: string): void =>
+  json(res, 400, { message: 'Invalid Form Body', code: 50035, errors: { [field]: { _errors: [{ code: 'BASE_TYPE_INVALID', message }] } } })
+
+const ARCHIVE_DURATIONS = [60, 1440, 4320, 10080]
+
+function channelJson (channel: ChatChannel): object {
+  return channel.type === FORUM
+    ? { id: channel.id, type: FORUM, name: channel.name, available_tags: channel.availableTags, flags: 0 }
+    : {
+        id: channel.id,
+        type: PUBLIC_THREAD,
+        name: channel.name,
+        parent_id: channel.parentId,
+        applied_tags: channel.appliedTags,
+        thread_metadata: { archived: channel.archived, locked: channel.locked, auto_archive_duration: channel.autoArchiveMinutes },
+        message_count: channel.messages.length - 1
+      }
+}
+
+const messageJson = (channelId: string, message: ChatMessage): object => ({
+  id: message.id,
+  channel_id: channelId,
+  type: 0,
+  content: message.content,
+  embeds: message.embeds,
+  edited_timestamp: message.edited ? '2026-11-26T12:00:00.000000+00:00' : null
+})
+
+/** A message body as Discord checks it: text or embeds (not neither), at most 2000 characters and 10 embeds. */
+function messageProblem (body: Record<string, unknown>, res: ServerResponse): boolean {
+  const content = body.content
+  const embeds = body.embeds
+  if (content !== undefined && (typeof content !== 'string' || content.length > 2000)) { invalidForm(res, 'content', 'Must be 2000 or fewer in length.'); return true }
+  if (embeds !== undefined && (!Array.isArray(embeds) || embeds.length > 10)) { invalidForm(res, 'embeds', 'Must be 10 or fewer in length.'); return true }
+  if ((content === undefined || content === '') && (embeds === undefined || (embeds as unknown[]).length === 0)) {
+    json(res, 400, { message: 'Cannot send an empty message', code: 50006 })
+    return true
+  }
+  return false
+}
+
+const toMessage = (id: string, body: Record<string, unknown>): ChatMessage => ({
+  id,
+  content: typeof body.content === 'string' ? body.content : '',
+  embeds: Array.isArray(body.embeds) ? body.embeds as Array<Record<string, unknown>> : [],
+  allowed_mentions: body.allowed_mentions,
+  edited: false
+})
+
+/**
+ * The forum calls. As on Discord: a post's opening message has the thread's id; a message sent to an
+ * archived thread reopens it unless it is locked; an archived thread refuses edits (50083) except one
+ * that reopens it; tags must be the forum's own.
+ */
+function forumCall (fake: ChatPlatformFake, route: ChatEndpoint, headers: IncomingHttpHeaders, channelId: string, messageId: string | undefined, raw: string, res: ServerResponse): void {
+  if (!botSignedIn(fake, headers, res)) return
+  const channel = fake.channels.get(channelId)
+  if (channel === undefined) {
+    json(res, 404, { message: 'Unknown Channel', code: 10003 })
+    return
+  }
+  if (route === 'channel') {
+    json(res, 200, channelJson(channel))
+    return
+  }
+  let body: Record<string, unknown>
+  try {
+    body = JSON.parse(raw) as Record<string, unknown>
+  } catch {
+    json(res, 400, { message: 'The request body contains invalid JSON.', code: 50109 })
+    return
+  }
+  const archivedRefusal = () => json(res, 400, { message: 'Thread is archived', code: 50083 })
+  switch (route) {
+    case 'channelEdit': {
+      if (channel.type === FORUM) {
+        const tags = body.available_tags
+        if (tags !== undefined) {
+          if (!Array.isArray(tags) || tags.length > 20) return invalidForm(res, 'available_tags', 'Must be 20 or fewer in length.')
+          const next: ForumTag[] = []
+          for (const tag of tags as Array<Partial<ForumTag>>) {
+            if (typeof tag.name !== 'string' || tag.name.length < 1 || tag.name.length > 20) return invalidForm(res, 'available_tags', 'Tag names must be between 1 and 20 in length.')
+            if (tag.id !== undefined && !channel.availableTags.some((t) => t.id === tag.id)) return invalidForm(res, 'available_tags', 'Unknown tag.')
+            next.push({ id: tag.id ?? nextId(), name: tag.name, moderated: tag.moderated === true, emoji_id: tag.emoji_id ?? null, emoji_name: tag.emoji_name ?? null })
+          }
+          channel.availableTags = next
+        }
+        json(res, 200, channelJson(channel))
+        return
+      }
+      if (channel.archived && body.archived !== false) return archivedRefusal()
+      if (body.applied_tags !== undefined) {
+        const forum = fake.channels.get(channel.parentId ?? '')
+        const tags = body.applied_tags
+        if (!Array.isArray(tags) || tags.length > 5 || !tags.every((id) => forum?.availableTags.some((t) => t.id === id))) return invalidForm(res, 'applied_tags', 'Unknown tag.')
+        channel.appliedTags = tags as string[]
+      }
+      if (typeof body.locked === 'boolean') channel.locked = body.locked
+      if (typeof body.archived === 'boolean') channel.archived = body.archived
+      json(res, 200, channelJson(channel))
+      return
+    }
+    case 'forumThread': {
+      if (channel.type !== FORUM) {
+        json(res, 400, { message: 'Cannot execute action on this channel type', code: 50024 })
+        return
+      }
+      const name = body.name
+      if (typeof name !== 'string' || name.length < 1 || name.length > 100) return invalidForm(res, 'name', 'Must be between 1 and 100 in length.')
+      const minutes = body.auto_archive_duration ?? 4320
+      if (!ARCHIVE_DURATIONS.includes(minutes as number)) return invalidForm(res, 'auto_archive_duration', 'Value must be one of (60, 1440, 4320, 10080).')
+      const tags = body.applied_tags ?? []
+      if (!Array.isArray(tags) || tags.length > 5 || !tags.every((id) => channel.availableTags.some((t) => t.id === id))) return invalidForm(res, 'applied_tags', 'Unknown tag.')
+      const opening = body.message
+      if (typeof opening !== 'object' || opening === null) return invalidForm(res, 'message', 'This field is required')
+      if (messageProblem(opening as Record<string, unknown>, res)) return
+      const thread: ChatChannel = {
+        id: nextId(),
+        type: PUBLIC_THREAD,
+        name,
+        parentId: channel.id,
+        availableTags: [],
+        appliedTags: tags as string[],
+        archived: false,
+        locked: false,
+        autoArchiveMinutes: minutes as number,
+        messages: []
+      }
+      thread.messages.push(toMessage(thread.id, opening as Record<string, unknown>))
+      fake.channels.set(thread.id, thread)
+      json(res, 201, { ...channelJson(thread), message: messageJson(thread.id, thread.messages[0] as ChatMessage) })
+      return
+    }
+    case 'message': {
+      if (channel.type === FORUM) {
+        json(res, 400, { message: 'Cannot send messages in a non-text channel', code: 50008 })
+        return
+      }
+      if (channel.archived && channel.locked) return archivedRefusal()
+      if (messageProblem(body, res)) return
+      channel.archived = false
+      const message = toMessage(nextId(), body)
+      channel.messages.push(message)
+      json(res, 200, messageJson(channel.id, message))
+      return
+    }
+    case 'messageEdit': {
+      const message = channel.messages.find((m) => m.id === messageId)
+      if (message === undefined) {
+        json(res, 404, { message: 'Unknown Message', code: 10008 })
+        return
+      }
+      if (channel.archived) return archivedRefusal()
+      if (body.content !== undefined) message.content = String(body.content)
+      if (Array.isArray(body.embeds)) message.embeds = body.embeds as Array<Record<string, unknown>>
+      message.edited = true
+      json(res, 200, messageJson(channel.id, message))
+    }
   }
 }
 

@@ -14,6 +14,15 @@ const delegateRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     schema: { tags, response: { 200: DelegateMapSchema, ...errors(401, 403) } }
   }, async () => delegates.all())
 
+  fastify.get('/poracle-delegates', {
+    ...admin,
+    schema: {
+      tags,
+      summary: 'The webhook delegates configured in the engine (its local.json under DTS_SOURCE_DIR); {} when there are none or the file cannot be used',
+      response: { 200: DelegateMapSchema, ...errors(401, 403) }
+    }
+  }, async () => delegates.engineConfigured())
+
   fastify.get('/webhook-delegates', {
     ...admin,
     schema: { tags, querystring: Type.Object({ webhookId: WebhookIdSchema }, { additionalProperties: false }), response: { 200: DelegateListSchema, ...errors(400, 401, 403) } }
