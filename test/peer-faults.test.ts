@@ -129,7 +129,7 @@ const NO_PEER = new Set([
   'GET /api/settings', 'GET /api/version', 'GET /api/settings/public', 'PUT /api/settings/{key}', 'GET /api/settings/oidc-config',
   'GET /api/auth/oidc/login', 'GET /api/auth/oidc/callback', 'GET /api/auth/oidc/logout', 'POST /api/auth/oidc/refresh', 'POST /api/auth/oidc/refresh/revoke',
   'DELETE /api/admin/users/sessions', 'GET /api/auth/providers', 'GET /api/auth/discord/login', 'GET /api/auth/telegram/config', 'POST /api/auth/logout',
-  'GET /api/admin/users', 'GET /api/admin/webhooks', 'GET /api/admin/webhook-delegates/all', 'GET /api/admin/webhook-delegates',
+  'GET /api/admin/users', 'GET /api/admin/webhooks', 'GET /api/admin/webhook-delegates/all', 'GET /api/admin/webhook-delegates', 'GET /api/admin/poracle-delegates',
   'POST /api/admin/webhook-delegates', 'DELETE /api/admin/webhook-delegates', 'GET /api/admin/my-webhooks',
   'GET /api/settings/discord-config', 'GET /api/settings/telegram-config',
   'GET /api/quick-picks', 'POST /api/quick-picks', 'GET /api/quick-picks/{id}', 'DELETE /api/quick-picks/{id}', 'POST /api/quick-picks/user',
