@@ -1,4 +1,4 @@
-import { useVirtualizer } from '@tanstack/react-virtual'
+import { useVirtualizer, type Virtualizer } from '@tanstack/react-virtual'
 import { memo, useCallback, useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react'
 import { useTranslation } from 'react-i18next'
 import { IconImage, iconUrl, useIconSets, type IconCategory, type IconSet } from '../icons'
@@ -34,6 +34,15 @@ const TILE_WIDTH = 112
 const columnsFor = (width: number): number => width < PHONE_WIDTH ? 3 : Math.max(4, Math.min(8, Math.floor(width / TILE_WIDTH)))
 
 export const tileLabel = (tile: Tile): string => tile.formName === '' ? tile.name : `${tile.name} (${tile.formName})`
+
+/** The scrolled window's size as its resize observer reports it (the first report included), never read in between. */
+function observeSize (instance: Virtualizer<HTMLDivElement, Element>, report: (rect: { width: number, height: number }) => void): () => void {
+  const element = instance.scrollElement
+  if (element === null) return () => undefined
+  const observer = new ResizeObserver(() => { report({ width: element.clientWidth, height: element.clientHeight }) })
+  observer.observe(element)
+  return () => { observer.disconnect() }
+}
 
 interface TileProps { tile: Tile, index: number, on: boolean, sets: Map<IconCategory, IconSet> | undefined, onToggle: (key: string) => void }
 
@@ -113,15 +122,15 @@ export function PokemonGridPicker ({ selected, onChange, allowEverything = false
   useEffect(() => {
     const element = scrollRef.current
     if (element === null) return
-    const measure = () => { setColumns(columnsFor(element.clientWidth)) }
-    measure()
-    const observer = new ResizeObserver(measure)
+    // The observer reports the first size too, after layout: reading it here would force a layout.
+    const observer = new ResizeObserver(() => { setColumns(columnsFor(element.clientWidth)) })
     observer.observe(element)
     return () => { observer.disconnect() }
   }, [loaded])
   const rows = Math.ceil(visible.length / columns)
-  // The first rows are drawn in the first commit, at the window's phone size, instead of after a measure.
-  const virtualizer = useVirtualizer({ count: rows, getScrollElement: () => scrollRef.current, estimateSize: () => ROW_HEIGHT, overscan: 3, initialRect: { width: 360, height: 544 } })
+  // The first rows are drawn in the first commit at a phone's size; the real size follows from a resize
+  // observer, after layout, instead of a measure that forces one while the grid is being drawn.
+  const virtualizer = useVirtualizer({ count: rows, getScrollElement: () => scrollRef.current, estimateSize: () => ROW_HEIGHT, overscan: 3, initialRect: { width: 360, height: 544 }, observeElementRect: observeSize })
 
   // Arrow keys move between tiles (rows off screen are scrolled in first); Tab leaves the grid.
   const onGridKey = (event: KeyboardEvent<HTMLDivElement>) => {
@@ -168,7 +177,8 @@ export function PokemonGridPicker ({ selected, onChange, allowEverything = false
       </div>
       <p id={hintId} className='small muted'>{t('picker.searchHint')}</p>
       <div id={facetsId} hidden={!filtersOpen}>
-        {catalogue !== null && <FacetPanel catalogue={catalogue} facets={facets} spawningAvailable={spawning !== null} onChange={setFacets} />}
+        {/* Drawn only while open: dozens of labelled facets the first render of the grid need not pay for. */}
+        {filtersOpen && catalogue !== null && <FacetPanel catalogue={catalogue} facets={facets} spawningAvailable={spawning !== null} onChange={setFacets} />}
       </div>
       <div className='grid-picker-bar'>
         <p role='status' className='small'>{t('picker.showing', { shown: visible.length, total })}</p>

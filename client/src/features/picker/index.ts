@@ -22,7 +22,11 @@
  *   - item: quest item ids ("0" = any item), several at once;
  *   - reward: quest `reward_type` "7" pokemon, "2" item, "12" mega energy, "4" candy, "3" stardust.
  *   `multiple` defaults to true.
+ *
+ * `usePreparedPokemonCatalogue()` — on a page whose editor may open the pokemon grid: builds the grid's
+ *   catalogue in idle time once the game data is in, so the grid's first render does not.
  */
 export { PokemonGridPicker, EVERYTHING, type PokemonGridPickerProps } from './PokemonGridPicker'
 export { ChoiceGridPicker, type ChoiceGridPickerProps } from './ChoiceGridPicker'
 export type { ChoiceKind } from './choices'
+export { usePreparedPokemonCatalogue } from './usePokemonCatalogue'

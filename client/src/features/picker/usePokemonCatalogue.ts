@@ -15,6 +15,24 @@ function catalogueOf (monsters: Monster[]): Catalogue {
   return catalogue
 }
 
+/**
+ * Builds the grid's catalogue in the browser's idle time once the game data is in, on a page whose
+ * editor may show the grid (the alarm list), so opening the editor finds it ready.
+ */
+export function usePreparedPokemonCatalogue (): void {
+  const { monsters } = useMonsters()
+  useEffect(() => {
+    if (monsters === null) return
+    const build = () => { catalogueOf(monsters) }
+    if ('requestIdleCallback' in window) {
+      const handle = requestIdleCallback(build, { timeout: 2000 })
+      return () => { cancelIdleCallback(handle) }
+    }
+    const timer = setTimeout(build, 200)
+    return () => { clearTimeout(timer) }
+  }, [monsters])
+}
+
 /** The grid's catalogue from the game data; null while loading or when it cannot be read. */
 export function usePokemonCatalogue (): { catalogue: Catalogue | null, failed: boolean } {
   const { monsters, failed } = useMonsters()

@@ -10,6 +10,7 @@ import { BulkEdit, type BulkResult } from '../../alarms/BulkEdit'
 import { describeAlarm, subjectOf, type Vocabulary } from '../../alarms/describe'
 import { Dialog, useDialogs } from '../../components/Dialog'
 import { ProfileTotal } from '../../features/estimates/ProfileTotal'
+import { usePreparedPokemonCatalogue } from '../../features/picker'
 import { recreateBody, type Alarm } from '../../alarms/form-model'
 import { useAnnouncer } from '../../alarms/useAnnouncer'
 import { useFormat } from '../../i18n/format'
@@ -67,6 +68,7 @@ function AlarmList ({ type }: { type: AlarmTypeDescriptor }) {
   const format = useFormat()
   const { user } = useSession()
   const { monsters } = useMonsters()
+  usePreparedPokemonCatalogue()
   const [raidLevels, setRaidLevels] = useState<RaidLevel[] | null>(null)
   const [alarms, retry, replace] = useLoad((signal) => api<Alarm[]>(type.path, { signal }), [type.path, user.profileNo])
   const [editing, setEditing] = useState<Alarm | 'new' | null>(null)
