@@ -182,6 +182,13 @@ export async function startOidcProvider (opts: OidcProviderOptions): Promise<Oid
       rpInitiatedLogout: { enabled: true },
       backchannelLogout: { enabled: true },
     },
+    // The provider refuses to call special-use addresses (its SSRF guard, an undici dispatcher); the
+    // service it notifies here listens on 127.0.0.1, so its calls go out without that dispatcher.
+    fetch: async (input: string | URL | Request, init?: RequestInit) => {
+      const options: RequestInit & { dispatcher?: unknown } = { ...init }
+      delete options.dispatcher
+      return await fetch(input, options)
+    },
     findAccount: (_ctx, id) => {
       const claims = account(id)
       return claims && { accountId: id, claims: () => ({ ...claims, sub: id }) }
