@@ -35,6 +35,7 @@ export const ProfileEstimateSchema = Type.Object({
   alarms: Type.Record(Type.String(), EstimateSchema, { description: 'Keyed by alarm uid.' }),
   total: Type.Object({ recent: Type.Union([Type.Integer(), Type.Null()]), perDay: Type.Union([Type.Number(), Type.Null()]) })
 })
+export type ProfileEstimateAnswer = Static<typeof ProfileEstimateSchema>
 
 /* What is spawning now (no positions, counts only). */
 

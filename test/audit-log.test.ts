@@ -1,6 +1,6 @@
 import t from 'tap'
-import type { FastifyInstance } from 'fastify'
-import { bearer, build, seedHuman, type Test, type TestApp } from './helper.js'
+import { ADMIN, DELEGATE, USER, OTHER, WEBHOOK, withCast, auth, tokenOf, me } from './fixtures/sessions-cast.js'
+import { bearer } from './helper.js'
 import { redact } from '../plugins/audit-log.js'
 
 /*
@@ -8,28 +8,8 @@ import { redact } from '../plugins/audit-log.js'
  * through Redis), impersonation bounds, and the admin audit log.
  */
 
-const ADMIN = '700000000000000001'
-const DELEGATE = '700000000000000002'
-const USER = '700000000000000003'
-const OTHER = '700000000000000004'
-const WEBHOOK = 'https://discord.com/api/webhooks/77/secret-token-part'
-
-async function setup (t: Test, env: Record<string, string> = {}): Promise<TestApp> {
-  const s = await build(t, { env, config: { PORACLE_ADMIN_IDS: [ADMIN], RATE_LIMIT_AUTH_READ_MAX: 10_000, RATE_LIMIT_AUTH_MAX: 10_000 } })
-  await seedHuman(s, { id: ADMIN, name: 'Ada' })
-  await seedHuman(s, { id: DELEGATE, name: 'Dee' })
-  await seedHuman(s, { id: USER, name: 'Uma' })
-  await seedHuman(s, { id: OTHER, name: 'Otto' })
-  await seedHuman(s, { id: WEBHOOK, name: 'Raid channel', type: 'webhook' })
-  return s
-}
-
-const auth = (token: string) => ({ authorization: `Bearer ${token}` })
-const tokenOf = (header: { authorization: string }) => header.authorization.slice('Bearer '.length)
-const me = (app: FastifyInstance, token: string) => app.inject({ method: 'GET', url: '/api/auth/me', headers: auth(token) })
-
 t.test('admins end every session of a user, tokens without a family included; it is audited', async (t) => {
-  const s = await setup(t)
+  const s = await withCast(t)
   const token = tokenOf(bearer(s.app, { userId: USER, sid: 't.u' }))
   const admin = bearer(s.app, { userId: ADMIN, isAdmin: true, sid: 't.admin' })
   const res = await s.app.inject({ method: 'DELETE', url: `/api/admin/users/sessions?id=${USER}`, headers: admin })
@@ -40,7 +20,7 @@ t.test('admins end every session of a user, tokens without a family included; it
 })
 
 t.test('the audit log: every admin action, filtered and paged, no secrets, admins only', async (t) => {
-  const s = await setup(t)
+  const s = await withCast(t)
   const admin = bearer(s.app, { userId: ADMIN, isAdmin: true, sid: 't.admin' })
   t.equal((await s.app.inject({ method: 'PUT', url: `/api/admin/users/disable?id=${USER}`, headers: admin })).statusCode, 200)
   s.clock.advance(1000)
@@ -84,12 +64,12 @@ t.test('the audit log: every admin action, filtered and paged, no secrets, admin
 })
 
 t.test('every admin route that changes something writes an audit entry', async (t) => {
-  const s = await setup(t)
+  const s = await withCast(t)
   t.same(s.app.auditLog.unauditedRoutes(), [])
 })
 
 t.test('the admin user edit refuses NUL, bidi-override and lone-surrogate characters, and records nothing', async (t) => {
-  const s = await setup(t)
+  const s = await withCast(t)
   const admin = bearer(s.app, { userId: ADMIN, isAdmin: true, sid: 't.admin' })
   for (const payload of [{ name: 'a\u0000b' }, { notes: 'x\u202ey' }, { name: 'lone \ud800' }]) {
     t.equal((await s.app.inject({ method: 'PATCH', url: `/api/admin/users?id=${OTHER}`, headers: admin, payload })).statusCode, 400, JSON.stringify(payload))

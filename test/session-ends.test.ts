@@ -1,44 +1,14 @@
 import t from 'tap'
-import type { FastifyInstance } from 'fastify'
-import { bearer, build, buildInstance, seedHuman, type Test, type TestApp } from './helper.js'
+import { ADMIN, DELEGATE, USER, OTHER, WEBHOOK, REDIS, withCast, auth, tokenOf, me, eventually } from './fixtures/sessions-cast.js'
+import { bearer, buildInstance } from './helper.js'
 
 /*
  * Sessions people can see and end, ended sign-ins refused on every request (and on a second instance
  * through Redis), impersonation bounds, and the admin audit log.
  */
 
-const ADMIN = '700000000000000001'
-const DELEGATE = '700000000000000002'
-const USER = '700000000000000003'
-const OTHER = '700000000000000004'
-const WEBHOOK = 'https://discord.com/api/webhooks/77/secret-token-part'
-const REDIS = { REDIS_URL: 'redis://127.0.0.1:6379' }
-
-async function setup (t: Test, env: Record<string, string> = {}): Promise<TestApp> {
-  const s = await build(t, { env, config: { PORACLE_ADMIN_IDS: [ADMIN], RATE_LIMIT_AUTH_READ_MAX: 10_000, RATE_LIMIT_AUTH_MAX: 10_000 } })
-  await seedHuman(s, { id: ADMIN, name: 'Ada' })
-  await seedHuman(s, { id: DELEGATE, name: 'Dee' })
-  await seedHuman(s, { id: USER, name: 'Uma' })
-  await seedHuman(s, { id: OTHER, name: 'Otto' })
-  await seedHuman(s, { id: WEBHOOK, name: 'Raid channel', type: 'webhook' })
-  return s
-}
-
-const auth = (token: string) => ({ authorization: `Bearer ${token}` })
-const tokenOf = (header: { authorization: string }) => header.authorization.slice('Bearer '.length)
-const me = (app: FastifyInstance, token: string) => app.inject({ method: 'GET', url: '/api/auth/me', headers: auth(token) })
-
-/** Polls until `check` holds (a Redis message takes a moment), at most about two seconds. */
-async function eventually (check: () => Promise<boolean>): Promise<boolean> {
-  for (let i = 0; i < 200; i++) {
-    if (await check()) return true
-    await new Promise((resolve) => setTimeout(resolve, 10))
-  }
-  return false
-}
-
 t.test('an impersonation lasts at most an hour and ends with the actor\'s session', async (t) => {
-  const a = await setup(t, REDIS)
+  const a = await withCast(t, REDIS)
   const b = await buildInstance(t, a)
   const admin = tokenOf(bearer(a.app, { userId: ADMIN, isAdmin: true, sid: 't.admin' }))
   const started = await a.app.inject({ method: 'POST', url: '/api/admin/impersonate', headers: auth(admin), payload: { userId: USER } })
@@ -61,7 +31,7 @@ t.test('an impersonation lasts at most an hour and ends with the actor\'s sessio
 })
 
 t.test('a delegate\'s impersonation ends the moment the delegation is removed, on every instance', async (t) => {
-  const a = await setup(t, REDIS)
+  const a = await withCast(t, REDIS)
   const b = await buildInstance(t, a)
   const admin = bearer(a.app, { userId: ADMIN, isAdmin: true, sid: 't.admin' })
   t.equal((await a.app.inject({ method: 'POST', url: '/api/admin/webhook-delegates', headers: admin, payload: { webhookId: WEBHOOK, userId: DELEGATE } })).statusCode, 200)

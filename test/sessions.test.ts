@@ -1,6 +1,7 @@
 import t from 'tap'
 import type { FastifyInstance } from 'fastify'
-import { bearer, build, buildInstance, seedHuman, type Test, type TestApp } from './helper.js'
+import { ADMIN, USER, OTHER, REDIS, withCast, auth, tokenOf, me, eventually } from './fixtures/sessions-cast.js'
+import { bearer, buildInstance } from './helper.js'
 import { addressNetwork, deviceLabel } from '../lib/devices.js'
 
 /*
@@ -8,39 +9,10 @@ import { addressNetwork, deviceLabel } from '../lib/devices.js'
  * through Redis), impersonation bounds, and the admin audit log.
  */
 
-const ADMIN = '700000000000000001'
-const DELEGATE = '700000000000000002'
-const USER = '700000000000000003'
-const OTHER = '700000000000000004'
-const WEBHOOK = 'https://discord.com/api/webhooks/77/secret-token-part'
-const REDIS = { REDIS_URL: 'redis://127.0.0.1:6379' }
 const PHONE_UA = 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Mobile Safari/537.36'
 
-async function setup (t: Test, env: Record<string, string> = {}): Promise<TestApp> {
-  const s = await build(t, { env, config: { PORACLE_ADMIN_IDS: [ADMIN], RATE_LIMIT_AUTH_READ_MAX: 10_000, RATE_LIMIT_AUTH_MAX: 10_000 } })
-  await seedHuman(s, { id: ADMIN, name: 'Ada' })
-  await seedHuman(s, { id: DELEGATE, name: 'Dee' })
-  await seedHuman(s, { id: USER, name: 'Uma' })
-  await seedHuman(s, { id: OTHER, name: 'Otto' })
-  await seedHuman(s, { id: WEBHOOK, name: 'Raid channel', type: 'webhook' })
-  return s
-}
-
-const auth = (token: string) => ({ authorization: `Bearer ${token}` })
-const tokenOf = (header: { authorization: string }) => header.authorization.slice('Bearer '.length)
-const me = (app: FastifyInstance, token: string) => app.inject({ method: 'GET', url: '/api/auth/me', headers: auth(token) })
-
-/** Polls until `check` holds (a Redis message takes a moment), at most about two seconds. */
-async function eventually (check: () => Promise<boolean>): Promise<boolean> {
-  for (let i = 0; i < 200; i++) {
-    if (await check()) return true
-    await new Promise((resolve) => setTimeout(resolve, 10))
-  }
-  return false
-}
-
 t.test('logout ends a sign-in without a refresh family on the server, on every instance', async (t) => {
-  const a = await setup(t, REDIS)
+  const a = await withCast(t, REDIS)
   const b = await buildInstance(t, a)
   const token = tokenOf(bearer(a.app, { userId: USER, sid: 't.phone' }))
   const spare = tokenOf(bearer(a.app, { userId: USER, sid: 't.laptop' }))
@@ -56,7 +28,7 @@ t.test('logout ends a sign-in without a refresh family on the server, on every i
 })
 
 t.test('my devices: this device, ending one, ending all the others', async (t) => {
-  const s = await setup(t)
+  const s = await withCast(t)
   const phone = tokenOf(bearer(s.app, { userId: USER, sid: 't.phone' }))
   const laptop = tokenOf(bearer(s.app, { userId: USER, sid: 't.laptop' }))
   const otto = tokenOf(bearer(s.app, { userId: OTHER, sid: 't.otto' }))
@@ -90,7 +62,7 @@ t.test('my devices: this device, ending one, ending all the others', async (t) =
 })
 
 t.test('the network is shown only when the operator switches it on', async (t) => {
-  const s = await setup(t)
+  const s = await withCast(t)
   const shown = await buildInstance(t, s, { SESSIONS_SHOW_NETWORK: true })
   const token = tokenOf(bearer(s.app, { userId: USER, sid: 't.net' }))
   const ask = (app: FastifyInstance) => app.inject({ method: 'GET', url: '/api/auth/sessions', headers: auth(token), remoteAddress: '203.0.113.77' })

@@ -68,7 +68,7 @@ function subject (type: AlarmTypeDescriptor, alarm: Alarm, v: Vocabulary): strin
     case 'fort':
       return t(`pickers.values.fort_type.${String(alarm.fort_type)}`)
     default:
-      return t(`alarms.types.${type.type}`)
+      return t(type.labelKey)
   }
 }
 

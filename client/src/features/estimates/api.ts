@@ -1,23 +1,9 @@
 import { api } from '../../api'
+import type { EstimateAnswer, ProfileEstimateAnswer } from '../../../../schemas/estimates'
 
-/** The answers of /api/alarm-estimates and /api/spawning-now (schemas/estimates.ts on the server). */
-export interface Estimate {
-  basis: 'scanner' | 'unavailable'
-  windowHours: number
-  recent: number | null
-  perDay: number | null
-  perDayBasis: 'species-stats' | 'hundo-stats' | 'iv-stats' | 'uniform' | 'today' | null
-  areas: string[]
-  coveredBy: number[]
-  covers: number[]
-}
-
-export interface ProfileEstimate {
-  basis: 'scanner' | 'unavailable'
-  windowHours: number
-  alarms: Record<string, Estimate>
-  total: { recent: number | null, perDay: number | null }
-}
+/** The answers of /api/alarm-estimates: the server's own types (schemas/estimates.ts). */
+export type Estimate = EstimateAnswer
+export type ProfileEstimate = ProfileEstimateAnswer
 
 /** The alarm types the scanner can estimate; the others always answer "unavailable". */
 export const ESTIMATED_TYPES = new Set(['pokemon', 'raid', 'egg', 'quest', 'invasion', 'lure'])
