@@ -109,8 +109,24 @@ export function invasionIcon (value: string, grunts: Record<string, Grunt> | nul
 export const loadSiteSettings = (): Promise<SiteSetting[]> => once('settings', async () => await api<SiteSetting[]>('/api/settings'))
 
 /** "Mewtwo (Armored)", or "Mewtwo" for the base form; "#123" when the engine does not know the id. */
+/** Each game data list indexed once by "id-form" and by id (its first form): a long alarm list names every row. */
+const indexes = new WeakMap<Monster[], Map<string, Monster>>()
+function indexOf (monsters: Monster[]): Map<string, Monster> {
+  let index = indexes.get(monsters)
+  if (index === undefined) {
+    index = new Map()
+    for (const m of monsters) {
+      index.set(`${m.id}-${m.form.id}`, m)
+      if (!index.has(String(m.id))) index.set(String(m.id), m)
+    }
+    indexes.set(monsters, index)
+  }
+  return index
+}
+
 export function monsterName (monsters: Monster[] | null, id: number, form = 0): string {
-  const match = monsters?.find((m) => m.id === id && m.form.id === form) ?? monsters?.find((m) => m.id === id)
+  const index = monsters === null ? undefined : indexOf(monsters)
+  const match = index?.get(`${id}-${form}`) ?? index?.get(String(id))
   if (match === undefined) return `#${id}`
   return form > 0 && match.form.id === form && match.form.name !== '' ? `${match.name} (${match.form.name})` : match.name
 }
