@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url'
 import t from 'tap'
 import { readStrings, translations } from '../scripts/i18n-missing.js'
 import { insertAlarm } from './fakes/engine-db.js'
@@ -9,13 +10,15 @@ import { PHONE, axeViolations, browserMissing, startBrowserApp, translationSlips
  * their start page, an alarm page and the site settings page in the chosen language, with no raw key, no
  * unfilled `{{variable}}` and no English string where the language has its own. The sign-in page has a
  * language menu: the choice changes the page at once, is kept after a reload and respects `allowed_languages`.
+ * `SCREENSHOTS=1` saves the German sign-in page on a phone to docs/screenshots/.
  */
 const missing = browserMissing()
 if (missing !== undefined) t.fail(missing)
 else await languageTests()
 
 async function languageTests (): Promise<void> {
-  const env = await startBrowserApp(t)
+  // Discord configured, so the sign-in page shows a way in as well as its language menu.
+  const env = await startBrowserApp(t, { env: { DISCORD_CLIENT_ID: '123456789012345678', DISCORD_CLIENT_SECRET: 'discord-client-secret-for-tests' } })
   const { app } = env.testApp
   // Placed, with areas and alarms: the start page shows the dashboard, the alarm page its cards.
   const admin = { id: '4001', name: 'Alice', latitude: 51.1, longitude: 7.1, area: ['harbour'] }
@@ -65,8 +68,10 @@ async function languageTests (): Promise<void> {
     await page.getByLabel('Language', { exact: true }).selectOption('de')
     const german = readStrings('de')
     await page.getByRole('heading', { name: String(german.get('login.title')), exact: true }).waitFor()
+    await page.getByRole('link', { name: String(german.get('login.withProvider')).replace('{{provider}}', 'Discord'), exact: true }).waitFor()
     t.equal(await page.evaluate(() => document.documentElement.lang), 'de', 'the document says German')
     t.same(await translationSlips(page, 'de'), [], 'the whole sign-in page is in German')
+    if (process.env.SCREENSHOTS === '1') await page.screenshot({ path: fileURLToPath(new URL('../docs/screenshots/login-language-phone-light.png', import.meta.url)), fullPage: true })
 
     await page.reload()
     await page.getByRole('heading', { name: String(german.get('login.title')), exact: true }).waitFor()
