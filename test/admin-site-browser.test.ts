@@ -207,6 +207,11 @@ async function browserTests (): Promise<void> {
     t.ok(await noSidewaysScroll(page), 'no sideways scroll at 360 px')
     t.same(await axeViolations(page), [], 'axe at 360 px')
     await shoot(page, 'admin-users-phone-light')
+    if (screenshots !== undefined) {
+      await page.setViewportSize(DESKTOP)
+      await shoot(page, 'admin-users-desktop-light')
+      await page.setViewportSize(PHONE)
+    }
     await page.getByRole('button', { name: 'Delete alarms' }).first().click()
     const dialog = page.getByRole('dialog')
     await dialog.waitFor()

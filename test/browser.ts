@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url'
 import { chromium, type Browser, type Page } from 'playwright-core'
 import { bearer, build, seedHuman, type BuildOptions, type Test, type TestApp } from './helper.js'
 import type { SeedHuman } from './fakes/engine-db.js'
+import { readStrings } from '../scripts/i18n-missing.js'
 
 /**
  * The whole service (real databases, the engine fake) with the built client, driven by Debian's
@@ -34,8 +35,8 @@ export interface BrowserApp {
   testApp: TestApp
   base: string
   browser: Browser
-  /** A new browser profile signed in as `human` (seeded into the engine first unless `seeded`), on `path`. */
-  signIn: (t: Test, human: SeedHuman & { seeded?: boolean }, path?: string, viewport?: { width: number, height: number }) => Promise<Page>
+  /** A new browser profile signed in as `human` (seeded into the engine first unless `seeded`; an admin if `isAdmin`), on `path`. */
+  signIn: (t: Test, human: SeedHuman & { seeded?: boolean, isAdmin?: boolean }, path?: string, viewport?: { width: number, height: number }) => Promise<Page>
   /** Engine rows of one table for one user. */
   rows: (table: string, userId: string) => Promise<Array<Record<string, unknown>>>
 }
@@ -57,7 +58,7 @@ export async function startBrowserApp (t: Test, options: BuildOptions = {}): Pro
       const context = await browser.newContext({ baseURL: base, viewport })
       test.teardown(async () => { await context.close() })
       const page = await context.newPage()
-      const token = bearer(testApp.app, { userId: human.id, username: human.name ?? human.id, profileNo: human.currentProfileNo ?? 1 }).authorization.slice('Bearer '.length)
+      const token = bearer(testApp.app, { userId: human.id, username: human.name ?? human.id, profileNo: human.currentProfileNo ?? 1, isAdmin: human.isAdmin ?? false }).authorization.slice('Bearer '.length)
       await page.goto('/login?loggedout=1')
       await page.evaluate((value) => { localStorage.setItem('aw.token', value); localStorage.setItem('aw.signIn', 'discord') }, token)
       await page.goto(path)
@@ -97,4 +98,52 @@ export async function setMinIv (page: Page, value: string): Promise<void> {
   const field = page.getByRole('textbox', { name: 'IV from' })
   await field.fill(value)
   await field.press('Tab')
+}
+
+/** Every text the page shows or reads out: text nodes (hidden menus included) and labelling attributes. */
+export async function pageTexts (page: Page): Promise<string[]> {
+  return await page.evaluate(() => {
+    const texts: string[] = []
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT)
+    for (let node = walker.nextNode(); node !== null; node = walker.nextNode()) {
+      const parent = node.parentElement
+      if (parent !== null && !['SCRIPT', 'STYLE'].includes(parent.tagName)) texts.push(node.textContent ?? '')
+    }
+    for (const element of document.body.querySelectorAll('[aria-label], [title], [placeholder], [alt]')) {
+      for (const name of ['aria-label', 'title', 'placeholder', 'alt']) {
+        const value = element.getAttribute(name)
+        if (value !== null) texts.push(value)
+      }
+    }
+    return texts.map((text) => text.trim()).filter((text) => text !== '')
+  })
+}
+
+const PLURAL_SUFFIX = /_(zero|one|two|few|many|other)$/
+const english = readStrings('en')
+// English strings by their text, to tell a string that fell back to English from one that reads the same.
+const englishKeys = new Map<string, string[]>()
+for (const [key, value] of english) englishKeys.set(String(value), [...(englishKeys.get(String(value)) ?? []), key.replace(PLURAL_SUFFIX, '')])
+// A key's first part (`alarms.`, `picker.`) at the start of a word is how a missing key shows inside a sentence.
+const RAW_KEY = new RegExp(`(^|[\\s"'(])(${[...new Set([...english.keys()].map((key) => key.split('.')[0]))].join('|')})\\.[A-Za-z0-9_]+`)
+
+/**
+ * What the page shows wrong for `language`: a `<html lang>` of another language, raw i18n keys (alone or
+ * inside a sentence), unfilled `{{variables}}`, and English strings where the language has its own (a key
+ * missing from a translation falls back to English, so a raw key alone would not show it). Empty when right.
+ */
+export async function translationSlips (page: Page, language: string): Promise<string[]> {
+  const strings = language === 'en' ? english : readStrings(language)
+  const slips: string[] = []
+  const lang = await page.evaluate(() => document.documentElement.lang)
+  if (lang !== language) slips.push(`<html lang="${lang}">`)
+  for (const text of await pageTexts(page)) {
+    if (/^[a-z][A-Za-z]*(\.[A-Za-z0-9_]+)+$/.test(text) || RAW_KEY.test(text)) slips.push(`raw key: ${text}`)
+    else if (text.includes('{{')) slips.push(`unfilled variable: ${text}`)
+    else if (language !== 'en') {
+      const keys = englishKeys.get(text)
+      if (keys !== undefined && keys.every((key) => strings.get(key) !== text && strings.get(`${key}_other`) !== text)) slips.push(`English: ${text}`)
+    }
+  }
+  return slips
 }

@@ -68,7 +68,12 @@ async function browserTests (): Promise<void> {
     await name.waitFor()
     t.same(await axeViolations(page), [], 'the review page passes axe at 360 px')
     t.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), 'fits 360 px')
-    if (screenshots !== undefined) await page.screenshot({ path: `${screenshots}admin-geofence-review-phone-light.png`, fullPage: true })
+    if (screenshots !== undefined) {
+      await page.screenshot({ path: `${screenshots}admin-geofence-review-phone-light.png`, fullPage: true })
+      await page.setViewportSize(DESKTOP)
+      await page.screenshot({ path: `${screenshots}admin-geofence-review-desktop-light.png`, fullPage: true })
+      await page.setViewportSize(PHONE)
+    }
     await name.fill('Park <script>')
     await page.getByRole('button', { name: 'Approve Park' }).click()
     await page.getByText('Use 1 to 50 letters, digits, spaces or').waitFor()
@@ -93,6 +98,8 @@ async function browserTests (): Promise<void> {
     await page.goto('/admin/geofences')
     await page.getByRole('radio', { name: 'All geofences' }).check()
     await page.getByRole('button', { name: 'Delete Lake' }).waitFor()
+    // The list comes before the map has drawn its shapes: counting at once raced the drawing.
+    await page.locator('.leaflet-interactive').nth(1).waitFor()
     t.equal(await page.locator('.leaflet-interactive').count(), 2, 'both fences drawn')
     await page.getByRole('button', { name: 'Delete Lake' }).click()
     await page.getByRole('dialog').getByRole('button', { name: 'Delete geofence' }).click()

@@ -1,8 +1,7 @@
 import t from 'tap'
-import type { Page } from 'playwright-core'
 import { readStrings, translations } from '../scripts/i18n-missing.js'
 import { bearer } from './helper.js'
-import { axeViolations, browserMissing, startBrowserApp } from './browser.js'
+import { axeViolations, browserMissing, startBrowserApp, translationSlips } from './browser.js'
 
 /**
  * The eleven languages in the built client: the start page rendered in each shows no raw key, no
@@ -13,33 +12,9 @@ const missing = browserMissing()
 if (missing !== undefined) t.fail(missing)
 else await languageTests()
 
-/** Every text the page shows or reads out: text nodes (hidden menus included) and labelling attributes. */
-async function pageTexts (page: Page): Promise<string[]> {
-  return await page.evaluate(() => {
-    const texts: string[] = []
-    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT)
-    for (let node = walker.nextNode(); node !== null; node = walker.nextNode()) {
-      const parent = node.parentElement
-      if (parent !== null && !['SCRIPT', 'STYLE'].includes(parent.tagName)) texts.push(node.textContent ?? '')
-    }
-    for (const element of document.body.querySelectorAll('[aria-label], [title], [placeholder], [alt]')) {
-      for (const name of ['aria-label', 'title', 'placeholder', 'alt']) {
-        const value = element.getAttribute(name)
-        if (value !== null) texts.push(value)
-      }
-    }
-    return texts.map((text) => text.trim()).filter((text) => text !== '')
-  })
-}
-
 async function languageTests (): Promise<void> {
   const env = await startBrowserApp(t)
   const { app } = env.testApp
-  const english = readStrings('en')
-  // English strings by their text, to tell a string that fell back to English from one that reads the same.
-  const keysOf = new Map<string, string[]>()
-  for (const [key, value] of english) keysOf.set(String(value), [...(keysOf.get(String(value)) ?? []), key.replace(/_(zero|one|two|few|many|other)$/, '')])
-
   // A new member (no location, no areas): the start page shows its first steps, the menu every choice.
   const member = { id: '3001', name: 'member3001', latitude: 0, longitude: 0, area: [] }
   const admin = bearer(app, { userId: 'admin1', isAdmin: true })
@@ -57,16 +32,7 @@ async function languageTests (): Promise<void> {
       // The dashboard's first steps are the last part to load, and in the chosen language.
       await page.getByText(String(strings.get('dashboard.firstSteps')), { exact: true }).waitFor()
       await page.waitForFunction(() => document.querySelector('.spinner') === null)
-      const texts = await pageTexts(page)
-      t.same(texts.filter((text) => /^[a-z][A-Za-z]*(\.[A-Za-z0-9_]+)+$/.test(text)), [], `${language}: no raw i18n key`)
-      t.same(texts.filter((text) => text.includes('{{')), [], `${language}: every variable filled`)
-      if (language !== 'en') {
-        const fallbacks = texts.filter((text) => {
-          const keys = keysOf.get(text)
-          return keys !== undefined && keys.every((key) => strings.get(key) !== text && strings.get(`${key}_other`) !== text)
-        })
-        t.same(fallbacks, [], `${language}: no English string in place of a translation`)
-      }
+      t.same(await translationSlips(page, language), [], `${language}: no raw key, no unfilled variable, no English fallback`)
     }
   })
 

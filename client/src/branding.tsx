@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
 import { publicApi } from './api'
 import { setAccent } from './theme'
+import type { SiteSetting } from './types'
 
 /**
  * The site's branding as the admin set it (site settings, readable without signing in): the name in the
@@ -78,10 +79,24 @@ export function setBranding (branding: Branding): void {
   for (const listener of listeners) listener()
 }
 
+let publicSettings: Promise<SiteSetting[]> | null = null
+
+/**
+ * The settings readable without signing in (branding, `allowed_languages`), read once per page load and
+ * shared by the branding and the sign-in page's language menu; a failed read is tried again next time.
+ */
+export function loadPublicSettings (): Promise<SiteSetting[]> {
+  publicSettings ??= publicApi<SiteSetting[]>('/api/settings/public').catch((error: unknown) => {
+    publicSettings = null
+    throw error
+  })
+  return publicSettings
+}
+
 /** At start: the kept branding now, then the server's. A failed read keeps what is shown. */
 export function startBranding (): void {
   setBranding(stored())
-  publicApi<Array<{ key: string, value: string | null }>>('/api/settings/public')
+  loadPublicSettings()
     .then((rows) => { setBranding(brandingFrom(new Map(rows.map((row) => [row.key, row.value])))) })
     .catch(() => undefined)
 }

@@ -2,7 +2,8 @@ import { useEffect, useRef, useState, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Navigate, useLocation, useSearchParams } from 'react-router'
 import { publicApi } from '../api'
-import { Brand } from '../branding'
+import { Brand, loadPublicSettings } from '../branding'
+import { LanguageSelect } from '../i18n/LanguageChoice'
 import { clearSession, getToken } from '../session'
 import { usePageTitle } from '../shell/usePageTitle'
 import type { Providers } from '../types'
@@ -77,6 +78,9 @@ export default function Login () {
           ? <p className='muted' role='status'>{redirecting ? t('login.redirecting') : t('login.loadingOptions')}</p>
           : <SignInOptions providers={state.providers} failed={state.failed} />}
       </section>
+      <div className='login-language'>
+        <LanguageSelect loadSettings={loadPublicSettings} />
+      </div>
     </main>
   )
 }
