@@ -9,7 +9,7 @@ import { insertAlarm } from './fakes/engine-db.js'
 /**
  * Quick picks in Chromium on a 360-px phone against the whole service and the engine fake: an admin
  * edits a pick's alarm in the alarm editor members use, and a member applies it leaving a pokemon out
- * and reads what was created and what was already there. axe-core checks each step.
+ * and reads what was created and what was already there; a refused apply says why. axe-core checks each step.
  */
 const ADMIN = '222222222222222222'
 const MEMBER = '111111111111111111'
@@ -81,5 +81,22 @@ async function pickTests (): Promise<void> {
     t.equal(await result.textContent(), '95% IV applied: 7 alarms added, 1 was already there.', 'created and already there, told apart')
     await page.getByText(/Applied · \d+ alarms? · 1 pokémon left out/).waitFor()
     t.same(await axeViolations(page), [], 'axe: the result at 360 px')
+  })
+
+  t.test('a refused apply keeps the form open with the server\'s reason and creates nothing', async (t) => {
+    const page = await open(t, MEMBER, false)
+    // Lures are switched off after the page loaded: the pick is still listed, the server refuses it.
+    await app.db.pool.query("INSERT INTO site_settings (`key`, value) VALUES ('disable_lures', 'true')")
+    app.siteSettings.evict('disable_lures')
+    t.teardown(async () => {
+      await app.db.pool.query("DELETE FROM site_settings WHERE `key` = 'disable_lures'")
+      app.siteSettings.evict('disable_lures')
+    })
+    await page.getByRole('button', { name: 'Apply Golden lures' }).click()
+    const sheet = page.getByRole('dialog')
+    await sheet.getByRole('button', { name: 'Apply Golden lures' }).click()
+    await sheet.getByRole('alert').getByText(/^Golden lures was not applied: /).waitFor()
+    t.same(await rows('lures', MEMBER), [], 'no lure alarm')
+    t.same(await axeViolations(page), [], 'axe: the refusal at 360 px')
   })
 }
