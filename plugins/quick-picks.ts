@@ -8,7 +8,7 @@ import { badRequest, conflict, forbidden, notFound } from './errors.js'
 import type { UidChanged } from './alarm-events.js'
 import { alarmCreateSchema } from '../schemas/alarms.js'
 import { KIND_OF, type AlarmType } from '../schemas/alarm-types.js'
-import type { AppliedState, ApplyOptions, QuickPick, QuickPickType, QuickPickWrite } from '../schemas/quick-picks.js'
+import type { AppliedState, ApplyOptions, ApplyResult, QuickPick, QuickPickType, QuickPickWrite } from '../schemas/quick-picks.js'
 import { BUILT_IN_PICKS } from './quick-picks-built-in.js'
 import { decoratorPlugin } from './decorator-plugin.js'
 import type { FenceSplit } from './alarm-writer.js'
@@ -181,7 +181,7 @@ function createQuickPicks (fastify: FastifyInstance) {
    * naming the user's own fences were left out of the rows (the engine drops them); the alarm writer
    * writes the full list into each new row (docs/geofences.md).
    */
-  async function applyRows (actor: Actor, pick: DefinitionRow, { rows, ownAreas }: Prepared, excluded: number[]): Promise<AppliedState> {
+  async function applyRows (actor: Actor, pick: DefinitionRow, { rows, ownAreas }: Prepared, excluded: number[]): Promise<ApplyResult> {
     const type = engineType(pick.alarmType)
     const created = (await alarmWriter.insert(actor.userId, [{ type, body: rows, ownAreas }], { track: true }))[0] ?? []
     const values = {
@@ -196,7 +196,7 @@ function createQuickPicks (fastify: FastifyInstance) {
     await db.db.insert(quickPickAppliedStates).values(values).onDuplicateKeyUpdate({
       set: { alarmType: values.alarmType, appliedAt: values.appliedAt, excludePokemonIdsJson: values.excludePokemonIdsJson, trackedUidsJson: created }
     })
-    return toState(await stateOf(actor, pick.id) as StateRow)
+    return { ...toState(await stateOf(actor, pick.id) as StateRow), requested: rows.length }
   }
 
   /** The rows an apply will send, after the type's gate and every check: nothing is written before this passes. */
@@ -314,7 +314,7 @@ function createQuickPicks (fastify: FastifyInstance) {
       })
     },
 
-    async apply (id: string, actor: Actor, options: ApplyOptions): Promise<AppliedState> {
+    async apply (id: string, actor: Actor, options: ApplyOptions): Promise<ApplyResult> {
       const pick = await visible(id, actor)
       const prepared = await prepare(pick, options, actor)
       if (await stateOf(actor, id) !== null) throw conflict('This quick pick is already applied; re-apply or remove it.')
@@ -322,7 +322,7 @@ function createQuickPicks (fastify: FastifyInstance) {
     },
 
     /** Checks the new apply completely before removing the old one's alarms. */
-    async reapply (id: string, actor: Actor, options: ApplyOptions): Promise<AppliedState> {
+    async reapply (id: string, actor: Actor, options: ApplyOptions): Promise<ApplyResult> {
       const pick = await visible(id, actor)
       const prepared = await prepare(pick, options, actor)
       const state = await stateOf(actor, id)

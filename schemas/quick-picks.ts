@@ -53,6 +53,10 @@ export const AppliedStateSchema = Type.Object({
 })
 export type AppliedState = Static<typeof AppliedStateSchema>
 
+/** An apply's answer: the applied state, and how many alarms it asked for (the rest were already there). */
+export const ApplyResultSchema = Type.Intersect([AppliedStateSchema, Type.Object({ requested: Type.Integer({ minimum: 0 }) })])
+export type ApplyResult = Static<typeof ApplyResultSchema>
+
 export const QuickPickEntrySchema = Type.Object({ definition: QuickPickSchema, appliedState: Type.Union([AppliedStateSchema, Type.Null()]) })
 
 /** Options of one apply: delivery overrides and, for "every pokemon" picks, species left out. */

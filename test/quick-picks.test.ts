@@ -111,6 +111,21 @@ t.test('re-apply replaces the earlier apply; bad options are refused before anyt
   t.equal((await apply(s, 'nope')).statusCode, 404)
 })
 
+t.test('an apply says how many alarms it asked for, so alarms already there are told apart from new ones', async (t) => {
+  const s = await setup(t)
+  const first = await apply(s, 'invasion-leaders')
+  t.match(first.json(), { requested: 3, trackedUids: { length: 3 } })
+  const removed = await s.app.inject({ method: 'DELETE', url: '/api/quick-picks/invasion-leaders/remove', headers: asUser(s.app) })
+  t.equal(removed.statusCode, 204)
+  const [kept] = await s.app.engineDb.pool.query('SELECT * FROM invasion WHERE id = ?', [USER]) as unknown[]
+  t.equal(kept, undefined, 'nothing left before the second apply')
+  const own = await s.app.inject({ method: 'POST', url: '/api/invasions/batch', headers: asUser(s.app), payload: { alarms: [{ grunt_type: 'cliff' }] } })
+  t.equal(own.statusCode, 200, 'the member made one leader alarm by hand')
+  const second = await apply(s, 'invasion-leaders')
+  t.equal(second.statusCode, 200)
+  t.match(second.json(), { requested: 3, trackedUids: { length: 2 } }, 'the hand-made alarm was already there')
+})
+
 t.test('exclusions create one alarm per remaining species, only for "every pokemon" picks', async (t) => {
   const s = await setup(t)
   const res = await apply(s, 'hundo', { excludePokemonIds: [1, 150] })

@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify'
 import { errors } from '../../schemas/common.js'
 import type { Actor } from '../../plugins/quick-picks.js'
 import {
-  AppliedStateSchema, ApplyOptionsSchema, QuickPickEntrySchema, QuickPickIdSchema, QuickPickSchema, QuickPickWriteSchema
+  ApplyOptionsSchema, ApplyResultSchema, QuickPickEntrySchema, QuickPickIdSchema, QuickPickSchema, QuickPickWriteSchema
 } from '../../schemas/quick-picks.js'
 
 const actorOf = (request: FastifyRequest): Actor => ({ userId: request.user.userId, profileNo: request.user.profileNo, isAdmin: request.user.isAdmin })
@@ -58,7 +58,7 @@ const quickPickRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     return reply.code(204).send(null)
   })
 
-  const applyResponses = { 200: AppliedStateSchema, ...errors(400, 401, 403, 404, 409, 500, 501) }
+  const applyResponses = { 200: ApplyResultSchema, ...errors(400, 401, 403, 404, 409, 500, 501) }
 
   fastify.post('/:id/apply', {
     ...user,

@@ -55,7 +55,16 @@ interface Props {
   vocabulary: Vocabulary
   onDone: (outcome: Outcome) => void
   onCancel: () => void
+  /**
+   * Instead of saving: the checked alarm, every field of it, handed to the caller (a quick pick's filters).
+   * Several picked values stay one body, as a list (the pick fans out into one alarm each); the member's
+   * own defaults are not filled in, since the body is not theirs.
+   */
+  onSubmitBody?: ((body: Record<string, unknown>) => Promise<void>) | undefined
 }
+
+/** The values of a list a quick pick holds for a field that takes one: the form shows the last, the grid all. */
+const listed = (value: unknown): string[] => Array.isArray(value) ? value.map(String) : []
 
 /** A details section whose open state is remembered on this device. */
 function Section ({ name, title, fallback, force, children }: { name: string, title: string, fallback: boolean, force: boolean, children: React.ReactNode }) {
@@ -74,18 +83,30 @@ function Section ({ name, title, fallback, force, children }: { name: string, ti
  * refused. Checked before sending; the server's field errors land at their fields; an edit sends only
  * what changed, so fields the form does not show are kept.
  */
-export function AlarmForm ({ type, alarm, vocabulary, onDone, onCancel }: Props) {
+export function AlarmForm ({ type, alarm, vocabulary, onDone, onCancel, onSubmitBody }: Props) {
   const { t, i18n } = useTranslation()
   const headingId = useId()
   const creating = alarm === undefined
-  const many = creating && MANY.has(type.type)
+  const bodyOnly = onSubmitBody !== undefined
+  // A body for a caller may name several subjects whether it is new or not.
+  const several = creating || bodyOnly
+  const many = several && MANY.has(type.type)
   const [config, setConfig] = useState<EngineConfig | null>(null)
-  const [original, setOriginal] = useState<FormValues>(() => initialValues(type, alarm))
+  const [original, setOriginal] = useState<FormValues>(() => initialValues(type, alarm === undefined
+    ? undefined
+    : Object.fromEntries(Object.entries(alarm).map(([name, value]) => [name, name !== 'override_areas' && Array.isArray(value) ? value.at(-1) : value])) as Alarm))
   const [values, setValues] = useState<FormValues>(original)
-  const [selection, setSelection] = useState<string[]>(() => alarm !== undefined && MANY.has(type.type) ? [selectionKey(Number(alarm.pokemon_id ?? 0), Number(alarm.form ?? 0))] : [])
-  // The values of the type's pick field while creating; the field itself holds the last one picked.
-  const [picks, setPicks] = useState<string[]>([])
-  const picking = creating ? pickField(type.type, values) : null
+  const [selection, setSelection] = useState<string[]>(() => {
+    if (alarm === undefined || !MANY.has(type.type)) return []
+    const ids = listed(alarm.pokemon_id)
+    return ids.length > 0 ? ids.map((id) => selectionKey(Number(id), Number(alarm.form ?? 0))) : [selectionKey(Number(alarm.pokemon_id ?? 0), Number(alarm.form ?? 0))]
+  })
+  // The values of the type's pick field while creating or filling a body; the field itself holds the last one picked.
+  const [picks, setPicks] = useState<string[]>(() => {
+    const field = alarm === undefined ? null : pickField(type.type, { pokemon_id: String(alarm.pokemon_id), reward_type: String(alarm.reward_type) })
+    return field === null || alarm === undefined ? [] : listed(alarm[field])
+  })
+  const picking = several ? pickField(type.type, values) : null
   const current = picking === null ? '' : values[picking] ?? ''
   // Picks made in the grid, unless the field was set another way since (a default, a switch of kind).
   const chosen = picking === null ? [] : picks.length > 0 && picks.at(-1) === current ? picks : current === '' ? [] : [current]
@@ -99,14 +120,14 @@ export function AlarmForm ({ type, alarm, vocabulary, onDone, onCancel }: Props)
   useEffect(() => { void loadEngineConfig().then(setConfig, () => undefined) }, [])
   // A new alarm starts with the member's own defaults, once they are known.
   useEffect(() => {
-    if (!creating) return
+    if (!creating || bodyOnly) return
     void loadAlarmDefaults().then((own) => {
       const clean = own.clean !== null && type.type !== 'quest' ? own.clean & 3 : own.clean
       const next = initialValues(type, undefined, { distance: own.distance, clean, template: own.template })
       setOriginal(next)
       setValues((v) => ({ ...v, distance: next.distance ?? '', clean: next.clean ?? v.clean ?? '', template: next.template ?? '' }))
     }, () => undefined)
-  }, [creating, type])
+  }, [creating, bodyOnly, type])
 
   const set = (changes: FormValues): void => {
     setValues((v) => ({ ...v, ...changes }))
@@ -178,8 +199,10 @@ export function AlarmForm ({ type, alarm, vocabulary, onDone, onCancel }: Props)
   const submit = async (event: React.FormEvent): Promise<void> => {
     event.preventDefault()
     const withSubject = MANY.has(type.type) && selection.length > 0 ? { ...values, pokemon_id: String(parseKey(selection[0] as string).pokemonId) } : values
-    const found = validate(type, withSubject, t, creating)
+    const found = validate(type, withSubject, t, several)
     if (MANY.has(type.type) && selection.length === 0) found.pokemon_id = t('editor.chooseOne')
+    // One body fans out over every listed value: pokemon of different forms would cross into pairs never chosen.
+    if (bodyOnly && new Set(selection.map((key) => parseKey(key).form)).size > 1) found.pokemon_id = t('editor.oneForm')
     setErrors(found)
     if (Object.keys(found).length > 0) {
       setProblem({ message: t('fields.errors.summary', { count: Object.keys(found).length }), tone: 'error', extra: [] })
@@ -188,6 +211,16 @@ export function AlarmForm ({ type, alarm, vocabulary, onDone, onCancel }: Props)
     }
     setProblem(null)
     await run(async () => {
+      if (onSubmitBody !== undefined) {
+        const base = toBody(type, values)
+        const list = (items: unknown[]): unknown => items.length === 1 ? items[0] : items
+        const keys = selection.map(parseKey)
+        const subject = MANY.has(type.type)
+          ? { pokemon_id: list(keys.map((k) => k.pokemonId)), form: keys[0]?.form ?? 0 }
+          : picking !== null && chosen.length > 1 ? { [picking]: pickedValues(chosen).map((v) => toBody(type, v)[picking]) } : {}
+        await onSubmitBody({ ...base, ...subject })
+        return
+      }
       if (creating) {
         const base = toBody(type, values)
         const alarms = MANY.has(type.type)
@@ -280,13 +313,13 @@ export function AlarmForm ({ type, alarm, vocabulary, onDone, onCancel }: Props)
           <>
             <PokemonGridPicker
               selected={selection}
-              multiple={creating}
-              onChange={(keys) => { setSelection(creating ? keys : keys.slice(-1)); setErrors((e) => ({ ...e, pokemon_id: undefined as unknown as string })) }}
+              multiple={several}
+              onChange={(keys) => { setSelection(several ? keys : keys.slice(-1)); setErrors((e) => ({ ...e, pokemon_id: undefined as unknown as string })) }}
               allowEverything={allowEverything}
               label={t('editor.which')}
             />
             {errors.pokemon_id !== undefined && <p className='field-error'>{errors.pokemon_id}</p>}
-            {creating && selection.length > 1 && !selection.includes('0-0') && allowEverything && (
+            {several && selection.length > 1 && !selection.includes('0-0') && allowEverything && (
               <p className='notice small'>
                 {t('editor.everythingHint')}{' '}
                 <button type='button' className='link-button' onClick={() => { setSelection(['0-0']) }}>{t('editor.useEverything')}</button>
@@ -349,7 +382,7 @@ export function AlarmForm ({ type, alarm, vocabulary, onDone, onCancel }: Props)
         </div>
         <div className='form-actions sticky-actions'>
           <button type='submit' className='button button-primary' disabled={busy}>
-            {busy ? t('status.saving') : !creating ? t('alarms.save') : count === 0 ? t('editor.createNone') : t('editor.create', { count })}
+            {busy ? t('status.saving') : !creating || bodyOnly ? t('alarms.save') : count === 0 ? t('editor.createNone') : t('editor.create', { count })}
           </button>
           <button type='button' className='button' onClick={onCancel}>{t('alarms.cancel')}</button>
         </div>

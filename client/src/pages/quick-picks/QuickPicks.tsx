@@ -1,12 +1,25 @@
-import { useState } from 'react'
+import { useEffect, useId, useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { api } from '../../api'
-import { useDialogs } from '../../components/Dialog'
+import { api, ApiError } from '../../api'
+import type { AlarmTypeDescriptor } from '../../alarm-types'
+import { AlarmForm } from '../../alarms/AlarmForm'
+import type { Vocabulary } from '../../alarms/describe'
+import { listItems, type Alarm, type FormValues } from '../../alarms/form-model'
+import { ScopeField } from '../../alarms/ScopeField'
+import { parseKey } from '../../alarms/selection-key'
+import { TemplateInput } from '../../alarms/TemplateInput'
+import { Dialog, useDialogs } from '../../components/Dialog'
+import { PokemonGridPicker } from '../../features/picker'
 import { useSubmit } from '../../forms/useSubmit'
+import { useFormat } from '../../i18n/format'
+import { loadRaidLevels, type RaidLevel } from '../../pickers/game-data'
+import { useGymNames, useMonsters } from '../../pickers/useGameData'
 import { useSession } from '../../shell/session-context'
 import { Status } from '../../shell/Status'
 import { useLoad } from '../../shell/useLoad'
 import { usePageTitle } from '../../shell/usePageTitle'
+import '../../forms/forms.css'
+import '../../alarms/alarms.css'
 
 interface QuickPick {
   id: string
@@ -14,47 +27,92 @@ interface QuickPick {
   description: string | null
   category: string
   alarmType: string
+  enabled: boolean
   scope: 'global' | 'user'
+  filters: Record<string, unknown>
 }
-interface Entry { definition: QuickPick, appliedState: { trackedUids: number[], profileNo: number } | null }
+interface AppliedState { trackedUids: number[], excludePokemonIds: number[] }
+interface Entry { definition: QuickPick, appliedState: AppliedState | null }
+type Open = { kind: 'edit', entry: Entry | null } | { kind: 'apply', entry: Entry } | null
 
 const ALARM_TYPES = ['monster', 'raid', 'egg', 'quest', 'invasion', 'lure', 'nest', 'gym', 'maxbattle'] as const
+type PickType = typeof ALARM_TYPES[number]
+/** Picks say "monster" where the alarm types say "pokemon" (the reference's names). */
+const descriptorName = (alarmType: string): string => alarmType === 'monster' ? 'pokemon' : alarmType
+const NO_GYMS: string[] = []
 
 /**
- * Ready-made sets of alarms: a member applies one to the active profile (its alarms are created and
- * remembered) and removes it again (exactly those alarms go). Administrators define the global ones.
+ * Ready-made sets of alarms: a member applies one to the active profile with their own scope, delivery
+ * and exclusions (its alarms are created and remembered) and removes it again (exactly those alarms go).
+ * Administrators define the global ones in the same editor members use for their alarms.
  */
 export default function QuickPicks () {
   const { t } = useTranslation()
   const { user } = useSession()
   usePageTitle(t('nav.quickPicks'))
   const [state, retry] = useLoad((signal) => api<Entry[]>('/api/quick-picks', { signal }), [user.profileNo])
+  const [open, setOpen] = useState<Open>(null)
   // Announced from here: the list reloads after every change, and the outcome must outlive that.
   const [message, setMessage] = useState<string | null>(null)
+  const changed = (outcome: string): void => { setOpen(null); setMessage(outcome); retry() }
+  const close = (): void => { setOpen(null) }
   return (
     <div className='page'>
       <h1>{t('quickPicks.title')}</h1>
       <p className='muted'>{t('quickPicks.intro')}</p>
       <div role='status' aria-live='polite'>{message !== null && <p className='notice'>{message}</p>}</div>
-      <Status state={state} retry={retry}>{(entries) => <PickList entries={entries} changed={(outcome) => { setMessage(outcome); retry() }} />}</Status>
-      {user.isAdmin && <GlobalPickForm saved={retry} />}
+      {user.isAdmin && <AdminActions add={() => { setOpen({ kind: 'edit', entry: null }) }} seeded={changed} />}
+      <Status state={state} retry={retry}>{(entries) => <PickList entries={entries} changed={changed} open={setOpen} />}</Status>
+      <Dialog
+        open={open !== null}
+        variant='sheet'
+        title={open === null ? '' : open.kind === 'apply' ? t('quickPicks.applyTitle', { name: open.entry.definition.name }) : open.entry === null ? t('quickPicks.newTitle') : t('quickPicks.editTitle', { name: open.entry.definition.name })}
+        onClose={close}
+      >
+        {open?.kind === 'edit' && <PickEditor pick={open.entry?.definition ?? null} saved={changed} cancel={close} />}
+        {open?.kind === 'apply' && <ApplyForm entry={open.entry} applied={changed} cancel={close} />}
+      </Dialog>
     </div>
   )
 }
 
-function PickList ({ entries, changed }: { entries: Entry[], changed: (outcome: string) => void }) {
+function AdminActions ({ add, seeded }: { add: () => void, seeded: (outcome: string) => void }) {
+  const { t } = useTranslation()
+  const { busy, error, run } = useSubmit()
+  const ask = useDialogs()
+  return (
+    <div className='stack-tight'>
+      <div className='row'>
+        <button type='button' className='button button-primary' onClick={add}>{t('quickPicks.add')}</button>
+        <button
+          type='button' className='button' disabled={busy} onClick={() => {
+            void ask.confirm({ title: t('quickPicks.confirmSeed'), confirmLabel: t('quickPicks.seed') }).then(async (yes) => {
+              if (!yes) return
+              await run(async () => {
+                await api('/api/quick-picks/seed', { method: 'POST' })
+                seeded(t('quickPicks.seeded'))
+              })
+            })
+          }}
+        >{t('quickPicks.seed')}
+        </button>
+      </div>
+      <div role='alert'>{error !== null && <p className='notice notice-error'>{error}</p>}</div>
+      {ask.dialog}
+    </div>
+  )
+}
+
+function PickList ({ entries, changed, open }: { entries: Entry[], changed: (outcome: string) => void, open: (next: Open) => void }) {
   const { t } = useTranslation()
   const { user } = useSession()
   const { busy, error, run } = useSubmit()
   const ask = useDialogs()
-  const act = async (entry: Entry, action: 'apply' | 'remove' | 'delete'): Promise<void> => {
+  const act = async (entry: Entry, action: 'remove' | 'delete'): Promise<void> => {
     const { id, name } = entry.definition
     if (action === 'delete' && !await ask.confirm({ title: t('quickPicks.confirmDelete', { name }), confirmLabel: t('dialog.delete'), danger: true })) return
     void run(async () => {
-      if (action === 'apply') {
-        const applied = await api<{ trackedUids: number[] }>(`/api/quick-picks/${id}/apply`, { method: 'POST', json: {} })
-        changed(t('quickPicks.applied', { name, count: applied.trackedUids.length }))
-      } else if (action === 'remove') {
+      if (action === 'remove') {
         await api(`/api/quick-picks/${id}/remove`, { method: 'DELETE' })
         changed(t('quickPicks.removed', { name }))
       } else {
@@ -76,15 +134,28 @@ function PickList ({ entries, changed }: { entries: Entry[], changed: (outcome: 
             <li key={pick.id} className='list-item stack'>
               <div className='stack-tight'>
                 <strong>{pick.name}</strong>
-                <span className='small muted'>{pick.category} · {t(`quickPicks.types.${pick.alarmType}`)}</span>
+                <span className='small muted'>{pick.category} · {t(`quickPicks.types.${pick.alarmType}`)}{!pick.enabled && ` · ${t('quickPicks.disabled')}`}</span>
                 {pick.description !== null && <span>{pick.description}</span>}
-                {applied !== null && <span className='badge'>{t('quickPicks.appliedState', { count: applied.trackedUids.length })}</span>}
+                {applied !== null && (
+                  <span className='badge'>
+                    {t('quickPicks.appliedState', { count: applied.trackedUids.length })}
+                    {applied.excludePokemonIds.length > 0 && ` · ${t('quickPicks.excludedState', { count: applied.excludePokemonIds.length })}`}
+                  </span>
+                )}
               </div>
               <div className='row'>
-                {applied === null
-                  ? <button type='button' className='button button-primary' disabled={busy} onClick={() => { void act(entry, 'apply') }}>{t('quickPicks.apply', { name: pick.name })}</button>
-                  : <button type='button' className='button' disabled={busy} onClick={() => { void act(entry, 'remove') }}>{t('quickPicks.remove', { name: pick.name })}</button>}
-                {user.isAdmin && pick.scope === 'global' && <button type='button' className='button button-danger' disabled={busy} onClick={() => { void act(entry, 'delete') }}>{t('quickPicks.delete', { name: pick.name })}</button>}
+                {pick.enabled && (
+                  <button type='button' className={applied === null ? 'button button-primary' : 'button'} disabled={busy} onClick={() => { open({ kind: 'apply', entry }) }}>
+                    {applied === null ? t('quickPicks.apply', { name: pick.name }) : t('quickPicks.reapply', { name: pick.name })}
+                  </button>
+                )}
+                {applied !== null && <button type='button' className='button' disabled={busy} onClick={() => { void act(entry, 'remove') }}>{t('quickPicks.remove', { name: pick.name })}</button>}
+                {user.isAdmin && pick.scope === 'global' && (
+                  <>
+                    <button type='button' className='button' disabled={busy} onClick={() => { open({ kind: 'edit', entry }) }}>{t('quickPicks.edit', { name: pick.name })}</button>
+                    <button type='button' className='button button-danger' disabled={busy} onClick={() => { void act(entry, 'delete') }}>{t('quickPicks.delete', { name: pick.name })}</button>
+                  </>
+                )}
               </div>
             </li>
           )
@@ -94,76 +165,164 @@ function PickList ({ entries, changed }: { entries: Entry[], changed: (outcome: 
   )
 }
 
-/** Administrators: a global pick from a name, an alarm type and the alarm fields as JSON, or the built-in set. */
-function GlobalPickForm ({ saved }: { saved: () => void }) {
+/** The words the alarm editor describes an alarm with, as the alarm pages build them. */
+function useVocabulary (): Vocabulary {
   const { t } = useTranslation()
-  const [name, setName] = useState('')
-  const [category, setCategory] = useState('')
-  const [alarmType, setAlarmType] = useState<typeof ALARM_TYPES[number]>('monster')
-  const [filters, setFilters] = useState('{ "min_iv": 100 }')
-  const [done, setDone] = useState<string | null>(null)
-  const { busy, error, setError, run } = useSubmit()
-  const ask = useDialogs()
+  const format = useFormat()
+  const { monsters } = useMonsters()
+  const [raidLevels, setRaidLevels] = useState<RaidLevel[] | null>(null)
+  useEffect(() => { void loadRaidLevels().then(setRaidLevels, () => undefined) }, [])
+  const gymNames = useGymNames(NO_GYMS)
+  return useMemo(() => ({ t, monsters, raidLevels, number: format.number, numberRange: format.numberRange, gymNames }), [t, monsters, raidLevels, format.number, format.numberRange, gymNames])
+}
+
+/**
+ * Administrators: a global pick's name, category and type, and its alarm in the alarm editor itself;
+ * the editor hands back the filled alarm, which becomes the pick's filters.
+ */
+function PickEditor ({ pick, saved, cancel }: { pick: QuickPick | null, saved: (outcome: string) => void, cancel: () => void }) {
+  const { t } = useTranslation()
+  const { allAlarmTypes } = useSession()
+  const vocabulary = useVocabulary()
+  const [name, setName] = useState(pick?.name ?? '')
+  const [description, setDescription] = useState(pick?.description ?? '')
+  const [category, setCategory] = useState(pick?.category ?? '')
+  const [enabled, setEnabled] = useState(pick?.enabled ?? true)
+  const offered = ALARM_TYPES.filter((type) => allAlarmTypes.some((d) => d.type === descriptorName(type)))
+  const [alarmType, setAlarmType] = useState<PickType>(() => (pick?.alarmType as PickType | undefined) ?? 'monster')
+  const [nameError, setNameError] = useState<string | null>(null)
+  const descriptor = allAlarmTypes.find((d) => d.type === descriptorName(alarmType))
+  // The pick's own alarm while its type is unchanged; a new type starts from that type's defaults.
+  const alarm = pick !== null && pick.alarmType === alarmType ? { uid: 0, ...pick.filters } as Alarm : undefined
+
+  const save = async (filters: Record<string, unknown>): Promise<void> => {
+    if (name.trim() === '') {
+      setNameError(t('fields.errors.required'))
+      document.getElementById('pick-name')?.focus()
+      return
+    }
+    const body = {
+      ...(pick !== null && { id: pick.id }),
+      name: name.trim(),
+      description: description.trim() === '' ? null : description.trim(),
+      ...(category.trim() !== '' && { category: category.trim() }),
+      alarmType,
+      enabled,
+      filters
+    }
+    await api('/api/quick-picks', { method: 'POST', json: body })
+    saved(t('quickPicks.saved', { name: name.trim() }))
+  }
+
   return (
-    <form
-      className='card stack' aria-labelledby='pick-new' onSubmit={(e) => {
-        e.preventDefault()
-        setDone(null)
-        let parsed: unknown
-        try {
-          parsed = JSON.parse(filters)
-        } catch {
-          setError(t('quickPicks.filtersNotJson'))
-          return
-        }
-        void run(async () => {
-          const body = { name: name.trim(), alarmType, filters: parsed, ...(category.trim() !== '' && { category: category.trim() }) }
-          await api('/api/quick-picks', { method: 'POST', json: body })
-          setDone(t('quickPicks.saved', { name: name.trim() }))
-          setName('')
-          saved()
-        })
-      }}
-    >
-      <h2 id='pick-new'>{t('quickPicks.newTitle')}</h2>
+    <div className='stack'>
       <div className='field'>
-        <label htmlFor='pick-name'>{t('quickPicks.name')}</label>
-        <input id='pick-name' className='input' required maxLength={200} value={name} onChange={(e) => { setName(e.target.value) }} />
+        <label className='label' htmlFor='pick-name'>{t('quickPicks.name')}</label>
+        <input
+          id='pick-name' className='input' required maxLength={200} value={name} aria-invalid={nameError !== null}
+          aria-describedby={nameError !== null ? 'pick-name-error' : undefined}
+          onChange={(e) => { setName(e.target.value); setNameError(null) }}
+        />
+        {nameError !== null && <p id='pick-name-error' className='field-error'>{nameError}</p>}
       </div>
       <div className='field'>
-        <label htmlFor='pick-category'>{t('quickPicks.category')}</label>
+        <label className='label' htmlFor='pick-description'>{t('quickPicks.description')}</label>
+        <input id='pick-description' className='input' maxLength={2000} value={description} onChange={(e) => { setDescription(e.target.value) }} />
+      </div>
+      <div className='field'>
+        <label className='label' htmlFor='pick-category'>{t('quickPicks.category')}</label>
         <input id='pick-category' className='input' maxLength={50} value={category} onChange={(e) => { setCategory(e.target.value) }} />
       </div>
       <div className='field'>
-        <label htmlFor='pick-type'>{t('quickPicks.alarmType')}</label>
-        <select id='pick-type' className='input' value={alarmType} onChange={(e) => { setAlarmType(e.target.value as typeof ALARM_TYPES[number]) }}>
-          {ALARM_TYPES.map((type) => <option key={type} value={type}>{t(`quickPicks.types.${type}`)}</option>)}
+        <label className='label' htmlFor='pick-type'>{t('quickPicks.alarmType')}</label>
+        <select id='pick-type' className='select' value={alarmType} onChange={(e) => { setAlarmType(e.target.value as PickType) }}>
+          {offered.map((type) => <option key={type} value={type}>{t(`quickPicks.types.${type}`)}</option>)}
         </select>
       </div>
+      <label className='check'>
+        <input type='checkbox' checked={enabled} onChange={(e) => { setEnabled(e.target.checked) }} />
+        <span>{t('quickPicks.enabled')}</span>
+      </label>
+      {descriptor === undefined
+        ? <p className='notice notice-warning'>{t('quickPicks.typeUnknown')}</p>
+        : <AlarmForm key={alarmType} type={descriptor} alarm={alarm} vocabulary={vocabulary} onSubmitBody={save} onDone={cancel} onCancel={cancel} />}
+    </div>
+  )
+}
+
+/** Every pokemon but some: only a pick for every pokemon can leave species out. */
+const excludable = (pick: QuickPick): boolean => pick.alarmType === 'monster' && (pick.filters.pokemon_id ?? 0) === 0
+
+/**
+ * A member's apply: where the alarms are delivered (the profile's areas, a radius or chosen areas),
+ * the template, auto-delete, and for "every pokemon" picks the species to leave out. The answer says
+ * how many alarms were created and how many were already there; a refusal keeps the form open.
+ */
+function ApplyForm ({ entry, applied, cancel }: { entry: Entry, applied: (outcome: string) => void, cancel: () => void }) {
+  const { t } = useTranslation()
+  const { allAlarmTypes } = useSession()
+  const { definition: pick, appliedState } = entry
+  const descriptor = allAlarmTypes.find((d) => d.type === descriptorName(pick.alarmType)) as AlarmTypeDescriptor | undefined
+  const [excluded, setExcluded] = useState<string[]>(() => (appliedState?.excludePokemonIds ?? []).map((id) => `${id}-0`))
+  const [scope, setScope] = useState<FormValues>(() => ({ distance: String(pick.filters.distance ?? 0), override_areas: '' }))
+  const [template, setTemplate] = useState(typeof pick.filters.template === 'string' || typeof pick.filters.template === 'number' ? String(pick.filters.template) : '')
+  const storedClean = Number(pick.filters.clean ?? 0)
+  const [autoDelete, setAutoDelete] = useState((storedClean & 1) === 1)
+  const { busy, error, setError, run } = useSubmit()
+  const headingId = useId()
+  const distance = Number(scope.distance)
+  const distanceError = scope.distance !== undefined && scope.distance.trim() !== '' && (!Number.isInteger(distance) || distance < 0) ? t('fields.errors.wholeNumber') : undefined
+
+  const submit = (event: React.FormEvent): void => {
+    event.preventDefault()
+    if (distanceError !== undefined) return
+    const areas = listItems(scope.override_areas ?? '')
+    const excludeIds = [...new Set(excluded.map((key) => parseKey(key).pokemonId).filter((id) => id > 0))]
+    const body = {
+      distance: Number.isInteger(distance) ? distance : 0,
+      ...(areas.length > 0 && { overrideAreas: areas }),
+      ...(template.trim() !== '' && { template: template.trim() }),
+      // The other bits of clean the pick carries (edit in place, summaries) stay as they are.
+      clean: (storedClean & ~1) | (autoDelete ? 1 : 0),
+      ...(excludeIds.length > 0 && { excludePokemonIds: excludeIds })
+    }
+    void run(async () => {
+      const verb = appliedState === null ? 'apply' : 'reapply'
+      const answer = await api<AppliedState & { requested: number }>(`/api/quick-picks/${pick.id}/${verb}`, { method: 'POST', json: body })
+      const created = answer.trackedUids.length
+      const existing = Math.max(0, answer.requested - created)
+      applied(existing === 0
+        ? t('quickPicks.applied', { name: pick.name, count: created })
+        : t('quickPicks.appliedWithExisting', { name: pick.name, created: t('quickPicks.createdCount', { count: created }), existing: t('quickPicks.existingCount', { count: existing }) }))
+    }, (err) => { setError(t('quickPicks.refused', { name: pick.name, reason: err instanceof ApiError ? err.message : t('status.failed') })) })
+  }
+
+  return (
+    <form className='alarm-form stack' aria-labelledby={headingId} noValidate onSubmit={submit} aria-busy={busy}>
+      <h3 id={headingId} className='visually-hidden'>{t('quickPicks.applyTitle', { name: pick.name })}</h3>
+      {pick.description !== null && <p className='muted'>{pick.description}</p>}
+      {excludable(pick) && (
+        <div className='field'>
+          <PokemonGridPicker selected={excluded} onChange={setExcluded} label={t('quickPicks.exclude')} describedBy='pick-exclude-help' />
+          <p id='pick-exclude-help' className='help'>{t('quickPicks.excludeHelp')}</p>
+        </div>
+      )}
+      {descriptor !== undefined && <ScopeField type={descriptor} values={scope} errors={distanceError === undefined ? {} : { distance: distanceError }} set={(changes) => { setScope((s) => ({ ...s, ...changes })) }} />}
       <div className='field'>
-        <label htmlFor='pick-filters'>{t('quickPicks.filters')}</label>
-        <textarea id='pick-filters' className='input' rows={4} aria-describedby='pick-filters-help' value={filters} onChange={(e) => { setFilters(e.target.value) }} />
-        <p id='pick-filters-help' className='help'>{t('quickPicks.filtersHelp')}</p>
+        <label className='label' htmlFor='pick-template'>{t('alarms.fields.template')}</label>
+        <TemplateInput id='pick-template' type={descriptor?.type ?? 'pokemon'} value={template} onChange={setTemplate} />
       </div>
-      <div className='row'>
-        <button type='submit' className='button button-primary' disabled={busy}>{t('quickPicks.save')}</button>
-        <button
-          type='button' className='button' disabled={busy} onClick={() => {
-            void ask.confirm({ title: t('quickPicks.confirmSeed'), confirmLabel: t('quickPicks.seed') }).then(async (yes) => {
-              if (!yes) return
-              await run(async () => {
-                await api('/api/quick-picks/seed', { method: 'POST' })
-                setDone(t('quickPicks.seeded'))
-                saved()
-              })
-            })
-          }}
-        >{t('quickPicks.seed')}
-        </button>
-      </div>
-      <div role='status' aria-live='polite'>{done !== null && <p className='notice'>{done}</p>}</div>
+      <label className='check'>
+        <input type='checkbox' checked={autoDelete} onChange={(e) => { setAutoDelete(e.target.checked) }} />
+        <span>{t('quickPicks.autoDelete')}</span>
+      </label>
       <div role='alert'>{error !== null && <p className='notice notice-error'>{error}</p>}</div>
-      {ask.dialog}
+      <div className='form-actions sticky-actions'>
+        <button type='submit' className='button button-primary' disabled={busy}>
+          {busy ? t('status.saving') : appliedState === null ? t('quickPicks.apply', { name: pick.name }) : t('quickPicks.reapply', { name: pick.name })}
+        </button>
+        <button type='button' className='button' onClick={cancel}>{t('alarms.cancel')}</button>
+      </div>
     </form>
   )
 }
