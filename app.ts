@@ -34,6 +34,7 @@ import geocoder from './plugins/geocoder.js'
 import areaWriter from './plugins/area-writer.js'
 import geofenceForum from './plugins/geofence-forum.js'
 import userGeofences from './plugins/user-geofences.js'
+import geofenceFeed from './plugins/geofence-feed.js'
 import areaSelection from './plugins/area-selection.js'
 import alarmWriter from './plugins/alarm-writer.js'
 import testAlerts from './plugins/test-alerts.js'
@@ -190,6 +191,7 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   await fastify.register(areaWriter)
   await fastify.register(geofenceForum)
   await fastify.register(userGeofences)
+  await fastify.register(geofenceFeed)
   await fastify.register(areaSelection)
   await fastify.register(alarmWriter)
   await fastify.register(testAlerts)
