@@ -48,6 +48,7 @@ import alarmDefaults from './plugins/alarm-defaults.js'
 import gameData from './plugins/game-data.js'
 import masterNames from './plugins/master-names.js'
 import scannerDb from './plugins/scanner-db.js'
+import scanner from './plugins/scanner.js'
 import pokemonAvailability from './plugins/pokemon-availability.js'
 import iconSets from './plugins/icon-sets.js'
 import alarmEstimates from './plugins/alarm-estimates.js'
@@ -205,6 +206,7 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   await fastify.register(gameData)
   await fastify.register(masterNames)
   await fastify.register(scannerDb)
+  await fastify.register(scanner)
   await fastify.register(pokemonAvailability)
   await fastify.register(iconSets)
   await fastify.register(alarmEstimates)
