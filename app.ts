@@ -28,6 +28,7 @@ import auditLog from './plugins/audit-log.js'
 import sessionCleanup from './plugins/session-cleanup.js'
 import blockedAccounts from './plugins/blocked-accounts.js'
 import featureGates from './plugins/feature-gates.js'
+import alarmTypes from './plugins/alarm-types.js'
 import alarmEvents from './plugins/alarm-events.js'
 import koji from './plugins/koji.js'
 import geocoder from './plugins/geocoder.js'
@@ -186,6 +187,7 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   await fastify.register(auditLog)
   await fastify.register(sessionCleanup)
   await fastify.register(featureGates)
+  await fastify.register(alarmTypes)
   await fastify.register(alarmEvents)
   await fastify.register(koji)
   await fastify.register(geocoder)
