@@ -28,12 +28,14 @@ import auditLog from './plugins/audit-log.js'
 import sessionCleanup from './plugins/session-cleanup.js'
 import blockedAccounts from './plugins/blocked-accounts.js'
 import featureGates from './plugins/feature-gates.js'
+import alarmTypes from './plugins/alarm-types.js'
 import alarmEvents from './plugins/alarm-events.js'
 import koji from './plugins/koji.js'
 import geocoder from './plugins/geocoder.js'
 import areaWriter from './plugins/area-writer.js'
 import geofenceForum from './plugins/geofence-forum.js'
 import userGeofences from './plugins/user-geofences.js'
+import geofenceFeed from './plugins/geofence-feed.js'
 import areaSelection from './plugins/area-selection.js'
 import alarmWriter from './plugins/alarm-writer.js'
 import testAlerts from './plugins/test-alerts.js'
@@ -47,6 +49,7 @@ import alarmDefaults from './plugins/alarm-defaults.js'
 import gameData from './plugins/game-data.js'
 import masterNames from './plugins/master-names.js'
 import scannerDb from './plugins/scanner-db.js'
+import scanner from './plugins/scanner.js'
 import pokemonAvailability from './plugins/pokemon-availability.js'
 import iconSets from './plugins/icon-sets.js'
 import alarmEstimates from './plugins/alarm-estimates.js'
@@ -184,12 +187,14 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   await fastify.register(auditLog)
   await fastify.register(sessionCleanup)
   await fastify.register(featureGates)
+  await fastify.register(alarmTypes)
   await fastify.register(alarmEvents)
   await fastify.register(koji)
   await fastify.register(geocoder)
   await fastify.register(areaWriter)
   await fastify.register(geofenceForum)
   await fastify.register(userGeofences)
+  await fastify.register(geofenceFeed)
   await fastify.register(areaSelection)
   await fastify.register(alarmWriter)
   await fastify.register(testAlerts)
@@ -203,6 +208,7 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   await fastify.register(gameData)
   await fastify.register(masterNames)
   await fastify.register(scannerDb)
+  await fastify.register(scanner)
   await fastify.register(pokemonAvailability)
   await fastify.register(iconSets)
   await fastify.register(alarmEstimates)

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { EngineError } from './engine.js'
 import { featureDisabled } from './errors.js'
 import { ALARM_DISABLE_KEYS, type AlarmType } from '../schemas/alarm-types.js'
@@ -7,6 +7,9 @@ import { decoratorPlugin } from './decorator-plugin.js'
 
 /** The spec's "engine disabled-type re-read within 5 minutes". */
 const UPSTREAM_TTL_MS = 5 * 60_000
+
+/** The spec's quest-summary capability cache. */
+const QUEST_SUMMARY_TTL_MS = 5 * 60_000
 
 /** Fort updates are not in `disabledHooks`; PoracleNG reports them as this config value instead. */
 const FORT_KEY = ALARM_DISABLE_KEYS.fort
@@ -22,6 +25,7 @@ function createFeatureGates (fastify: FastifyInstance) {
   const { engine, siteSettings, clock, log } = fastify
   /** One entry: the engine's disabled keys; concurrent requests after expiry share one engine read. */
   const upstream = new TtlCache<'disabled', string[]>(clock, 1)
+  const questSummary = new TtlCache<'quest_summary', boolean>(clock, 1)
 
   /** `general.disable_fort_update`, or null when this engine cannot say (PoracleJS has no config values). */
   async function fortUpdatesDisabled (): Promise<boolean | null> {
@@ -54,6 +58,16 @@ function createFeatureGates (fastify: FastifyInstance) {
     return upstream.getOrLoad('disabled', readOrNone)
   }
 
+  /** An engine without the config route has no summaries; absent from one that has them means its default, on. */
+  async function readQuestSummary (): Promise<boolean> {
+    try {
+      return (await engine.config.values('tracking')).tracking?.quest_summary_enabled !== false
+    } catch (err) {
+      if (err instanceof EngineError && err.kind === 'unsupported') return false
+      throw err
+    }
+  }
+
   /** Who switched the feature off: the site's own setting first, then the engine's configuration. */
   async function disabledBy (disableKey: string): Promise<'site' | 'engine' | null> {
     if (await siteSettings.isTrue(disableKey)) return 'site'
@@ -75,6 +89,15 @@ function createFeatureGates (fastify: FastifyInstance) {
     isDisabled,
     upstreamDisabled,
 
+    /** Whether the engine sends quest summaries (re-read every 5 minutes); a fault is logged on `log`. */
+    questSummaryEnabled (log: FastifyBaseLogger): Promise<boolean> {
+      // A fault is no answer: report "off" now and ask again on the next request.
+      return questSummary.getOrLoad('quest_summary', () => engine.orFallback(
+        async () => ({ value: await readQuestSummary(), ttlMs: QUEST_SUMMARY_TTL_MS }),
+        { log, message: 'could not read the quest summary capability', fallback: { value: false, ttlMs: 0 } }
+      ))
+    },
+
     /** A route hook (`preHandler: fastify.featureGates.gate('disable_mons')`) that runs `ensure`. */
     gate (disableKey: string) {
       return async (_request: FastifyRequest, _reply: FastifyReply): Promise<void> => ensure(disableKey)
@@ -92,6 +115,7 @@ declare module 'fastify' {
 
 /**
  * Alarm-type kill switches: a type is off when its site setting `disable_*` is exactly "true" or when the
- * alarm engine's own configuration disables it (read at most every 5 minutes, failing open).
+ * alarm engine's own configuration disables it (read at most every 5 minutes, failing open). The engine's
+ * quest-summary switch is read and kept the same way.
  */
 export default decoratorPlugin('feature-gates', createFeatureGates, ['engine', 'site-settings', 'clock'])

@@ -46,7 +46,7 @@ function project (config: PoracleWebConfig): Omit<PublicConfig, 'engine' | 'gymP
 
 /** The engine's configuration as the client needs it (`/api/config`), and its alert templates. */
 const engineConfigRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
-  const { auth, engine, scannerDb } = fastify
+  const { auth, engine, scanner } = fastify
 
   fastify.get('/', {
     onRequest: auth.authenticate,
@@ -59,7 +59,7 @@ const engineConfigRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     return {
       ...projected,
       engine: { generation, name: engineName(generation), reachable: generation !== null, capabilities: engineCapabilities(generation) },
-      gymPicker: scannerDb !== null
+      gymPicker: scanner.configured
     }
   })
 

@@ -1,17 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import type { FastifyBaseLogger } from 'fastify'
 import { Type } from '@sinclair/typebox'
 import { badRequest } from '../../plugins/errors.js'
-import { EngineError } from '../../plugins/engine.js'
-import { TtlCache } from '../../lib/ttl-cache.js'
 import { errors } from '../../schemas/common.js'
 import { parseActiveHours, type ActiveHoursInput } from '../../schemas/profiles.js'
 import {
   AlertTypeParamsSchema, SUMMARY_ALERT_TYPES, SummaryCapabilitySchema, SummaryScheduleSchema, SummaryScheduleWriteSchema
 } from '../../schemas/summary-schedules.js'
-
-/** The spec's quest-summary capability cache. */
-const CAPABILITY_TTL_MS = 5 * 60_000
 
 /** The engine answers parsed JSON or, from older builds, the stored text. */
 const activeHoursText = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value ?? []))
@@ -22,24 +16,7 @@ const activeHoursText = (value: unknown) => (typeof value === 'string' ? value :
  * only from the token.
  */
 const summaryScheduleRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
-  const { auth, engine, clock, featureGates, rateLimits } = fastify
-  const capability = new TtlCache<'quest_summary', boolean>(clock, 1)
-
-  /** An engine without the config route has no summaries; absent from one that has them means its default, on. */
-  async function readCapability (): Promise<boolean> {
-    try {
-      return (await engine.config.values('tracking')).tracking?.quest_summary_enabled !== false
-    } catch (err) {
-      if (err instanceof EngineError && err.kind === 'unsupported') return false
-      throw err
-    }
-  }
-
-  // A fault is no answer: report "off" now and ask again on the next request.
-  const questSummaryEnabled = (log: FastifyBaseLogger): Promise<boolean> => capability.getOrLoad('quest_summary', () => engine.orFallback(
-    async () => ({ value: await readCapability(), ttlMs: CAPABILITY_TTL_MS }),
-    { log, message: 'could not read the quest summary capability', fallback: { value: false, ttlMs: 0 } }
-  ))
+  const { auth, engine, featureGates, rateLimits } = fastify
 
   fastify.addHook('onRequest', auth.authenticate)
   // Before body validation and the gate, so a wrong type never costs an engine call.
@@ -59,7 +36,7 @@ const summaryScheduleRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
 
   fastify.get('/capability', {
     schema: { tags: ['summary-schedules'], response: { 200: SummaryCapabilitySchema, ...errors(401, 403) } }
-  }, async (request) => ({ enabled: await questSummaryEnabled(request.log) }))
+  }, async (request) => ({ enabled: await featureGates.questSummaryEnabled(request.log) }))
 
   fastify.get('/', {
     schema: { tags: ['summary-schedules'], response: { 200: Type.Array(SummaryScheduleSchema), ...errors(401, 403, 500, 501, 503) } }
