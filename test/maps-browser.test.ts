@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http'
 import { deflateSync } from 'node:zlib'
 import t from 'tap'
 import type { Browser, Page } from 'playwright-core'
-import { axeViolations, browserMissing, launchChromium } from './browser.js'
+import { axeViolations, browserMissing, choosePokemon, launchChromium, setMinIv } from './browser.js'
 import { build, bearer, seedHuman, type Test, type TestApp } from './helper.js'
 import { startKojiFake } from './fakes/koji.js'
 
@@ -279,9 +279,13 @@ async function browserTests (): Promise<void> {
     const s = await site(t)
     const admin = await signedIn(t, s, ADMIN, true)
     await admin.page.goto('/quick-picks')
-    await admin.page.getByLabel('Name', { exact: true }).fill('Perfect Pikachu')
-    await admin.page.getByLabel('Alarm fields (JSON)').fill('{ "pokemon_id": 25, "min_iv": 100 }')
-    await admin.page.getByRole('button', { name: 'Save quick pick' }).click()
+    // The pick's alarm is made in the alarm editor members use.
+    await admin.page.getByRole('button', { name: 'Add a quick pick' }).click()
+    const editor = admin.page.getByRole('dialog')
+    await editor.getByRole('textbox', { name: 'Name' }).fill('Perfect Pikachu')
+    await choosePokemon(admin.page, 'pika', 'Pikachu')
+    await setMinIv(admin.page, '100')
+    await editor.getByRole('button', { name: 'Save', exact: true }).click()
     await admin.page.getByRole('button', { name: 'Apply Perfect Pikachu' }).waitFor()
 
     const monsters = async (): Promise<Array<{ pokemon_id: number, min_iv: number }>> =>
@@ -289,6 +293,7 @@ async function browserTests (): Promise<void> {
     const member = await signedIn(t, s, MEMBER)
     await member.page.goto('/quick-picks')
     await member.page.getByRole('button', { name: 'Apply Perfect Pikachu' }).click()
+    await member.page.getByRole('dialog').getByRole('button', { name: 'Apply Perfect Pikachu' }).click()
     await member.page.getByText('Perfect Pikachu applied: 1 alarm added.').waitFor()
     t.same(await monsters(), [{ pokemon_id: 25, min_iv: 100 }], 'the alarm is in the engine database')
     t.same(await axeViolations(member.page), [], 'axe-core finds nothing on the quick picks page')
