@@ -13,6 +13,9 @@ const ITEM_REWARD = 2
 /** The scanner keys weather by S2 level-10 cells. */
 const WEATHER_LEVEL = 10
 
+/** The game's pokemon types by id (1 Normal … 18 Fairy), as the game data numbers them. */
+const TYPE_IDS: Record<string, number> = Object.fromEntries(['Normal', 'Fighting', 'Flying', 'Poison', 'Ground', 'Rock', 'Bug', 'Ghost', 'Steel', 'Fire', 'Water', 'Grass', 'Electric', 'Psychic', 'Ice', 'Dragon', 'Dark', 'Fairy'].map((name, i) => [name, i + 1]))
+
 /** The game's weather conditions 1-7 and the pokemon types each boosts. */
 const CONDITIONS: Record<number, { name: string, icon: string, boosted: string[] }> = {
   1: { name: 'Clear', icon: 'clear', boosted: ['Grass', 'Ground', 'Fire'] },
@@ -71,6 +74,7 @@ function createScanner (fastify: FastifyInstance) {
           conditionName: known?.name ?? 'Unknown',
           icon: known?.icon ?? 'unknown',
           boostedTypes: known?.boosted ?? [],
+          boostedTypeIds: (known?.boosted ?? []).map((name) => TYPE_IDS[name] ?? 0),
           hasWarning: Number(row.warn ?? 0) > 0,
           severity: Number(row.severity ?? 0),
           updatedAt: new Date(Number(row.updated) * 1000).toISOString()

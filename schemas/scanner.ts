@@ -46,6 +46,7 @@ export const WeatherSchema = Type.Object({
   conditionName: Type.String(),
   icon: Type.String(),
   boostedTypes: Type.Array(Type.String()),
+  boostedTypeIds: Type.Array(Type.Integer(), { description: 'The boosted types by the game data\'s type id, for names in the reader\'s language.' }),
   hasWarning: Type.Boolean(),
   severity: Type.Integer(),
   updatedAt: Type.String({ description: 'ISO 8601' })

@@ -179,6 +179,23 @@ async function editorTests (): Promise<void> {
     t.same((await rows('monsters', user.id)).map((r) => r.pokemon_id), [1])
   })
 
+  t.test('phone: the quest summary is sent at once on request, and a refusal is said', async (t) => {
+    const user = human()
+    const page = await env.signIn(t, user, '/preferences', PHONE)
+    noNativeDialogs(t, page)
+    const summary = page.getByRole('region', { name: 'Quest summary' })
+    const sent = () => testApp.engine.requests.filter((r) => r.method === 'POST' && r.path === `/api/summaries/${user.id}/quest/trigger`).length
+    await summary.getByRole('button', { name: 'Send my summary now' }).click()
+    await summary.getByText('Your quest summary is on its way.').waitFor()
+    t.equal(sent(), 1, 'the engine was asked once')
+    t.same(await axeViolations(page), [], 'axe: the preferences page after sending')
+    testApp.engine.set({ summaryFeature: false })
+    t.teardown(() => { testApp.engine.set({ summaryFeature: true }) })
+    await summary.getByRole('button', { name: 'Send my summary now' }).click()
+    await summary.getByRole('alert').getByText(/./).waitFor()
+    t.notOk(await summary.getByText('Your quest summary is on its way.').isVisible(), 'no success while the engine refuses')
+  })
+
   t.test('desktop: personal defaults prefill a new alarm and an edited raid keeps its place and shows its team', async (t) => {
     const user = human()
     const page = await env.signIn(t, user, '/preferences', DESKTOP)

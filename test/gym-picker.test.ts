@@ -3,6 +3,7 @@ import type { Page } from 'playwright-core'
 import { rootConnection } from './helper.js'
 import { startKojiFake } from './fakes/koji.js'
 import { scannerDatabase } from './fakes/scanner-db.js'
+import { s2CellIdSigned } from '../lib/s2.js'
 import { axeViolations, browserMissing, PHONE, startBrowserApp } from './browser.js'
 
 /**
@@ -42,7 +43,19 @@ async function gymPickerTests (): Promise<void> {
       env: { KOJI_API_ADDRESS: koji.url, KOJI_BEARER_TOKEN: koji.token, KOJI_PROJECT_NAME: 'poracle', SCANNER_DB_HOST: '127.0.0.1', SCANNER_DB_USER: 'root', SCANNER_DB_NAME: database }
     })
     const user = { id: '400000000000000001', name: 'Misty', latitude: 51.1, longitude: 7.1 }
-    const page = await env.signIn(t, user, '/alarms/raids', PHONE)
+    // Rain over the member's pin: the dashboard names it and the types it boosts.
+    await scanner.query('INSERT INTO weather (id, level, latitude, longitude, gameplay_condition, updated) VALUES (?, 10, 51.1, 7.1, 2, ?)', [s2CellIdSigned(51.1, 7.1, 10), Math.floor(Date.now() / 1000)])
+    const home = await env.signIn(t, user, '/', PHONE)
+    await home.getByText('In-game weather at your location: Rain').waitFor()
+    await home.getByText('· Boosts Water, Electric, and Bug').waitFor()
+    t.same(await axeViolations(home), [], 'axe-core: the dashboard with the weather')
+    await home.evaluate(() => { localStorage.setItem('aw.language', 'de') })
+    await home.reload()
+    await home.getByText('Spielwetter an deinem Standort: Regen').waitFor()
+    await home.getByText('· Verstärkt Wasser, Elektro und Käfer').waitFor()
+    t.pass('the weather and the boosted types in the game\'s own German names')
+    await home.evaluate(() => { localStorage.setItem('aw.language', 'en') })
+    const page = await env.signIn(t, { ...user, seeded: true }, '/alarms/raids', PHONE)
     const searches: string[] = []
     page.on('request', (request) => { if (request.url().includes('/api/scanner/gyms?')) searches.push(new URL(request.url()).searchParams.get('search') ?? '') })
 
@@ -114,8 +127,12 @@ async function gymPickerTests (): Promise<void> {
 
   t.test('without the scanner: no picker, and a raid alarm saves "any gym"', async (t) => {
     const env = await startBrowserApp(t)
-    const user = { id: '400000000000000002', name: 'Brock' }
-    const page = await env.signIn(t, user, '/alarms/raids', PHONE)
+    const user = { id: '400000000000000002', name: 'Brock', latitude: 51.1, longitude: 7.1 }
+    const home = await env.signIn(t, user, '/', PHONE)
+    await home.getByText('51.1, 7.1').waitFor()
+    await home.waitForLoadState('networkidle')
+    t.equal(await home.getByText(/In-game weather/).count(), 0, 'no scanner: the dashboard shows no weather')
+    const page = await env.signIn(t, { ...user, seeded: true }, '/alarms/raids', PHONE)
     const config = page.waitForResponse((res) => res.url().endsWith('/api/config'))
     await page.getByRole('button', { name: 'Add alarm' }).click()
     t.equal((await (await config).json()).gymPicker, false, 'the site says it has no scanner')

@@ -108,7 +108,7 @@ t.test('weather: the S2 level-10 cell of the pin, and of named points', async (t
   await s.scanner.query('INSERT INTO weather (id, level, latitude, longitude, gameplay_condition, updated) VALUES (?, 10, 0, 0, 5, ?)', [cell + 2n ** 40n, NOW_S])
   const here = await s.app.inject({ method: 'GET', url: '/api/location/weather', headers: s.headers })
   t.equal(here.statusCode, 200)
-  t.same(here.json(), { condition: 2, conditionName: 'Rainy', icon: 'rainy', boostedTypes: ['Water', 'Electric', 'Bug'], hasWarning: true, severity: 1, updatedAt: '2026-11-26T12:00:00.000Z' })
+  t.same(here.json(), { condition: 2, conditionName: 'Rainy', icon: 'rainy', boostedTypes: ['Water', 'Electric', 'Bug'], boostedTypeIds: [11, 13, 7], hasWarning: true, severity: 1, updatedAt: '2026-11-26T12:00:00.000Z' })
   const nyc = s2CellIdSigned(40.7128, -74.006, 10)
   t.ok(nyc < 0n, 'a face-4 cell is stored negative')
   await s.scanner.query('INSERT INTO weather (id, level, latitude, longitude, gameplay_condition, updated) VALUES (?, 10, 40.7, -74, 6, ?)', [nyc, NOW_S])

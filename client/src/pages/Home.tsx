@@ -12,6 +12,7 @@ import { usePageTitle } from '../shell/usePageTitle'
 import { DevicePositionButton } from '../forms/DevicePositionButton'
 import '../forms/forms.css'
 import { ProfileTotal } from '../features/estimates/ProfileTotal'
+import { PinWeather } from '../features/weather/PinWeather'
 
 interface Location { latitude: number, longitude: number }
 interface AvailableArea { name: string, group: string, userSelectable: boolean }
@@ -65,6 +66,7 @@ export default function Home () {
                   <dt>{t('dashboard.areas')}</dt>
                   <dd>{areas.length === 0 ? t('dashboard.noAreas') : areas.join(', ')}</dd>
                 </dl>
+                {!noLocation && <PinWeather version={`${user.profileNo}:${location.latitude},${location.longitude}`} />}
                 <div className='row'>
                   <button type='button' className='button' aria-expanded={editing === 'location'} onClick={() => { setEditing(editing === 'location' ? null : 'location') }}>{t('dashboard.setLocation')}</button>
                   <button type='button' className='button' aria-expanded={editing === 'areas'} onClick={() => { setEditing(editing === 'areas' ? null : 'areas') }}>{t('dashboard.chooseAreas')}</button>

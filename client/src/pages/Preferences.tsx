@@ -171,7 +171,28 @@ function SummarySchedule () {
         )}
       </Status>
       <Outcome done={done} error={error} />
+      {state.status === 'ready' && <SendSummaryNow />}
     </section>
+  )
+}
+
+/** Asks the engine to send today's quest summary at once, outside the schedule (limited like test alerts). */
+function SendSummaryNow () {
+  const { t } = useTranslation()
+  const { busy, error, run } = useSubmit()
+  const [done, setDone] = useState<string | null>(null)
+  const send = (): void => {
+    setDone(null)
+    void run(async () => {
+      await api('/api/summary-schedules/quest/trigger', { method: 'POST' })
+      setDone(t('preferences.summary.sent'))
+    })
+  }
+  return (
+    <div className='form-actions'>
+      <button type='button' className='button' disabled={busy} onClick={send}>{busy ? t('preferences.summary.sending') : t('preferences.summary.sendNow')}</button>
+      <Outcome done={done} error={error} />
+    </div>
   )
 }
 
