@@ -12,7 +12,7 @@
  */
 import { fileURLToPath } from 'node:url'
 import { insertHuman } from '../test/fakes/engine-db.js'
-import { startOidcProvider, type OidcProviderHandle } from '../test/fakes/oidc-provider.js'
+import { oidcClientEnv, startOidcProvider, type OidcProviderHandle } from '../test/fakes/oidc-provider.js'
 import { CookieJar } from '../test/fakes/browser-flow.js'
 import { buildIfDue, startBuiltServer, type Owner } from '../test/built-server.js'
 import { freePort, startNginx } from '../test/nginx.js'
@@ -108,12 +108,7 @@ async function measure (label: string, op: OidcProviderHandle, engineUrl: string
       PROXY_KNOWN_PROXIES: '127.0.0.1',
       REDIS_URL: 'redis://127.0.0.1:6379',
       RATE_LIMIT_AUTH_MAX: '1000000',
-      OIDC_CLIENT_ID: op.clientId,
-      OIDC_CLIENT_SECRET: op.clientSecret,
-      OIDC_AUTHORIZATION_URL: op.authorizationUrl,
-      OIDC_TOKEN_URL: op.tokenUrl,
-      OIDC_USERINFO_URL: op.userinfoUrl,
-      OIDC_USE_REFRESH_TOKENS: 'true',
+      ...oidcClientEnv(op),
       LOG_LEVEL: 'warn'
     }
     const servers = await Promise.all(Array.from({ length: instances }, () => startBuiltServer(owner, viaNginx ? env : { ...env, PORT: String(port) })))

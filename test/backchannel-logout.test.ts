@@ -5,7 +5,7 @@ import t from 'tap'
 import { SignJWT, exportJWK, generateKeyPair } from 'jose'
 import { build, seedHuman } from './helper.js'
 import { followLogin } from './fakes/browser-flow.js'
-import { startOidcProvider } from './fakes/oidc-provider.js'
+import { oidcClientEnv, startOidcProvider } from './fakes/oidc-provider.js'
 
 /*
  * OpenID Connect Back-Channel Logout 1.0 against the real oidc-provider with its back-channel logout
@@ -36,14 +36,9 @@ t.test('back-channel logout, RFC 9207 and __Host- cookies', async (t) => {
 
   const s = await build(t, {
     env: {
-      OIDC_CLIENT_ID: op.clientId,
-      OIDC_CLIENT_SECRET: op.clientSecret,
-      OIDC_AUTHORIZATION_URL: op.authorizationUrl,
-      OIDC_TOKEN_URL: op.tokenUrl,
-      OIDC_USERINFO_URL: op.userinfoUrl,
+      ...oidcClientEnv(op),
       OIDC_ISSUER: op.issuer,
       OIDC_JWKS_URL: `http://127.0.0.1:${(jwks.address() as AddressInfo).port}/`,
-      OIDC_USE_REFRESH_TOKENS: 'true',
       OIDC_TOKEN_ENCRYPTION_KEY: randomBytes(32).toString('base64')
     },
     config: { RATE_LIMIT_AUTH_MAX: 10_000, RATE_LIMIT_AUTH_READ_MAX: 10_000 }

@@ -5,7 +5,7 @@ import type { Locator, Page } from 'playwright-core'
 import { axeViolations, browserMissing, DESKTOP, PHONE, startBrowserApp, type BrowserApp } from './browser.js'
 import { bearer, seedHuman, type Test } from './helper.js'
 import { followLogin } from './fakes/browser-flow.js'
-import { startOidcProvider } from './fakes/oidc-provider.js'
+import { oidcClientEnv, startOidcProvider } from './fakes/oidc-provider.js'
 
 /**
  * "My devices" and the audit log in Debian's Chromium against the whole app (real databases, the
@@ -69,12 +69,7 @@ async function browserTests (): Promise<void> {
     t.teardown(() => op.close())
     const site = await startBrowserApp(t, {
       env: {
-        OIDC_CLIENT_ID: op.clientId,
-        OIDC_CLIENT_SECRET: op.clientSecret,
-        OIDC_AUTHORIZATION_URL: op.authorizationUrl,
-        OIDC_TOKEN_URL: op.tokenUrl,
-        OIDC_USERINFO_URL: op.userinfoUrl,
-        OIDC_USE_REFRESH_TOKENS: 'true',
+        ...oidcClientEnv(op),
         OIDC_TOKEN_ENCRYPTION_KEY: randomBytes(32).toString('base64')
       },
       config: { RATE_LIMIT_AUTH_MAX: 10_000, RATE_LIMIT_AUTH_READ_MAX: 10_000 }

@@ -1,10 +1,8 @@
-import { existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import t from 'tap'
 import type { Page } from 'playwright-core'
 import { axeViolations, browserMissing, DESKTOP, PHONE, startBrowserApp } from './browser.js'
-import type { Test } from './helper.js'
-import { startUiconsFake } from './fakes/uicons.js'
+import { imagesAllDrawn, startUiconsFake } from './fakes/uicons.js'
 import { buildPickerHarness } from './fixtures/picker-harness/build.js'
 
 /**
@@ -12,7 +10,6 @@ import { buildPickerHarness } from './fixtures/picker-harness/build.js'
  * static host: tiles, the search language, filters, select-visible, forms, keyboard, icons through
  * index.json with the fallback chain, on a phone and a desktop.
  */
-const FIXTURE = fileURLToPath(new URL('./fixtures/uicons/', import.meta.url))
 const SCREENSHOTS = fileURLToPath(new URL('../docs/screenshots/', import.meta.url))
 
 const missing = browserMissing()
@@ -34,22 +31,6 @@ async function pickerTests (): Promise<void> {
   const chosen = async (page: Page, what = 'pokemon') => (await page.getByTestId(`chosen-${what}`).textContent()) ?? ''
   const search = (page: Page) => page.getByRole('searchbox', { name: 'Search pokémon' })
   const shownNames = async (page: Page) => (await grid(page).getByRole('button').evaluateAll((buttons) => buttons.map((b) => b.querySelector('img,[role=img]')?.getAttribute('alt') ?? b.querySelector('[role=img]')?.getAttribute('aria-label') ?? ''))).sort()
-
-  /** Every image on the page: loaded with a size, and a name the fixture set holds (never guessed). */
-  async function imagesAllDrawn (t: Test, page: Page): Promise<number> {
-    // Images below the fold load lazily: asked for now, so that every one can be checked.
-    await page.evaluate(() => { for (const img of document.images) img.loading = 'eager' })
-    await page.waitForFunction(() => [...document.images].every((img) => img.complete))
-    const images = await page.evaluate(() => [...document.images].map((img) => ({ src: img.src, width: img.naturalWidth, alt: img.getAttribute('alt') })))
-    for (const image of images) {
-      t.ok(image.width > 0, `drawn: ${image.src}`)
-      t.ok(image.alt !== null && image.alt !== '', `has a text alternative: ${image.src}`)
-      t.ok(existsSync(FIXTURE + new URL(image.src).pathname.replace('/set/', '')), `in the set: ${image.src}`)
-    }
-    const asked = icons.requests.filter((p) => !p.endsWith('index.json'))
-    t.same(asked.filter((p) => !existsSync(FIXTURE + p.replace('/set/', ''))), [], 'no icon was asked for that the set lacks')
-    return images.length
-  }
 
   t.test('pokemon by tile, search language, filters and select-visible on a phone', async (t) => {
     const page = await env.signIn(t, human(), '/harness/index.html?kinds=maxLevel', PHONE)
@@ -106,7 +87,7 @@ async function pickerTests (): Promise<void> {
     t.match(await chosen(page), /2-0/)
 
     await search(page).fill('')
-    t.ok(await imagesAllDrawn(t, page) > 5)
+    t.ok(await imagesAllDrawn(t, page, icons) > 5)
     t.same(await axeViolations(page), [], 'axe-core finds nothing')
     await page.getByRole('button', { name: /^Filters/ }).click()
     await page.screenshot({ path: `${SCREENSHOTS}picker-pokemon-phone-light.png`, fullPage: true })

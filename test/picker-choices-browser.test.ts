@@ -1,12 +1,10 @@
-import { existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import t from 'tap'
 import type { Page } from 'playwright-core'
 import { eq } from 'drizzle-orm'
 import { siteSettings } from '../db/schema/service.js'
 import { axeViolations, browserMissing, PHONE, startBrowserApp } from './browser.js'
-import type { Test } from './helper.js'
-import { startUiconsFake } from './fakes/uicons.js'
+import { imagesAllDrawn, startUiconsFake } from './fakes/uicons.js'
 import { buildPickerHarness } from './fixtures/picker-harness/build.js'
 
 /**
@@ -14,7 +12,6 @@ import { buildPickerHarness } from './fixtures/picker-harness/build.js'
  * static host: max battle levels, grunts with leaders and PokéStop events, icons through index.json with
  * the fallback chain, placeholders for a set that cannot be read, and the alarm form using them.
  */
-const FIXTURE = fileURLToPath(new URL('./fixtures/uicons/', import.meta.url))
 const SCREENSHOTS = fileURLToPath(new URL('../docs/screenshots/', import.meta.url))
 
 const missing = browserMissing()
@@ -33,22 +30,6 @@ async function pickerTests (): Promise<void> {
   const human = () => ({ id: String(++nextUser), name: `member${nextUser}`, latitude: 51.5, longitude: -0.12, area: ['centre'] })
 
   const chosen = async (page: Page, what = 'pokemon') => (await page.getByTestId(`chosen-${what}`).textContent()) ?? ''
-
-  /** Every image on the page: loaded with a size, and a name the fixture set holds (never guessed). */
-  async function imagesAllDrawn (t: Test, page: Page): Promise<number> {
-    // Images below the fold load lazily: asked for now, so that every one can be checked.
-    await page.evaluate(() => { for (const img of document.images) img.loading = 'eager' })
-    await page.waitForFunction(() => [...document.images].every((img) => img.complete))
-    const images = await page.evaluate(() => [...document.images].map((img) => ({ src: img.src, width: img.naturalWidth, alt: img.getAttribute('alt') })))
-    for (const image of images) {
-      t.ok(image.width > 0, `drawn: ${image.src}`)
-      t.ok(image.alt !== null && image.alt !== '', `has a text alternative: ${image.src}`)
-      t.ok(existsSync(FIXTURE + new URL(image.src).pathname.replace('/set/', '')), `in the set: ${image.src}`)
-    }
-    const asked = icons.requests.filter((p) => !p.endsWith('index.json'))
-    t.same(asked.filter((p) => !existsSync(FIXTURE + p.replace('/set/', ''))), [], 'no icon was asked for that the set lacks')
-    return images.length
-  }
 
   t.test('max battle levels, grunts with leaders, Giovanni and PokéStop events, lures and teams with icons', async (t) => {
     const page = await env.signIn(t, human(), '/harness/index.html?kinds=maxLevel,raidLevel,grunt,lure,team,item,reward', PHONE)
@@ -87,7 +68,7 @@ async function pickerTests (): Promise<void> {
     const placeholder = group('maxLevel').getByRole('img', { name: 'Gigantamax Battle', exact: true })
     t.equal(await placeholder.textContent(), 'G1', 'no icon in the standard: a named placeholder')
 
-    t.ok(await imagesAllDrawn(t, page) > 10)
+    t.ok(await imagesAllDrawn(t, page, icons) > 10)
     t.same(await axeViolations(page), [])
     await page.screenshot({ path: `${SCREENSHOTS}picker-choices-phone-light.png`, fullPage: true })
   })
@@ -101,7 +82,7 @@ async function pickerTests (): Promise<void> {
     await page.getByRole('img', { name: 'Water' }).waitFor()
     t.equal(await page.getByRole('img', { name: 'Water' }).evaluate((e) => e.tagName), 'SPAN', 'a placeholder, not an img')
     t.equal(await page.getByRole('img', { name: 'Water' }).textContent(), 'W')
-    t.ok(await imagesAllDrawn(t, page) > 0)
+    t.ok(await imagesAllDrawn(t, page, icons) > 0)
   })
 
   t.test('the alarm form: a max battle by Gigantamax level, Giovanni as an invasion', async (t) => {

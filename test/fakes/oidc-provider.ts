@@ -138,6 +138,18 @@ const STANDARD_CLAIMS = {
 
 type Ctx = ParameterizedContext
 
+/** The service's settings that point it at this provider as its OIDC client (refresh tokens on). */
+export function oidcClientEnv (op: OidcProviderHandle): Record<string, string> {
+  return {
+    OIDC_CLIENT_ID: op.clientId,
+    OIDC_CLIENT_SECRET: op.clientSecret,
+    OIDC_AUTHORIZATION_URL: op.authorizationUrl,
+    OIDC_TOKEN_URL: op.tokenUrl,
+    OIDC_USERINFO_URL: op.userinfoUrl,
+    OIDC_USE_REFRESH_TOKENS: 'true'
+  }
+}
+
 /** Where oidc-provider serves each endpoint, with its default routes, for an issuer at the server root. */
 export function oidcProviderEndpoints (issuer: string) {
   return {

@@ -3,6 +3,8 @@ import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { extname, join, normalize } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import type { Page } from 'playwright-core'
+import type { Test } from '../helper.js'
 
 const FIXTURE = fileURLToPath(new URL('../fixtures/uicons/', import.meta.url))
 const TYPES: Record<string, string> = { '.json': 'application/json', '.png': 'image/png', '.webp': 'image/webp' }
@@ -40,4 +42,23 @@ export async function startUiconsFake () {
     await new Promise<void>((resolve) => server.close(() => resolve()))
   }
   return fake
+}
+
+/**
+ * Every image on the page: loaded with a size, a text alternative, and a name the fixture set holds
+ * (never guessed); and no icon was asked of the fake that the set lacks. Answers how many were checked.
+ */
+export async function imagesAllDrawn (t: Test, page: Page, icons: { requests: string[] }): Promise<number> {
+  // Images below the fold load lazily: asked for now, so that every one can be checked.
+  await page.evaluate(() => { for (const img of document.images) img.loading = 'eager' })
+  await page.waitForFunction(() => [...document.images].every((img) => img.complete))
+  const images = await page.evaluate(() => [...document.images].map((img) => ({ src: img.src, width: img.naturalWidth, alt: img.getAttribute('alt') })))
+  for (const image of images) {
+    t.ok(image.width > 0, `drawn: ${image.src}`)
+    t.ok(image.alt !== null && image.alt !== '', `has a text alternative: ${image.src}`)
+    t.ok(existsSync(FIXTURE + new URL(image.src).pathname.replace('/set/', '')), `in the set: ${image.src}`)
+  }
+  const asked = icons.requests.filter((p) => !p.endsWith('index.json'))
+  t.same(asked.filter((p) => !existsSync(FIXTURE + p.replace('/set/', ''))), [], 'no icon was asked for that the set lacks')
+  return images.length
 }
