@@ -96,6 +96,7 @@ import scannerRoutes from './routes/scanner/index.js'
 import weatherRoutes from './routes/weather/index.js'
 import pokemonAvailabilityRoutes from './routes/pokemon-availability/index.js'
 import alarmEstimateRoutes from './routes/alarm-estimates/index.js'
+import templatePreviewRoutes from './routes/template-previews/index.js'
 import spawningNowRoutes from './routes/spawning-now/index.js'
 import spa from './plugins/spa.js'
 
@@ -257,6 +258,7 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   await fastify.register(pokemonAvailabilityRoutes, { prefix: '/api/pokemon-availability' })
   await fastify.register(alarmEstimateRoutes, { prefix: '/api/alarm-estimates' })
   await fastify.register(spawningNowRoutes, { prefix: '/api/spawning-now' })
+  await fastify.register(templatePreviewRoutes, { prefix: '/api/template-previews' })
 
   // Last: the client's pages for every non-API path a browser asks for.
   await fastify.register(spa)

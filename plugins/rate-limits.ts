@@ -109,6 +109,8 @@ declare module 'fastify' {
       authRead: RateLimitPolicy
       /** Test alerts: 5 per 60 s per signed-in user (each one makes the engine deliver a message). */
       testAlert: RateLimitPolicy
+      /** Template previews: 30 per 60 s per signed-in user (each one has the engine render a message). */
+      preview: RateLimitPolicy
     }
   }
 }
@@ -133,7 +135,8 @@ export default fp(async (fastify) => {
     auth: policy('auth', config.RATE_LIMIT_AUTH_MAX),
     authRead: policy('auth-read', config.RATE_LIMIT_AUTH_READ_MAX),
     // Runs after authentication, so the user is known; per user, so one household's IP is not one bucket.
-    testAlert: { max: 5, timeWindow: WINDOW_MS, keyGenerator: (request: FastifyRequest) => `test-alert:user:${request.user.userId}` }
+    testAlert: { max: 5, timeWindow: WINDOW_MS, keyGenerator: (request: FastifyRequest) => `test-alert:user:${request.user.userId}` },
+    preview: { max: 30, timeWindow: WINDOW_MS, keyGenerator: (request: FastifyRequest) => `preview:user:${request.user.userId}` }
   })
   fastify.addHook('onClose', async () => { await backend.close() })
 }, { name: 'rate-limits', fastify: '5.x', dependencies: ['config'] })

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify'
-import { EngineError, type EngineClient } from './engine.js'
-import { notFound } from './errors.js'
+import { EngineError, type EngineClient, type EngineHuman } from './engine.js'
+import { notFound, notSupported } from './errors.js'
+import { TtlCache } from '../lib/ttl-cache.js'
 import { present } from './alarm-writer.js'
 import { decoratorPlugin } from './decorator-plugin.js'
 import { KIND_OF, type AlarmType } from '../schemas/alarm-types.js'
@@ -8,7 +9,8 @@ import { KIND_OF, type AlarmType } from '../schemas/alarm-types.js'
 /**
  * Test alerts (reference 1.18, alarm-engine.md 1.10): a synthetic scanner webhook whose values fall inside
  * the alarm's filters, at the user's location, posted to the engine's /api/test, which renders it with the
- * alarm's template and delivers it to the user. Nothing is matched or stored by the engine.
+ * alarm's template and delivers it to the user. Nothing is matched or stored by the engine. The same sample
+ * gives template previews: the engine's template editor API renders it without delivering anything.
  */
 
 type Row = Record<string, unknown>
@@ -157,13 +159,51 @@ function gymChange (alarm: Row, place: Row, now: number): Row {
   return { ...info, id: info.gym_id, name: info.gym_name, slots_available: 3, in_battle: num(alarm.battle_changes, 0) === 1, last_modified: now, updated: now }
 }
 
+/** The DTS template type each alarm type renders with (alarm-engine.md 1.2; fort updates are "fort-update"). */
+const TEMPLATE_TYPE: Partial<Record<AlarmType, string>> = {
+  pokemon: 'monster', raid: 'raid', egg: 'egg', quest: 'quest', invasion: 'invasion', lure: 'lure', gym: 'gym'
+}
+
+export interface TemplatePreview {
+  template: string
+  platform: 'discord' | 'telegram'
+  language: string
+  /** The engine's rendered message: Discord `content`/`embed`, Telegram `content`. */
+  message: Row
+}
+
+/** How long one rendering is reused: the engine's templates change only when an admin edits them. */
+const PREVIEW_MS = 60_000
+
 function createTestAlerts (fastify: FastifyInstance) {
   const { engine, featureGates, clock, log } = fastify
+  const previews = new TtlCache<string, TemplatePreview>(clock, 500)
 
   /** The engine's grunt list; without it the sample still renders with a generic grunt. */
   const grunts = () => engine.orFallback(() => engine.masterdata.grunts(), {
     log, message: 'could not read the engine\'s grunt list for a test alert', fallback: {}, anyError: true
   })
+
+  /** A scanner webhook whose values fall inside the alarm's filters, at the member's location. */
+  async function sampleWebhook (type: AlarmType, alarm: Row, human: EngineHuman): Promise<{ webhook: Row, place: Row }> {
+    const now = Math.floor(clock.now() / 1000)
+    const located = num(human.latitude, 0) !== 0 || num(human.longitude, 0) !== 0
+    const place = located ? { latitude: num(human.latitude, 0), longitude: num(human.longitude, 0) } : FALLBACK_PLACE
+    const webhooks: Partial<Record<AlarmType, () => Row | Promise<Row>>> = {
+      pokemon: () => pokemon(alarm, place, now),
+      raid: () => raid(alarm, place, now),
+      egg: () => egg(alarm, place, now),
+      quest: () => quest(alarm, place, now),
+      invasion: async () => invasion(await grunts(), alarm, place, now),
+      lure: () => lure(alarm, place, now),
+      gym: () => gymChange(alarm, place, now)
+    }
+    const webhook = webhooks[type]
+    if (webhook === undefined) {
+      throw new EngineError('unsupported', `Test alerts and previews are not available for ${type} alarms.`, { method: 'POST', path: '/api/test' })
+    }
+    return { webhook: await webhook(), place }
+  }
 
   return {
     /** Has the engine render and deliver a sample alert matching the user's alarm `uid` of `type` (gated like the type). */
@@ -173,26 +213,38 @@ function createTestAlerts (fastify: FastifyInstance) {
       const row = alarms[type].find((r) => r.uid === uid)
       if (row === undefined) throw notFound('Alarm not found.')
       const alarm: Row = present(row)
-      const now = Math.floor(clock.now() / 1000)
-      const located = num(human.latitude, 0) !== 0 || num(human.longitude, 0) !== 0
-      const place = located ? { latitude: num(human.latitude, 0), longitude: num(human.longitude, 0) } : FALLBACK_PLACE
-      const webhooks: Partial<Record<AlarmType, () => Row | Promise<Row>>> = {
-        pokemon: () => pokemon(alarm, place, now),
-        raid: () => raid(alarm, place, now),
-        egg: () => egg(alarm, place, now),
-        quest: () => quest(alarm, place, now),
-        invasion: async () => invasion(await grunts(), alarm, place, now),
-        lure: () => lure(alarm, place, now),
-        gym: () => gymChange(alarm, place, now)
-      }
-      const webhook = webhooks[type]
-      if (webhook === undefined) {
-        throw new EngineError('unsupported', `Test alerts are not available for ${type} alarms.`, { method: 'POST', path: '/api/test' })
-      }
+      const { webhook, place } = await sampleWebhook(type, alarm, human)
       const target: Parameters<EngineClient['test']>[0]['target'] = { id: human.id, name: human.name, type: human.type, ...place }
       if (typeof human.language === 'string' && human.language !== '') target.language = human.language
       if (alarm.template !== null && alarm.template !== undefined && alarm.template !== '') target.template = String(alarm.template)
-      await engine.test({ type, webhook: await webhook(), target })
+      await engine.test({ type, webhook, target })
+    },
+
+    /**
+     * How an alert of this alarm body would look to the member: the engine renders `template` (else the
+     * body's, else the engine's default) for a sample matching the body, on the member's platform and in
+     * their language. Nothing is delivered. Gated like the type.
+     */
+    async preview (userId: string, type: AlarmType, alarm: Row, template: string | undefined): Promise<TemplatePreview> {
+      await featureGates.ensure(KIND_OF[type].disableKey)
+      const templateType = TEMPLATE_TYPE[type]
+      if (templateType === undefined) throw notSupported(`The alarm engine renders no preview of ${type} alarms.`)
+      const human = await engine.humans.one(userId)
+      const chosen = template ?? (alarm.template === undefined || alarm.template === null || alarm.template === '' ? undefined : String(alarm.template))
+      const name = chosen ?? (await engine.config.poracleWeb()).defaultTemplateName
+      const platform = human.type.startsWith('telegram') ? 'telegram' : 'discord'
+      const language = typeof human.language === 'string' && human.language !== '' ? human.language : 'en'
+      const key = JSON.stringify([type, name, platform, language, alarm, human.latitude, human.longitude])
+      return await previews.getOrLoad(key, async () => {
+        const { webhook } = await sampleWebhook(type, alarm, human)
+        try {
+          const message = await engine.dts.render({ webhookType: type, webhook, templateType, template: name, platform, language })
+          return { value: { template: name, platform, language, message }, ttlMs: PREVIEW_MS }
+        } catch (err) {
+          if (err instanceof EngineError && err.kind === 'not_found') throw notFound(`The alarm engine has no template "${name}" for ${type} alerts on ${platform}.`)
+          throw err
+        }
+      })
     }
   }
 }

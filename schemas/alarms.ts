@@ -139,3 +139,21 @@ export const bulkUpdateResultSchema = (type: AlarmType) => Type.Object({
     details: Type.Optional(Type.Array(FieldProblemSchema))
   }))
 })
+
+/** The types whose alerts the engine can render for a preview: the ones a test alert has a sample for. */
+export const TEMPLATE_PREVIEW_TYPES: readonly AlarmType[] = ALARM_KINDS.filter((k) => k.testAlert === 'available').map((k) => k.type)
+
+/** POST /api/template-previews/{type}: the alarm as the editor holds it (every field optional) and the template to show. */
+export const templatePreviewSchema = (type: AlarmType) => Type.Object({
+  alarm: Type.Optional(alarmUpdateSchema(type)),
+  template: Type.Optional(Type.Union([Type.String({ ...FREE_TEXT, minLength: 1, maxLength: 64 }), Type.Integer({ minimum: 0, maximum: INT_MAX })], {
+    description: 'A template name or number of the engine\'s list; else the alarm\'s, else the engine\'s default.'
+  }))
+}, { additionalProperties: false })
+
+export const TemplatePreviewSchema = Type.Object({
+  template: Type.String(),
+  platform: Type.Union([Type.Literal('discord'), Type.Literal('telegram')], { description: 'The member\'s platform: the one the alert would go to.' }),
+  language: Type.String(),
+  message: Type.Record(Type.String(), Type.Unknown(), { description: 'The engine\'s rendered message: Discord `content` and `embed` (title, description, color, fields, thumbnail, image), Telegram `content`.' })
+})

@@ -3,6 +3,7 @@ import { build, bearer, seedHuman, type Test, type TestApp } from './helper.js'
 import { FAULT_MODES, startFaultPeer, type FaultMode, type FaultPeer } from './fakes/fault-peer.js'
 import { startKojiFake } from './fakes/koji.js'
 import { ChatPlatformError } from '../plugins/chat-platform.js'
+import { TEMPLATE_PREVIEW_TYPES } from '../schemas/alarms.js'
 
 /**
  * Every route that calls a peer, against a peer failing in each way (test/fakes/fault-peer.ts): no
@@ -61,6 +62,7 @@ const CALLS: Record<string, Call> = {
   'POST /api/admin/users/avatars': { url: '/api/admin/users/avatars', payload: [USER, OTHER] },
   'POST /api/admin/webhooks': { url: '/api/admin/webhooks', payload: { name: 'Hook', url: 'https://hooks.example.org/a' } },
   'POST /api/test-alert/{type}/{uid}': { url: '/api/test-alert/pokemon/1' },
+  ...Object.fromEntries(TEMPLATE_PREVIEW_TYPES.map((type) => [`POST /api/template-previews/${type}`, { url: `/api/template-previews/${type}`, payload: {} }])),
   'POST /api/alarm-estimates': { url: '/api/alarm-estimates', payload: { type: 'pokemon', alarm: { pokemon_id: 25 } } },
   'GET /api/alarm-estimates': { url: '/api/alarm-estimates?type=pokemon' },
   'PUT /api/profiles/{profileNo}': { url: '/api/profiles/1', payload: { name: 'Home' } },
@@ -235,10 +237,13 @@ const NEEDS: Record<string, Need> = {
 }
 
 /**
- * Test alerts and summary triggers share a limit of five a minute per user (in real time, not the test's
- * clock): each mode sends them as a user of its own.
+ * Test alerts and summary triggers share a limit of five a minute per user, template previews have thirty
+ * (in real time, not the test's clock): each mode sends them as a user of its own.
  */
-const LIMITED = new Set(['POST /api/test-alert/{type}/{uid}', 'POST /api/summary-schedules/{alertType}/trigger'])
+const LIMITED = new Set([
+  'POST /api/test-alert/{type}/{uid}', 'POST /api/summary-schedules/{alertType}/trigger',
+  ...TEMPLATE_PREVIEW_TYPES.map((type) => `POST /api/template-previews/${type}`)
+])
 const modeUser = (mode: FaultMode) => `3333333333333333${String(FAULT_MODES.indexOf(mode)).padStart(2, '0')}`
 
 /** The answers that mean a need is met (a fence create is 201, activation 204, an apply 200, a removal 204). */

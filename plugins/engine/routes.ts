@@ -5,7 +5,7 @@ import { ERRORS } from '../errors.js'
 import { createTransport, isObject, num, pathOf, strings, text, type EngineClientOptions, type Json, type Segment } from './transport.js'
 import {
   EngineError, type AlarmInput, type AlarmRow, type EngineArea, type EngineHuman, type EngineProfile, type HumanInput, type PoracleWebConfig,
-  type ProfileInput, type SummarySchedule, type TestAlertInput, type TrackingSnapshot, type TrackingWriteResult
+  type ProfileInput, type SummarySchedule, type TemplateRenderInput, type TestAlertInput, type TrackingSnapshot, type TrackingWriteResult
 } from './types.js'
 
 /**
@@ -353,6 +353,24 @@ export function createEngineClient (options: EngineClientOptions) {
       await requireNg('GET', segments)
       const answer = await object(segments)
       return Array.isArray(answer.templates) ? answer.templates.filter(isObject) : []
+    },
+
+    /**
+     * The engine's own rendering of one template for a sample scanner webhook (PoracleNG's template editor
+     * API): `/api/dts/enrich` turns the webhook into the variables a real alert sees, `/api/dts/render` fills
+     * the template with them. Answers the rendered message object (Discord: content/embed; Telegram: content).
+     */
+    async render (input: TemplateRenderInput): Promise<Json> {
+      const enrich = ['api', 'dts', 'enrich']
+      await requireNg('POST', enrich)
+      const { variables } = await object(enrich, {
+        method: 'POST', body: { type: input.webhookType, webhook: input.webhook, language: input.language, platform: input.platform }
+      })
+      const rendered = await object(['api', 'dts', 'render'], {
+        method: 'POST', body: { type: input.templateType, id: input.template, platform: input.platform, language: input.language, view: isObject(variables) ? variables : {} }
+      })
+      if (!isObject(rendered.message)) throw invalid('POST', ['api', 'dts', 'render'], 'no message')
+      return rendered.message
     }
   }
 

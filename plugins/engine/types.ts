@@ -198,6 +198,18 @@ export interface EngineHealth {
   capabilities: Record<string, boolean> | null
 }
 
+/** One template to render for a sample webhook (`engine.dts.render`). */
+export interface TemplateRenderInput {
+  /** The scanner webhook's kind as the engine's enrichment names it (pokemon, raid, egg, quest, …). */
+  webhookType: string
+  webhook: Record<string, unknown>
+  /** The DTS template type (monster, raid, egg, quest, …, fort-update). */
+  templateType: string
+  template: string
+  platform: 'discord' | 'telegram'
+  language: string
+}
+
 export interface TestAlertInput {
   type: string
   webhook: Record<string, unknown>

@@ -112,6 +112,11 @@ export interface AlarmEngineFake {
   readonly messages: Array<{ target: string, text: string }>
   /** Bodies accepted by `POST /api/test`. */
   readonly testAlerts: unknown[]
+  /**
+   * DTS entries served besides the shipped defaults (`{ id, type, platform, language, template }`), for
+   * `/api/dts/templates` and `/api/dts/render`; a test pushes its own.
+   */
+  readonly dtsTemplates: Array<Record<string, unknown>>
   /** Calls of the state reload routes (`/api/reload`, `/api/tracking/pokemon/refresh`, geofence reload). */
   readonly reloads: string[]
   failWith(options?: FailureOptions): void
@@ -306,6 +311,7 @@ export async function startAlarmEngineFake (options: AlarmEngineFakeOptions): Pr
   const requests: RecordedRequest[] = []
   const messages: Array<{ target: string, text: string }> = []
   const testAlerts: unknown[] = []
+  const dtsTemplates: Row[] = []
   const reloads: string[] = []
   let failure: (FailureOptions & { remaining: number }) | null = null
   let delayMs = 0
@@ -910,6 +916,71 @@ export async function startAlarmEngineFake (options: AlarmEngineFakeOptions): Pr
     return ok({ discord: perPlatform, telegram: perPlatform })
   }
 
+  // ---- the template editor API (NG /api/dts/*): enrich a webhook, render a template ---------------------
+
+  /** The shipped default template of every type on both platforms, then what a test added (`dtsTemplates`). */
+  const dtsEntries = (): Row[] => [
+    ...TEMPLATE_TYPES.flatMap((type) => [
+      { id: defaultTemplate(), type, default: true, platform: 'discord', language: 'en', template: { embed: { title: '{{name}}', description: '{{summary}}', color: 3447003 } } },
+      { id: defaultTemplate(), type, default: true, platform: 'telegram', language: 'en', template: { content: '{{name}}: {{summary}}' } }
+    ]),
+    ...dtsTemplates
+  ]
+
+  /** The webhook kinds NG's EnrichWebhook accepts (anything else is its "unsupported webhook type"). */
+  const ENRICHED = new Set(['pokemon', 'monster', 'raid', 'egg', 'quest', 'invasion', 'lure', 'nest', 'gym', 'fort_update', 'fort-update', 'max_battle', 'maxbattle'])
+  const speciesName = (id: unknown) => SAMPLE_MONSTERS[`${String(id)}_0`]?.name ?? `Pokémon #${String(id)}`
+
+  /** A few of the variables NG's enrichment computes, enough for templates to show the sample's values. */
+  function variablesOf (type: string, webhook: Row): Row {
+    const n = (key: string) => Number(webhook[key] ?? 0)
+    const scalars = Object.fromEntries(Object.entries(webhook).filter(([, v]) => v === null || typeof v !== 'object'))
+    switch (type) {
+      case 'pokemon': case 'monster': {
+        const iv = Math.round(((n('individual_attack') + n('individual_defense') + n('individual_stamina')) / 45) * 1000) / 10
+        return { ...scalars, name: speciesName(webhook.pokemon_id), iv, summary: `IV ${iv}% CP ${n('cp')} L${n('pokemon_level')}` }
+      }
+      case 'raid': return { ...scalars, name: speciesName(webhook.pokemon_id), summary: `Level ${n('level')} raid at ${String(webhook.gym_name)}` }
+      case 'egg': return { ...scalars, name: `Level ${n('level')} egg`, summary: `Hatches at ${String(webhook.gym_name)}` }
+      default: return { ...scalars, name: String(webhook.pokestop_name ?? webhook.gym_name ?? type), summary: `A ${type} alert` }
+    }
+  }
+
+  async function enrichWebhook (ctx: Ctx): Promise<Answer> {
+    let body: Row
+    try {
+      body = ctx.body() as Row
+    } catch {
+      throw new Answer(400, { status: 'error', message: 'invalid request body: invalid JSON' })
+    }
+    const type = typeof body?.type === 'string' ? body.type : ''
+    if (type === '') throw new Answer(400, { status: 'error', message: 'type is required' })
+    if (body.webhook === undefined || body.webhook === null) throw new Answer(400, { status: 'error', message: 'webhook is required' })
+    if (!ENRICHED.has(type)) throw new Answer(500, { status: 'error', message: `unsupported webhook type: ${type}` })
+    return ok({ variables: variablesOf(type, body.webhook as Row) })
+  }
+
+  /** Fills `{{name}}` placeholders inside the template's JSON text, as Handlebars would for plain variables. */
+  async function renderTemplate (ctx: Ctx): Promise<Answer> {
+    let body: Row
+    try {
+      body = ctx.body() as Row
+    } catch {
+      throw new Answer(400, { status: 'error', error: 'invalid request body: invalid JSON' })
+    }
+    const [type, id, platform, language] = ['type', 'id', 'platform', 'language'].map((k) => String(body?.[k] ?? ''))
+    const candidates = dtsEntries().filter((e) => e.type === type && e.platform === platform && String(e.id) === id)
+    const entry = candidates.find((e) => e.language === language) ?? candidates.find((e) => e.default === true) ?? candidates[0]
+    if (entry === undefined) throw new Answer(404, { status: 'error', error: `no template found for ${type}/${platform}/${id}/${language}` })
+    const view = (body.view ?? {}) as Row
+    const text = JSON.stringify(entry.template).replace(/\{\{\s*([\w.]+)\s*\}\}/g, (_all, name: string) => JSON.stringify(String(view[name] ?? '')).slice(1, -1))
+    try {
+      return ok({ message: JSON.parse(text) })
+    } catch (err) {
+      throw new Answer(500, { status: 'error', error: `rendered template is not valid JSON: ${(err as Error).message}` })
+    }
+  }
+
   /** NG fills every key of a fence; JS passes through what the source had. */
   function servedFences (): Row[] {
     if (mode === 'js') return settings.fences.map((f) => ({ ...f }))
@@ -1099,9 +1170,9 @@ export async function startAlarmEngineFake (options: AlarmEngineFakeOptions): Pr
 
   route('GET', '/api/masterdata/monsters', async () => new Answer(200, SAMPLE_MONSTERS))
   route('GET', '/api/masterdata/grunts', async () => new Answer(200, SAMPLE_GRUNTS))
-  route('GET', '/api/dts/templates', async () => ok({
-    templates: TEMPLATE_TYPES.map((type) => ({ id: defaultTemplate(), type, default: true, platform: 'discord', language: 'en', template: { content: `{{name}} (${type})` } }))
-  }), { ngOnly: true })
+  route('GET', '/api/dts/templates', async () => ok({ templates: dtsEntries() }), { ngOnly: true })
+  route('POST', '/api/dts/enrich', enrichWebhook, { ngOnly: true })
+  route('POST', '/api/dts/render', renderTemplate, { ngOnly: true })
   route('POST', '/api/test', testAlert, { ngOnly: true })
   route(['GET', 'POST'], '/api/reload', async () => { reloads.push('reload'); return ok() }, { ngOnly: true })
 
@@ -1249,6 +1320,7 @@ export async function startAlarmEngineFake (options: AlarmEngineFakeOptions): Pr
     setAdministrationRoles (userId, admin) { adminRoles.set(userId, admin) },
     messages,
     testAlerts,
+    dtsTemplates,
     reloads,
     failWith (failureOptions = {}) { failure = { ...failureOptions, remaining: failureOptions.times ?? Number.POSITIVE_INFINITY } },
     delay (ms) { delayMs = ms },
@@ -1260,6 +1332,7 @@ export async function startAlarmEngineFake (options: AlarmEngineFakeOptions): Pr
       requests.length = 0
       messages.length = 0
       testAlerts.length = 0
+      dtsTemplates.length = 0
       reloads.length = 0
     },
     async close () {
