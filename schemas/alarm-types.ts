@@ -493,7 +493,7 @@ export const AlarmTypeDescriptorSchema = Type.Object({
   disableKey: Type.String({ description: 'The site setting that switches the type off.' }),
   dashboardKey: Type.String({ description: 'Its count\'s name in GET /api/dashboard.' }),
   cleaningName: Type.Union([Type.String(), Type.Null()], { description: 'Its name in /api/cleaning paths; null: no auto-delete.' }),
-  testAlert: Type.Boolean({ description: 'POST /api/test-alert/{type}/{uid} sends a sample.' }),
+  testAlert: Type.Boolean({ description: 'POST /api/test-alert/{type}/{uid} sends a sample, and POST /api/template-previews/{type} renders one.' }),
   fields: Type.Array(FieldDescriptorSchema),
   ranges: Type.Array(Type.Object({
     low: Type.String({ description: 'The lower field of the pair.' }),

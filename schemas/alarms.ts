@@ -1,4 +1,4 @@
-import { Type, type TSchema } from '@sinclair/typebox'
+import { Type, type Static, type TSchema } from '@sinclair/typebox'
 import { ALARM_KINDS, INT_MAX, INT_MIN, KIND_OF, TEST_ALERT_TYPES, UINT_MAX, type AlarmType, type FieldSpec } from './alarm-types.js'
 import { FREE_TEXT } from './common.js'
 
@@ -157,3 +157,4 @@ export const TemplatePreviewSchema = Type.Object({
   language: Type.String(),
   message: Type.Record(Type.String(), Type.Unknown(), { description: 'The engine\'s rendered message: Discord `content` and `embed` (title, description, color, fields, thumbnail, image), Telegram `content`.' })
 })
+export type TemplatePreviewAnswer = Static<typeof TemplatePreviewSchema>

@@ -13,6 +13,7 @@ import { RangeField } from './RangeField'
 import { ScopeField } from './ScopeField'
 import { PokemonGridPicker } from '../features/picker'
 import { FormEstimate } from '../features/estimates/FormEstimate'
+import { TemplatePreview } from '../features/template-preview'
 
 /** Fields shown first (besides the primary ranges); the rest of a type's filters wait behind "More filters". */
 const PRIMARY: Record<string, string[]> = {
@@ -369,6 +370,7 @@ export function AlarmForm ({ type, alarm, vocabulary, onDone, onCancel, onSubmit
         <Section name='delivery' title={t('fields.delivery')} fallback={false} force={hasError(delivery) || errors.distance !== undefined}>
           <ScopeField type={type} values={values} errors={errors} set={set} />
           {delivery.map(field)}
+          {type.testAlert && <TemplatePreview type={type.type} alarm={estimateBody ?? toBody(type, values)} template={values.template ?? ''} />}
         </Section>
         <p className='live-sentence' aria-live='polite'><span className='small muted'>{t('editor.willDo')}</span> {sentence}</p>
         {estimateBody !== null && <FormEstimate type={type.type} body={estimateBody} uid={alarm?.uid} />}

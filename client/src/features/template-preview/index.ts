@@ -1,0 +1,1 @@
+export { TemplatePreview } from './TemplatePreview'
