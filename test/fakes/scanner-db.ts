@@ -3,6 +3,15 @@ import t from 'tap'
 import type { Connection } from 'mariadb'
 import { rootConnection } from '../helper.js'
 
+/** Golbat's power spots, with the columns the service reads (also added to the full Golbat schema where a test needs them). */
+export const STATION_TABLE = `CREATE TABLE station (
+    id varchar(35) NOT NULL PRIMARY KEY,
+    lat double(18,14) NOT NULL DEFAULT 0,
+    lon double(18,14) NOT NULL DEFAULT 0,
+    name varchar(128) DEFAULT NULL,
+    battle_pokemon_id smallint(5) unsigned DEFAULT NULL
+  )`
+
 /**
  * The scanner's (Golbat's) tables with the columns the service reads, as Golbat declares them, created
  * in a database of their own like a real scanner database beside the service's.
@@ -34,13 +43,7 @@ export const SCANNER_SCHEMA = [
     quest_pokemon_id smallint(5) unsigned DEFAULT NULL,
     updated int(10) unsigned NOT NULL DEFAULT 0
   )`,
-  `CREATE TABLE station (
-    id varchar(35) NOT NULL PRIMARY KEY,
-    lat double(18,14) NOT NULL DEFAULT 0,
-    lon double(18,14) NOT NULL DEFAULT 0,
-    name varchar(128) DEFAULT NULL,
-    battle_pokemon_id smallint(5) unsigned DEFAULT NULL
-  )`,
+  STATION_TABLE,
   `CREATE TABLE weather (
     id bigint(20) NOT NULL PRIMARY KEY,
     level tinyint(3) unsigned DEFAULT NULL,

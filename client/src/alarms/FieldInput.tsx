@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next'
 import type { AlarmTypeDescriptor, FieldDescriptor } from '../alarm-types'
-import { ChoiceGridPicker, PokemonGridPicker } from '../features/picker'
+import { ChoiceGridPicker, PokemonGridPicker, type SeenNowSource } from '../features/picker'
 import { ChoicePicker, type Choice } from '../pickers/ChoicePicker'
 import { GymPicker } from '../pickers/GymPicker'
 import { TemplateInput } from './TemplateInput'
@@ -25,6 +25,12 @@ export const cleanBits = (type: string): number[] => type === 'quest' ? [1, 2, 4
 
 /** The level list of a type: max battles have their own levels, raids and eggs share the raid levels. */
 const LEVEL_KIND = { maxbattle: 'maxLevel', egg: 'egg' } as const
+
+/** What the pokémon picker of a field narrows to when the scanner says what is seen now. */
+function seenNowSource (type: string, field: string, rewardType: string | undefined): SeenNowSource {
+  if (field === 'reward') return rewardType === '12' ? 'questMegaEnergy' : rewardType === '4' ? 'questCandy' : 'questPokemon'
+  return type === 'raid' ? 'raidBosses' : type === 'maxbattle' ? 'maxBattles' : 'spawns'
+}
 
 /** One value of a grid picker as the form's single string. */
 const single = (values: string[]): string => values.at(-1) ?? ''
@@ -85,6 +91,7 @@ export function FieldInput ({ type, field, values, error, set, picks }: Props) {
         invalid={invalid}
         selected={value === '' || value === '9000' ? [] : [`${value}-${Number(values[formField]) || 0}`]}
         allowEverything={type.type !== 'raid' && type.type !== 'maxbattle'}
+        seenNow={seenNowSource(type.type, field.name, values.reward_type)}
         onChange={(keys) => {
           const [pokemonId = '', form = '0'] = single(keys).split('-')
           set({ [field.name]: pokemonId, ...(formField in values ? { [formField]: pokemonId === '' ? '0' : form } : {}) })

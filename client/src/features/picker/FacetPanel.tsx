@@ -6,7 +6,8 @@ import type { Facets } from './facets'
 interface Props {
   catalogue: Catalogue
   facets: Facets
-  spawningAvailable: boolean
+  /** The "seen now" facet's name for this picker; null when the site cannot say what is seen now. */
+  seenNowLabel: string | null
   onChange: (facets: Facets) => void
 }
 
@@ -21,7 +22,7 @@ function toggled<T> (set: Set<T>, value: T, on: boolean): Set<T> {
 }
 
 /** The grid's filters as groups of check chips: generations, types, rarity, forms and the rest. */
-export function FacetPanel ({ catalogue, facets, spawningAvailable, onChange }: Props) {
+export function FacetPanel ({ catalogue, facets, seenNowLabel, onChange }: Props) {
   const { t } = useTranslation()
   const types = [...catalogue.typeNames].sort((a, b) => a[0] - b[0])
   const formOptions = ['normal', 'alt', ...catalogue.commonForms]
@@ -75,10 +76,10 @@ export function FacetPanel ({ catalogue, facets, spawningAvailable, onChange }: 
           <input type='checkbox' checked={facets.selectedOnly} onChange={(e) => { onChange({ ...facets, selectedOnly: e.target.checked }) }} />
           <span>{t('picker.facets.selectedOnly')}</span>
         </label>
-        {spawningAvailable && (
+        {seenNowLabel !== null && (
           <label className='facet-chip'>
-            <input type='checkbox' checked={facets.spawningNow} onChange={(e) => { onChange({ ...facets, spawningNow: e.target.checked }) }} />
-            <span>{t('picker.facets.spawningNow')}</span>
+            <input type='checkbox' checked={facets.seenNow} onChange={(e) => { onChange({ ...facets, seenNow: e.target.checked }) }} />
+            <span>{seenNowLabel}</span>
           </label>
         )}
       </fieldset>

@@ -7,7 +7,8 @@ import { activeFacetCount, facetMatcher, noFacets, type Facets } from './facets'
 import { FacetPanel } from './FacetPanel'
 import { compileSearch } from './search'
 import { SelectedStrip } from './SelectedStrip'
-import { usePokemonCatalogue, useSpawning } from './usePokemonCatalogue'
+import { useSeenNow, type SeenNowSource } from './seen-now'
+import { usePokemonCatalogue } from './usePokemonCatalogue'
 import './picker.css'
 
 export interface PokemonGridPickerProps {
@@ -23,7 +24,15 @@ export interface PokemonGridPickerProps {
   /** Ids of the help and error texts of a form field holding the picker; `invalid` marks it wrong. */
   describedBy?: string | undefined
   invalid?: boolean
+  /**
+   * What "seen now" narrows to (seen-now.ts): wild spawns by default; raid bosses and power-spot pokémon
+   * start narrowed to the current ones, since a boss that is not in rotation cannot be met.
+   */
+  seenNow?: SeenNowSource
 }
+
+/** Sources whose picker starts narrowed to what is seen now. */
+const NARROWED_FIRST: ReadonlySet<SeenNowSource> = new Set(['raidBosses', 'maxBattles'])
 
 export const EVERYTHING = '0-0'
 const ROW_HEIGHT = 112
@@ -63,16 +72,24 @@ const GridTile = memo(function GridTile ({ tile, index, on, sets, onToggle }: Ti
  * deselect every visible tile, "all forms" or one tile per form, and the choice kept above as
  * removable chips. Only the rows on screen are in the page, so every species and form fits.
  */
-export function PokemonGridPicker ({ selected, onChange, allowEverything = false, label, multiple = true, describedBy, invalid = false }: PokemonGridPickerProps) {
+export function PokemonGridPicker ({ selected, onChange, allowEverything = false, label, multiple = true, describedBy, invalid = false, seenNow = 'spawns' }: PokemonGridPickerProps) {
   const { t } = useTranslation()
   const { catalogue, failed } = usePokemonCatalogue()
-  const spawning = useSpawning()
+  const seen = useSeenNow(seenNow)
   const sets = useIconSets(['pokemon'])
   const labelId = useId()
   const hintId = useId()
   const facetsId = useId()
   const [query, setQuery] = useState('')
   const [facets, setFacets] = useState<Facets>(noFacets)
+  // Raid bosses and power-spot pokémon start narrowed to the current ones, once they are known, unless the
+  // member already chose or filtered something.
+  const narrowedFirst = useRef(false)
+  useEffect(() => {
+    if (narrowedFirst.current || seen === null || !NARROWED_FIRST.has(seenNow)) return
+    narrowedFirst.current = true
+    if (selected.length === 0) setFacets((f) => activeFacetCount(f) === 0 ? { ...f, seenNow: true } : f)
+  }, [seen, seenNow, selected.length])
   const [filtersOpen, setFiltersOpen] = useState(false)
   const [allForms, setAllForms] = useState(() => !selected.some((key) => !key.endsWith('-0')))
   const selectedSet = useMemo(() => new Set(selected), [selected])
@@ -83,9 +100,9 @@ export function PokemonGridPicker ({ selected, onChange, allowEverything = false
   const visible = useMemo(() => {
     if (catalogue === null) return []
     const search = compileSearch(query, catalogue)
-    const facet = facetMatcher(facets, selectionFilter ?? new Set(), spawning)
+    const facet = facetMatcher(facets, selectionFilter ?? new Set(), seen)
     return (allForms ? catalogue.species : catalogue.forms).filter((tile) => facet(tile) && (search === null || search(tile)))
-  }, [catalogue, allForms, query, facets, selectionFilter, spawning])
+  }, [catalogue, allForms, query, facets, selectionFilter, seen])
 
   const byKey = useMemo(() => new Map((catalogue?.forms ?? []).concat(catalogue?.species ?? []).map((tile) => [tile.key, tile])), [catalogue])
   const nameOf = useCallback((key: string): string => {
@@ -178,7 +195,7 @@ export function PokemonGridPicker ({ selected, onChange, allowEverything = false
       <p id={hintId} className='small muted'>{t('picker.searchHint')}</p>
       <div id={facetsId} hidden={!filtersOpen}>
         {/* Drawn only while open: dozens of labelled facets the first render of the grid need not pay for. */}
-        {filtersOpen && catalogue !== null && <FacetPanel catalogue={catalogue} facets={facets} spawningAvailable={spawning !== null} onChange={setFacets} />}
+        {filtersOpen && catalogue !== null && <FacetPanel catalogue={catalogue} facets={facets} seenNowLabel={seen === null ? null : t(`picker.facets.seenNow.${seenNow}`)} onChange={setFacets} />}
       </div>
       <div className='grid-picker-bar'>
         <p role='status' className='small'>{t('picker.showing', { shown: visible.length, total })}</p>

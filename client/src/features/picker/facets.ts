@@ -9,15 +9,16 @@ export interface Facets {
   /** 'normal', 'alt', or a form name (Alola...). */
   forms: Set<string>
   selectedOnly: boolean
-  spawningNow: boolean
+  /** Only species the scanner sees now (seen-now.ts: spawns, raid bosses, power spots or quest rewards). */
+  seenNow: boolean
 }
 
-export const noFacets = (): Facets => ({ generations: new Set(), types: new Set(), rarity: new Set(), forms: new Set(), selectedOnly: false, spawningNow: false })
+export const noFacets = (): Facets => ({ generations: new Set(), types: new Set(), rarity: new Set(), forms: new Set(), selectedOnly: false, seenNow: false })
 
 export const activeFacetCount = (f: Facets): number =>
-  f.generations.size + f.types.size + f.rarity.size + f.forms.size + (f.selectedOnly ? 1 : 0) + (f.spawningNow ? 1 : 0)
+  f.generations.size + f.types.size + f.rarity.size + f.forms.size + (f.selectedOnly ? 1 : 0) + (f.seenNow ? 1 : 0)
 
-export function facetMatcher (f: Facets, selected: Set<string>, spawning: Set<number> | null): (tile: Tile) => boolean {
+export function facetMatcher (f: Facets, selected: Set<string>, seen: Set<number> | null): (tile: Tile) => boolean {
   const types = [...f.types]
   return (tile) => {
     if (f.generations.size > 0 && !f.generations.has(tile.generation)) return false
@@ -29,7 +30,7 @@ export function facetMatcher (f: Facets, selected: Set<string>, spawning: Set<nu
       if (!f.forms.has(kind) && !f.forms.has(tile.formName)) return false
     }
     if (f.selectedOnly && !selected.has(tile.key)) return false
-    if (f.spawningNow && spawning !== null && !spawning.has(tile.id)) return false
+    if (f.seenNow && seen !== null && !seen.has(tile.id)) return false
     return true
   }
 }

@@ -3,11 +3,12 @@
  *
  * `PokemonGridPicker` — pokemon as a virtualised grid of sprite tiles.
  *   props: { selected: string[]; onChange: (keys: string[]) => void; allowEverything?: boolean; label: string;
- *            multiple?: boolean }
+ *            multiple?: boolean; seenNow?: SeenNowSource }
  *   A key is `"<pokemonId>-<formId>"`: `"0-0"` = everything (offered when `allowEverything`), form 0 = every
  *   form of that species. `multiple` defaults to true; false = one pokemon, a tap replaces the choice.
  *   The picker loads the game data and icons itself; `onChange` receives the whole new list in the order
- *   chosen.
+ *   chosen. `seenNow` says what its "seen now" filter narrows to (wild spawns by default, raid bosses,
+ *   power-spot pokémon, today's quest rewards); raid bosses and power spots start narrowed.
  *
  * `ChoiceGridPicker` — icon tiles for everything that is not a pokemon.
  *   props: { kind: 'raidLevel' | 'maxLevel' | 'egg' | 'grunt' | 'lure' | 'team' | 'item' | 'reward';
@@ -29,4 +30,5 @@
 export { PokemonGridPicker, EVERYTHING, type PokemonGridPickerProps } from './PokemonGridPicker'
 export { ChoiceGridPicker, type ChoiceGridPickerProps } from './ChoiceGridPicker'
 export type { ChoiceKind } from './choices'
+export type { SeenNowSource } from './seen-now'
 export { usePreparedPokemonCatalogue } from './usePokemonCatalogue'

@@ -1,5 +1,4 @@
-import { useEffect, useMemo, useState } from 'react'
-import { api } from '../../api'
+import { useEffect, useMemo } from 'react'
 import type { Monster } from '../../pickers/game-data'
 import { useMonsters } from '../../pickers/useGameData'
 import { buildCatalogue, type Catalogue } from './catalogue'
@@ -38,22 +37,4 @@ export function usePokemonCatalogue (): { catalogue: Catalogue | null, failed: b
   const { monsters, failed } = useMonsters()
   const catalogue = useMemo(() => monsters === null ? null : catalogueOf(monsters), [monsters])
   return { catalogue, failed }
-}
-
-let spawning: Promise<Set<number> | null> | null = null
-
-/**
- * The species spawning now (the site's scanner through `/api/pokemon-availability`), once per page
- * load; null when the site has no such source, so the "spawning now" facet is not offered.
- */
-export function useSpawning (): Set<number> | null {
-  const [ids, setIds] = useState<Set<number> | null>(null)
-  useEffect(() => {
-    let live = true
-    spawning ??= api<{ enabled: boolean, available: number[] }>('/api/pokemon-availability')
-      .then((a) => a.enabled ? new Set(a.available) : null, () => { spawning = null; return null })
-    void spawning.then((found) => { if (live) setIds(found) })
-    return () => { live = false }
-  }, [])
-  return ids
 }
