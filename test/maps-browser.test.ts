@@ -161,6 +161,26 @@ async function browserTests (): Promise<void> {
     await snap(page, 'areas-map')
   })
 
+  t.test('dashboard: the pin and the chosen areas on a map, loaded only when asked', async (t) => {
+    const s = await site(t)
+    await s.app.inject({ method: 'PUT', url: '/api/areas', headers: bearer(s.app, { userId: MEMBER }), payload: { areas: ['Town'] } })
+    const { page, scripts } = await signedIn(t, s, MEMBER)
+    await page.goto('/')
+    const show = page.getByRole('button', { name: 'Show on a map' })
+    await show.waitFor()
+    t.notOk(scripts.some(isMapCode), 'no map code until the member asks for the map')
+    await show.click()
+    const map = page.getByRole('region', { name: 'Map of your location and areas' })
+    await map.locator('path[data-area="town"]').waitFor()
+    await map.locator('path.coverage-pin').waitFor()
+    t.equal(await map.locator('path[data-area="harbour"]').count(), 0, 'only the profile\'s areas are drawn')
+    t.ok(scripts.some(isMapCode), 'the map chunk came on demand')
+    t.same(await axeViolations(page), [], 'axe-core finds nothing with the map open')
+    await snap(page, 'dashboard-map')
+    await page.getByRole('button', { name: 'Hide the map' }).click()
+    t.equal(await map.count(), 0, 'hidden again')
+  })
+
   t.test('areas: unreachable tiles leave the list working and say so', async (t) => {
     const s = await site(t, { MAP_TILE_URL: 'http://127.0.0.1:9/{z}/{x}/{y}.png' })
     const { page } = await signedIn(t, s, MEMBER)

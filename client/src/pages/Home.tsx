@@ -1,4 +1,4 @@
-import { useState } from 'react'
+import { lazy, Suspense, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
 import { api } from '../api'
@@ -13,6 +13,8 @@ import { DevicePositionButton } from '../forms/DevicePositionButton'
 import '../forms/forms.css'
 import { ProfileTotal } from '../features/estimates/ProfileTotal'
 import { PinWeather } from '../features/weather/PinWeather'
+
+const CoverageMap = lazy(() => import('../features/coverage/CoverageMap'))
 
 interface Location { latitude: number, longitude: number }
 interface AvailableArea { name: string, group: string, userSelectable: boolean }
@@ -34,6 +36,8 @@ export default function Home () {
     return { location, areas }
   }, [user.profileNo])
   const [editing, setEditing] = useState<'location' | 'areas' | null>(null)
+  // The map is asked for, not shown by default: the dashboard stays light on a phone and loads no map code.
+  const [showMap, setShowMap] = useState(false)
   usePageTitle(t('nav.home'))
   const profile = user.profileName ?? t('profile.number', { number: user.profileNo })
 
@@ -71,7 +75,11 @@ export default function Home () {
                   <button type='button' className='button' aria-expanded={editing === 'location'} onClick={() => { setEditing(editing === 'location' ? null : 'location') }}>{t('dashboard.setLocation')}</button>
                   <button type='button' className='button' aria-expanded={editing === 'areas'} onClick={() => { setEditing(editing === 'areas' ? null : 'areas') }}>{t('dashboard.chooseAreas')}</button>
                   <Link className='button' to='/profiles'>{t('dashboard.manageProfiles')}</Link>
+                  {(!noLocation || areas.length > 0) && (
+                    <button type='button' className='button' aria-expanded={showMap} onClick={() => { setShowMap(!showMap) }}>{showMap ? t('dashboard.hideMap') : t('dashboard.showMap')}</button>
+                  )}
                 </div>
+                {showMap && <Suspense fallback={<p className='muted'>{t('status.loading')}</p>}><CoverageMap location={noLocation ? null : location} areas={areas} /></Suspense>}
                 {editing === 'location' && <LocationForm initial={location} onSaved={(next) => { replaceWhere({ location: next, areas }); setEditing(null) }} />}
                 {editing === 'areas' && <AreasForm initial={areas} onSaved={(next) => { replaceWhere({ location, areas: next }); setEditing(null) }} />}
               </>
