@@ -226,7 +226,9 @@ function createAlarmEstimates (fastify: FastifyInstance) {
     // Every bound below is the loosest of all targets, so the SQL keeps a superset and the JS decides exactly.
     const alarms = pass.targets.map((t) => t.alarm)
     const ids = alarms.map((a) => numberOf(a.pokemon_id))
-    if (!ids.includes(0)) { where.push(`pokemon_id IN (${ids.map(() => '?').join(',')})`); params.push(...new Set(ids)) }
+    // One placeholder per distinct species: an alarm and its core twin name the same one.
+    const species = [...new Set(ids)]
+    if (!species.includes(0)) { where.push(`pokemon_id IN (${species.map(() => '?').join(',')})`); params.push(...species) }
     const minIv = Math.min(...alarms.map((a) => numberOf(a.min_iv, -1)))
     if (minIv >= 0) { where.push('iv >= ?'); params.push(minIv - 0.01) }
     const minCp = Math.min(...alarms.map((a) => numberOf(a.min_cp)))
@@ -517,7 +519,8 @@ function createAlarmEstimates (fastify: FastifyInstance) {
         const t = targets[i] as Target
         const core = t.fences !== null ? coreOf(t.alarm) : null
         if (core === null) continue
-        const key = `${(t.fences ?? []).join(',')}\n${canonical(core)}`
+        // A core matches on species, form and IV alone (the other filters are reset), so those and the place decide it.
+        const key = [numberOf(core.pokemon_id), numberOf(core.form), numberOf(core.min_iv, -1), numberOf(core.max_iv, 100), ...(t.fences ?? [])].join(',')
         const known = cores.get(key)
         if (known !== undefined) { t.core = known; continue }
         t.core = targets.length
