@@ -108,36 +108,59 @@ export function parsePvp (text: unknown): Spawn['pvp'] {
 
 const within = (value: number, min: number, max: number) => value >= min && value <= max
 
-/** Whether a pokemon alarm's filters (everything but the place) match a spawn. */
-export function pokemonMatches (a: FullAlarm, s: Spawn): boolean {
+/**
+ * A pokemon alarm's filters (everything but the place) as a test of spawns: the alarm's fields are read
+ * once, so a pass over many spawns tests each against plain numbers.
+ */
+export function pokemonFilter (a: FullAlarm): (s: Spawn) => boolean {
   const id = num(a, 'pokemon_id')
-  if (id !== 0 && id !== s.pokemonId) return false
   const form = num(a, 'form')
-  if (form !== 0 && form !== s.form) return false
-  if (!within(ivOf(s), num(a, 'min_iv', -1), num(a, 'max_iv', 100))) return false
-  if (!within(s.cp ?? 0, num(a, 'min_cp'), num(a, 'max_cp', 9000))) return false
-  if (!within(s.level ?? 0, num(a, 'min_level'), num(a, 'max_level', 55))) return false
-  if (!within(s.atk ?? 0, num(a, 'atk'), num(a, 'max_atk', 15))) return false
-  if (!within(s.def ?? 0, num(a, 'def'), num(a, 'max_def', 15))) return false
-  if (!within(s.sta ?? 0, num(a, 'sta'), num(a, 'max_sta', 15))) return false
+  const minIv = num(a, 'min_iv', -1)
+  const maxIv = num(a, 'max_iv', 100)
+  const minCp = num(a, 'min_cp')
+  const maxCp = num(a, 'max_cp', 9000)
+  const minLevel = num(a, 'min_level')
+  const maxLevel = num(a, 'max_level', 55)
+  const atk = num(a, 'atk')
+  const maxAtk = num(a, 'max_atk', 15)
+  const def = num(a, 'def')
+  const maxDef = num(a, 'max_def', 15)
+  const sta = num(a, 'sta')
+  const maxSta = num(a, 'max_sta', 15)
   const gender = num(a, 'gender')
-  if (gender !== 0 && gender !== (s.gender ?? 0)) return false
-  if (!within((s.weight ?? 0) * 1000, num(a, 'min_weight'), num(a, 'max_weight', 9_000_000))) return false
+  const minWeight = num(a, 'min_weight')
+  const maxWeight = num(a, 'max_weight', 9_000_000)
   const size = num(a, 'size', -1)
-  if (size !== -1 && !within(s.size ?? 0, size, num(a, 'max_size', 5))) return false
+  const maxSize = num(a, 'max_size', 5)
   const minTime = num(a, 'min_time')
-  if (minTime > 0 && (s.secondsLeft ?? 0) < minTime) return false
   const league = LEAGUES[num(a, 'pvp_ranking_league')]
-  if (league !== undefined) {
-    const best = num(a, 'pvp_ranking_best', 1)
-    const worst = num(a, 'pvp_ranking_worst', 4096)
-    const minCp = num(a, 'pvp_ranking_min_cp')
-    const cap = num(a, 'pvp_ranking_cap')
-    const ranks = s.pvp?.[league] ?? []
-    if (!ranks.some((r) => within(r.rank, best, worst) && r.cp >= minCp && (cap === 0 || r.cap === cap || (r.capped && r.cap <= cap)))) return false
+  const best = num(a, 'pvp_ranking_best', 1)
+  const worst = num(a, 'pvp_ranking_worst', 4096)
+  const pvpMinCp = num(a, 'pvp_ranking_min_cp')
+  const cap = num(a, 'pvp_ranking_cap')
+  return (s) => {
+    if (id !== 0 && id !== s.pokemonId) return false
+    if (form !== 0 && form !== s.form) return false
+    if (!within(ivOf(s), minIv, maxIv)) return false
+    if (!within(s.cp ?? 0, minCp, maxCp)) return false
+    if (!within(s.level ?? 0, minLevel, maxLevel)) return false
+    if (!within(s.atk ?? 0, atk, maxAtk)) return false
+    if (!within(s.def ?? 0, def, maxDef)) return false
+    if (!within(s.sta ?? 0, sta, maxSta)) return false
+    if (gender !== 0 && gender !== (s.gender ?? 0)) return false
+    if (!within((s.weight ?? 0) * 1000, minWeight, maxWeight)) return false
+    if (size !== -1 && !within(s.size ?? 0, size, maxSize)) return false
+    if (minTime > 0 && (s.secondsLeft ?? 0) < minTime) return false
+    if (league !== undefined) {
+      const ranks = s.pvp?.[league] ?? []
+      if (!ranks.some((r) => within(r.rank, best, worst) && r.cp >= pvpMinCp && (cap === 0 || r.cap === cap || (r.capped && r.cap <= cap)))) return false
+    }
+    return true
   }
-  return true
 }
+
+/** Whether a pokemon alarm's filters (everything but the place) match a spawn. */
+export const pokemonMatches = (a: FullAlarm, s: Spawn): boolean => pokemonFilter(a)(s)
 
 /* Raids, eggs, quests, invasions, lures. */
 

@@ -378,6 +378,50 @@ t.test('a whole profile: one figure per alarm, equal to the single estimates, an
   t.equal((await s.app.inject({ method: 'GET', url: '/api/alarm-estimates?type=nope', headers: s.headers })).statusCode, 400)
 })
 
+t.test('a whole profile: each typical day equals the single estimate of the same alarm, and the total is their sum', async (t) => {
+  // Equality is the point here, not the time limit: a busy test machine must not turn a figure into "unavailable".
+  const s = await setup(t, { ESTIMATE_TIMEOUT_MS: '30000' })
+  await insertMonsters(s.scanner, monsters(1500, 31))
+  // Seven days of statistics in both fences, every species and Pikachu's two forms, different each day.
+  for (let d = 1; d <= 7; d++) {
+    const day = new Date(NOW_S * 1000 - d * 86_400_000).toISOString().slice(0, 10)
+    for (const [fence, k] of [['Town', 1], ['Village', 3]] as const) {
+      for (const [pokemonId, form, count] of [[1, 0, 90], [25, 0, 400], [25, 598, 60], [150, 0, 12], [133, 0, 250]] as const) {
+        const all = count * k + d
+        await s.scanner.query('INSERT INTO pokemon_stats (date, area, fence, pokemon_id, form_id, count) VALUES (?, \'Region\', ?, ?, ?, ?)', [day, fence, pokemonId, form, all])
+        await s.scanner.query('INSERT INTO pokemon_iv_stats (date, area, fence, pokemon_id, form_id, count) VALUES (?, \'Region\', ?, ?, ?, ?)', [day, fence, pokemonId, form, Math.floor(all / 2)])
+        await s.scanner.query('INSERT INTO pokemon_hundo_stats (date, area, fence, pokemon_id, form_id, count) VALUES (?, \'Region\', ?, ?, ?, ?)', [day, fence, pokemonId, form, d % 3])
+      }
+    }
+  }
+  // Species, forms, IV ranges and hundos, filters the statistics do not know (PvP, CP, gender, level: the
+  // live rows' share), two alarms with one such core, and a distance; Village's counts are not the member's. Any two differ in two
+  // fields at least, so the engine takes none for an edit of another.
+  const bodies: Filter[] = [
+    { pokemon_id: 25 }, { pokemon_id: 25, form: 598, min_iv: 10 }, { pokemon_id: 0 }, { pokemon_id: 0, min_iv: 90, max_iv: 99 },
+    { pokemon_id: 0, min_iv: 100, gender: 2 }, { pokemon_id: 0, max_iv: 50, max_level: 40 }, { pokemon_id: 150, min_cp: 500 },
+    { pokemon_id: 1, gender: 1, min_iv: 60 }, { pokemon_id: 0, pvp_ranking_league: 1500, pvp_ranking_worst: 100 },
+    { pokemon_id: 0, pvp_ranking_league: 1500, pvp_ranking_best: 2, pvp_ranking_worst: 50 },
+    { pokemon_id: 133, min_iv: 50 }, { pokemon_id: 25, min_iv: 20, distance: 1000 }
+  ]
+  const uids: number[] = []
+  for (const body of bodies) uids.push(await create(s, '/monsters', body))
+  const profile = (await s.app.inject({ method: 'GET', url: '/api/alarm-estimates?type=pokemon', headers: s.headers })).json()
+  let sum = 0
+  for (const [i, body] of bodies.entries()) {
+    const single = (await estimate(s, 'pokemon', body)).body
+    t.equal(single.basis, 'scanner')
+    const mine = profile.alarms[String(uids[i])]
+    t.equal(mine.perDayBasis, single.perDayBasis, `${JSON.stringify(body)}: ${String(single.perDayBasis)}`)
+    if (single.perDay === null) t.equal(mine.perDay, null, `${JSON.stringify(body)}: no typical day`)
+    else t.ok(Math.abs(mine.perDay - single.perDay) <= 1e-9 * Math.max(1, single.perDay), `${JSON.stringify(body)}: ${String(mine.perDay)} = ${String(single.perDay)}`)
+    t.equal(mine.recent, single.recent)
+    sum += single.perDay ?? 0
+  }
+  t.ok(bodies.filter((_, i) => (profile.alarms[String(uids[i])].perDay ?? 0) > 0).length >= 10, 'the typical days are not trivially zero')
+  t.ok(Math.abs(profile.total.perDay - sum) <= 1e-9 * sum, `the total is the sum (${String(profile.total.perDay)})`)
+})
+
 t.test('bad input is a 400 and nothing else; signed-out is a 401; the per-member rate limit', async (t) => {
   const s = await setup(t, { ESTIMATE_RATE_MAX: '4' })
   t.equal((await estimate(s, 'pokemon', { pokemon_id: 25, min_iv: 101 })).status, 400, 'the create body\'s ranges')
