@@ -16,8 +16,8 @@
  */
 import mariadb, { type Connection } from 'mariadb'
 import { buildApp } from '../app.js'
-import { loadConfig } from '../plugins/config.js'
-import type { Clock } from '../plugins/clock.js'
+import { loadConfig } from '../plugins/data/config.js'
+import type { Clock } from '../plugins/data/clock.js'
 import { startAlarmEngineFake } from '../test/fakes/alarm-engine.js'
 import { startKojiFake, type KojiFence } from '../test/fakes/koji.js'
 import { insertHuman } from '../test/fakes/engine-db.js'
