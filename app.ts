@@ -1,104 +1,117 @@
 import { randomUUID } from 'node:crypto'
 import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
-import config, { type Config } from './plugins/config.js'
-import clock, { type Clock } from './plugins/clock.js'
-import errors, { answerError } from './plugins/errors.js'
-import metrics from './plugins/metrics.js'
-import validation from './plugins/validation.js'
-import proxyTrust, { trustedProxies } from './plugins/proxy-trust.js'
-import securityHeaders from './plugins/security-headers.js'
-import compression from './plugins/compression.js'
-import rateLimits from './plugins/rate-limits.js'
-import openapi from './plugins/openapi.js'
-import db from './plugins/db.js'
-import engineDb from './plugins/engine-db.js'
-import userWriteLock from './plugins/user-write-lock.js'
-import engine from './plugins/engine.js'
-import auth from './plugins/auth.js'
-import cookies from './plugins/cookies.js'
-import siteSettings from './plugins/site-settings.js'
-import chatPlatform from './plugins/chat-platform.js'
-import cacheEviction from './plugins/cache-eviction.js'
-import identity from './plugins/identity.js'
-import oidcClient from './plugins/oidc-client.js'
-import refreshSessions from './plugins/refresh-sessions.js'
-import sessionEnds from './plugins/session-ends.js'
-import auditLog from './plugins/audit-log.js'
-import sessionCleanup from './plugins/session-cleanup.js'
-import blockedAccounts from './plugins/blocked-accounts.js'
-import featureGates from './plugins/feature-gates.js'
-import alarmTypes from './plugins/alarm-types.js'
-import alarmEvents from './plugins/alarm-events.js'
-import koji from './plugins/koji.js'
-import geocoder from './plugins/geocoder.js'
-import areaWriter from './plugins/area-writer.js'
-import geofenceForum from './plugins/geofence-forum.js'
-import userGeofences from './plugins/user-geofences.js'
-import geofenceFeed from './plugins/geofence-feed.js'
-import areaSelection from './plugins/area-selection.js'
-import alarmWriter from './plugins/alarm-writer.js'
-import testAlerts from './plugins/test-alerts.js'
-import profiles from './plugins/profiles.js'
-import avatars from './plugins/avatars.js'
-import adminUsers from './plugins/admin-users.js'
-import delegates from './plugins/delegates.js'
-import serverProfile from './plugins/server-profile.js'
-import quickPicks from './plugins/quick-picks.js'
-import alarmDefaults from './plugins/alarm-defaults.js'
-import gameData from './plugins/game-data.js'
-import masterNames from './plugins/master-names.js'
-import scannerDb from './plugins/scanner-db.js'
-import scanner from './plugins/scanner.js'
-import pokemonAvailability from './plugins/pokemon-availability.js'
-import iconSets from './plugins/icon-sets.js'
-import alarmEstimates from './plugins/alarm-estimates.js'
+// Configuration and time: read by every plugin, so registered before all of them.
+import config, { type Config } from './plugins/data/config.js'
+import clock, { type Clock } from './plugins/data/clock.js'
+// Edge: how every request is received and answered; needs only configuration and time.
+import errors, { answerError } from './plugins/edge/errors.js'
+import metrics from './plugins/edge/metrics.js'
+import validation from './plugins/edge/validation.js'
+import proxyTrust, { trustedProxies } from './plugins/edge/proxy-trust.js'
+import securityHeaders from './plugins/edge/security-headers.js'
+import compression from './plugins/edge/compression.js'
+import rateLimits from './plugins/edge/rate-limits.js'
+import openapi from './plugins/edge/openapi.js'
+import auth from './plugins/edge/auth.js'
+import cookies from './plugins/edge/cookies.js'
+// Data: the databases, the alarm engine, the chat platform and shared caches.
+import db from './plugins/data/db.js'
+import engineDb from './plugins/data/engine-db.js'
+import userWriteLock from './plugins/data/user-write-lock.js'
+import engine from './plugins/data/engine.js'
+import siteSettings from './plugins/data/site-settings.js'
+import chatPlatform from './plugins/data/chat-platform.js'
+import cacheEviction from './plugins/data/cache-eviction.js'
+import scannerDb from './plugins/data/scanner-db.js'
+// Domain: the concerns, each over the data plugins and the concerns it depends on.
+import identity from './plugins/domain/identity.js'
+import oidcClient from './plugins/domain/oidc-client.js'
+import refreshSessions from './plugins/domain/refresh-sessions.js'
+import blockedAccounts from './plugins/domain/blocked-accounts.js'
+import sessionEnds from './plugins/domain/session-ends.js'
+import auditLog from './plugins/domain/audit-log.js'
+import sessionCleanup from './plugins/domain/session-cleanup.js'
+import featureGates from './plugins/domain/feature-gates.js'
+import alarmTypes from './plugins/domain/alarm-types.js'
+import alarmEvents from './plugins/domain/alarm-events.js'
+import koji from './plugins/domain/koji.js'
+import geocoder from './plugins/domain/geocoder.js'
+import areaWriter from './plugins/domain/area-writer.js'
+import geofenceForum from './plugins/domain/geofence-forum.js'
+import userGeofences from './plugins/domain/user-geofences.js'
+import geofenceFeed from './plugins/domain/geofence-feed.js'
+import areaSelection from './plugins/domain/area-selection.js'
+import alarmWriter from './plugins/domain/alarm-writer.js'
+import testAlerts from './plugins/domain/test-alerts.js'
+import profiles from './plugins/domain/profiles.js'
+import avatars from './plugins/domain/avatars.js'
+import adminUsers from './plugins/domain/admin-users.js'
+import delegates from './plugins/domain/delegates.js'
+import serverProfile from './plugins/domain/server-profile.js'
+import quickPicks from './plugins/domain/quick-picks.js'
+import alarmDefaults from './plugins/domain/alarm-defaults.js'
+import gameData from './plugins/domain/game-data.js'
+import masterNames from './plugins/domain/master-names.js'
+import scanner from './plugins/domain/scanner.js'
+import pokemonAvailability from './plugins/domain/pokemon-availability.js'
+import iconSets from './plugins/domain/icon-sets.js'
+import alarmEstimates from './plugins/domain/alarm-estimates.js'
+// Routes: one file per URL folder, translating HTTP to plugin calls.
 import healthRoutes from './routes/health/index.js'
+import versionRoutes from './routes/version/index.js'
 import metricsRoutes from './routes/metrics/index.js'
 import settingsRoutes from './routes/settings/index.js'
 import oidcRoutes from './routes/auth/oidc/index.js'
 import oidcConfigRoutes from './routes/settings/oidc-config.js'
-import refreshRoutes from './routes/auth/refresh/index.js'
+import refreshRoutes from './routes/auth/oidc/refresh/index.js'
 import backchannelLogoutRoutes from './routes/auth/oidc/backchannel-logout.js'
 import deviceSessionRoutes from './routes/auth/sessions/index.js'
-import auditRoutes from './routes/admin/audit/index.js'
 import adminSessionRoutes from './routes/admin/users/sessions.js'
+import auditRoutes from './routes/admin/audit/index.js'
 import providersRoutes from './routes/auth/providers/index.js'
 import discordRoutes from './routes/auth/discord/index.js'
 import telegramRoutes from './routes/auth/telegram/index.js'
-import sessionUserRoutes from './routes/auth/user/index.js'
-import impersonationRoutes from './routes/admin/impersonation.js'
+import sessionUserRoutes from './routes/auth/index.js'
+import impersonationRoutes from './routes/admin/index.js'
 import adminUserRoutes from './routes/admin/users/index.js'
-import delegateRoutes from './routes/admin/delegates/index.js'
+import poracleAdminRoutes from './routes/admin/poracle-admins/index.js'
+import webhookRoutes from './routes/admin/webhooks/index.js'
+import webhookDelegateRoutes from './routes/admin/webhook-delegates/index.js'
+import poracleDelegateRoutes from './routes/admin/poracle-delegates/index.js'
+import myWebhookRoutes from './routes/admin/my-webhooks/index.js'
 import serverProfileRoutes from './routes/admin/server-profile/index.js'
 import iconSetRoutes from './routes/admin/icon-sets/index.js'
-import settingsCardRoutes from './routes/settings/cards.js'
+import discordConfigRoutes from './routes/settings/discord-config.js'
+import telegramConfigRoutes from './routes/settings/telegram-config.js'
 import quickPickRoutes from './routes/quick-picks/index.js'
 import upstreamDisabledRoutes from './routes/settings/upstream-disabled.js'
-import alarmRoutes from './routes/alarms/index.js'
+import alarmRoutes from './routes/index.js'
+import dashboardRoutes from './routes/dashboard/index.js'
+import testAlertRoutes from './routes/test-alert/index.js'
 import alarmTypeRoutes from './routes/alarm-types/index.js'
 import alarmDefaultRoutes from './routes/alarm-defaults/index.js'
 import profileRoutes from './routes/profiles/index.js'
 import profileOverviewRoutes from './routes/profile-overview/index.js'
 import locationRoutes from './routes/location/index.js'
-import mapRoutes from './routes/map/index.js'
 import areaRoutes from './routes/areas/index.js'
+import mapRoutes from './routes/map/index.js'
 import engineConfigRoutes from './routes/config/index.js'
 import dtsRoutes from './routes/config/dts.js'
 import summaryScheduleRoutes from './routes/summary-schedules/index.js'
 import cleaningRoutes from './routes/cleaning/index.js'
 import masterdataRoutes from './routes/masterdata/index.js'
-import masterNameRoutes from './routes/masterdata/names.js'
 import geofenceFeedRoutes from './routes/geofence-feed/index.js'
 import geofenceRoutes from './routes/geofences/index.js'
 import adminGeofenceRoutes from './routes/admin/geofences/index.js'
 import scannerRoutes from './routes/scanner/index.js'
-import weatherRoutes from './routes/weather/index.js'
+import weatherRoutes from './routes/location/weather/index.js'
 import pokemonAvailabilityRoutes from './routes/pokemon-availability/index.js'
 import alarmEstimateRoutes from './routes/alarm-estimates/index.js'
 import templatePreviewRoutes from './routes/template-previews/index.js'
 import spawningNowRoutes from './routes/spawning-now/index.js'
-import spa from './plugins/spa.js'
+// The client's pages, for every path the routes do not serve.
+import spa from './plugins/edge/spa.js'
 
 export interface AppOptions {
   config: Config
@@ -145,8 +158,8 @@ function loggerOptions (options: AppOptions): LoggerOption {
 }
 
 /**
- * The table of contents: shared capabilities first, then each concern under its prefix.
- * Everything the service does is registered here, in this order.
+ * The table of contents: configuration, then the edge, data and domain plugins, then each route file at
+ * the URL of its folder, then the client's pages. Everything the service does is registered here, in this order.
  */
 export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   const fastify = Fastify({
@@ -160,8 +173,11 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
     frameworkErrors: answerError
   }).withTypeProvider<TypeBoxTypeProvider>()
 
+  // Configuration and time first: every plugin below reads them (both live in plugins/data/).
   await fastify.register(config, { config: options.config })
   await fastify.register(clock, options.clock ? { clock: options.clock } : {})
+
+  // Edge: before anything that answers, so every reply (errors and refusals too) passes through their hooks.
   await fastify.register(errors)
   await fastify.register(metrics)
   await fastify.register(validation)
@@ -170,15 +186,20 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   await fastify.register(compression)
   await fastify.register(rateLimits)
   await fastify.register(openapi)
+  await fastify.register(auth)
+  await fastify.register(cookies)
+
+  // Data: before the domain, which reads and writes through them.
   await fastify.register(db)
   await fastify.register(engineDb)
   await fastify.register(userWriteLock)
   await fastify.register(engine)
-  await fastify.register(auth)
-  await fastify.register(cookies)
   await fastify.register(siteSettings)
   await fastify.register(chatPlatform)
   await fastify.register(cacheEviction)
+  await fastify.register(scannerDb)
+
+  // Domain: each concern after those it depends on (fastify-plugin checks the declared dependencies).
   await fastify.register(identity)
   await fastify.register(oidcClient)
   await fastify.register(refreshSessions)
@@ -208,13 +229,14 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   await fastify.register(alarmDefaults)
   await fastify.register(gameData)
   await fastify.register(masterNames)
-  await fastify.register(scannerDb)
   await fastify.register(scanner)
   await fastify.register(pokemonAvailability)
   await fastify.register(iconSets)
   await fastify.register(alarmEstimates)
 
+  // Routes: after every hook and decorator they use; each file at the URL of its folder (test/route-folders.test.ts).
   await fastify.register(healthRoutes, { prefix: '/api' })
+  await fastify.register(versionRoutes, { prefix: '/api' })
   await fastify.register(metricsRoutes)
   await fastify.register(settingsRoutes, { prefix: '/api/settings' })
   await fastify.register(oidcRoutes, { prefix: '/api/auth/oidc' })
@@ -230,13 +252,20 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   await fastify.register(sessionUserRoutes, { prefix: '/api/auth' })
   await fastify.register(impersonationRoutes, { prefix: '/api/admin' })
   await fastify.register(adminUserRoutes, { prefix: '/api/admin' })
-  await fastify.register(delegateRoutes, { prefix: '/api/admin' })
+  await fastify.register(poracleAdminRoutes, { prefix: '/api/admin' })
+  await fastify.register(webhookRoutes, { prefix: '/api/admin' })
+  await fastify.register(webhookDelegateRoutes, { prefix: '/api/admin' })
+  await fastify.register(poracleDelegateRoutes, { prefix: '/api/admin' })
+  await fastify.register(myWebhookRoutes, { prefix: '/api/admin' })
   await fastify.register(serverProfileRoutes, { prefix: '/api/admin' })
   await fastify.register(iconSetRoutes, { prefix: '/api/admin/icon-sets' })
-  await fastify.register(settingsCardRoutes, { prefix: '/api/settings' })
+  await fastify.register(discordConfigRoutes, { prefix: '/api/settings' })
+  await fastify.register(telegramConfigRoutes, { prefix: '/api/settings' })
   await fastify.register(quickPickRoutes, { prefix: '/api/quick-picks' })
   await fastify.register(upstreamDisabledRoutes, { prefix: '/api/settings' })
   await fastify.register(alarmRoutes, { prefix: '/api' })
+  await fastify.register(dashboardRoutes, { prefix: '/api' })
+  await fastify.register(testAlertRoutes, { prefix: '/api' })
   await fastify.register(alarmTypeRoutes, { prefix: '/api/alarm-types' })
   await fastify.register(alarmDefaultRoutes, { prefix: '/api/alarm-defaults' })
   await fastify.register(profileRoutes, { prefix: '/api/profiles' })
@@ -249,7 +278,6 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   await fastify.register(summaryScheduleRoutes, { prefix: '/api/summary-schedules' })
   await fastify.register(cleaningRoutes, { prefix: '/api/cleaning' })
   await fastify.register(masterdataRoutes, { prefix: '/api/masterdata' })
-  await fastify.register(masterNameRoutes, { prefix: '/api/masterdata' })
   await fastify.register(geofenceFeedRoutes, { prefix: '/api/geofence-feed' })
   await fastify.register(geofenceRoutes, { prefix: '/api/geofences' })
   await fastify.register(adminGeofenceRoutes, { prefix: '/api/admin/geofences' })

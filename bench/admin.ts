@@ -70,7 +70,7 @@ async function seedAlarmOwner (pool: Pool, userId: string): Promise<void> {
 async function main (): Promise<void> {
   const { startAlarmEngineFake } = await import('../test/fakes/alarm-engine.js')
   const { buildApp } = await import('../app.js')
-  const { loadConfig } = await import('../plugins/config.js')
+  const { loadConfig } = await import('../plugins/data/config.js')
   await createEngineDatabase(DATABASES.engine)
   const pool = mariadb.createPool({ ...BENCH_DB, database: DATABASES.engine, bigIntAsNumber: true, insertIdAsNumber: true, connectionLimit: 2 })
   const fake = await startAlarmEngineFake({ database: DATABASES.engine, secret: SECRET, mode: 'ng' })

@@ -12,7 +12,7 @@
 import fastJson from 'fast-json-stringify'
 import { Type } from '@sinclair/typebox'
 import { alarmSchema } from '../schemas/alarms.js'
-import { present } from '../plugins/alarm-writer.js'
+import { present } from '../plugins/domain/alarm-writer.js'
 import { ALARM_DEFAULTS } from '../test/fakes/engine-db.js'
 
 const ALARMS = 50

@@ -1,7 +1,7 @@
 import { Type, type Static, type StringOptions, type TBoolean } from '@sinclair/typebox'
 
 /**
- * The keyword plugins/validation.ts enforces on text people type: no unpaired surrogates, no control
+ * The keyword plugins/edge/validation.ts enforces on text people type: no unpaired surrogates, no control
  * characters (NUL included; line breaks and tabs only where `'multiline'`), no bidirectional embedding,
  * override or isolate characters; accepted text is stored in Unicode NFC.
  */

@@ -40,7 +40,7 @@ export const ERRORS = {
   Unauthorized: entry('AW_UNAUTHORIZED', '%s', 401),
   RefreshRefused: entry('AW_REFRESH_REFUSED', 'invalid_grant', 401),
   Forbidden: entry('AW_FORBIDDEN', '%s', 403),
-  /** Base of SignInError: its reason decides the status and the redirect code (plugins/identity.ts). */
+  /** Base of SignInError: its reason decides the status and the redirect code (plugins/domain/identity.ts). */
   SignInRefused: entry('AW_SIGN_IN_REFUSED', '%s', 403),
   FeatureDisabled: entry('AW_FEATURE_DISABLED', FEATURE_DISABLED_MESSAGE, 403),
   NotFound: entry('AW_NOT_FOUND', '%s', 404),
@@ -59,7 +59,7 @@ export const ERRORS = {
   /** A passing condition on our side; the client is told when to try again. */
   Unavailable: entry('AW_UNAVAILABLE', '%s', 503, true),
   EngineUnavailable: entry('AW_ENGINE_UNAVAILABLE', 'The alarm engine is unreachable right now. Please try again in a moment.', 503, true),
-  /** Base of EngineError, whose kind decides the status (plugins/engine/types.ts). */
+  /** Base of EngineError, whose kind decides the status (plugins/data/engine/types.ts). */
   Engine: entry('AW_ENGINE', '%s', 500, false),
   /**
    * A peer's fault, one status each (docs/decisions.md, "Every peer fault its own status"): no connection

@@ -14,7 +14,7 @@ export const RaidLevelSchema = Type.Object({
   namePlural: Type.String()
 })
 
-/** The icon categories of `/api/masterdata/icons/:category` (plugins/game-data.ts ICON_CATEGORIES). */
+/** The icon categories of `/api/masterdata/icons/:category` (plugins/domain/game-data.ts ICON_CATEGORIES). */
 export const IconCategoryParamsSchema = Type.Object({
   category: Type.Union([
     Type.Literal('pokemon'), Type.Literal('raid'), Type.Literal('gym'), Type.Literal('team'), Type.Literal('invasion'), Type.Literal('pokestop'),

@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify'
 import { build, bearer, seedHuman, type Test, type TestApp } from './helper.js'
 import { ALARM_TABLES, insertAlarm, insertProfile, type EngineAlarmType } from './fakes/engine-db.js'
 import { startChatPlatformFake } from './fakes/chat-platform.js'
-import { ENGINE_CONFIG_MAX_BYTES } from '../plugins/delegates.js'
+import { ENGINE_CONFIG_MAX_BYTES } from '../plugins/domain/delegates.js'
 
 const ADMIN = '100000000000000001'
 const USER = '100000000000000002'

@@ -3,7 +3,7 @@ import type { LightMyRequestResponse } from 'fastify'
 import { bearer, build, seedHuman, type TestApp } from './helper.js'
 import { ALARM_TABLES, insertAlarm, insertProfile, type EngineAlarmType } from './fakes/engine-db.js'
 import type { RecordedRequest } from './fakes/alarm-engine.js'
-import type { UidChanged } from '../plugins/alarm-events.js'
+import type { UidChanged } from '../plugins/domain/alarm-events.js'
 
 type Row = Record<string, unknown>
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE'

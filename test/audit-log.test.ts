@@ -1,7 +1,7 @@
 import t from 'tap'
 import { ADMIN, DELEGATE, USER, OTHER, WEBHOOK, withCast, auth, tokenOf, me } from './fixtures/sessions-cast.js'
 import { bearer } from './helper.js'
-import { redact } from '../plugins/audit-log.js'
+import { redact } from '../plugins/domain/audit-log.js'
 
 /*
  * Sessions people can see and end, ended sign-ins refused on every request (and on a second instance

@@ -2,8 +2,8 @@ import t, { type Test } from 'tap'
 import Fastify, { type FastifyInstance } from 'fastify'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { browserMissing, launchChromium } from './browser.js'
-import errors from '../plugins/errors.js'
-import spa from '../plugins/spa.js'
+import errors from '../plugins/edge/errors.js'
+import spa from '../plugins/edge/spa.js'
 
 /**
  * The built client in Debian's Chromium, against the real spa plugin and stub auth routes that answer

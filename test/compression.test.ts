@@ -1,7 +1,7 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib'
 import t, { type Test } from 'tap'
 import Fastify from 'fastify'
-import compression, { COMPRESS_MIN_BYTES } from '../plugins/compression.js'
+import compression, { COMPRESS_MIN_BYTES } from '../plugins/edge/compression.js'
 
 async function build (t: Test) {
   const app = Fastify()

@@ -1,6 +1,6 @@
 import t from 'tap'
 import Fastify, { type FastifyInstance } from 'fastify'
-import { decoratorPlugin } from '../plugins/decorator-plugin.js'
+import { decoratorPlugin } from '../lib/decorator-plugin.js'
 
 declare module 'fastify' {
   interface FastifyInstance {

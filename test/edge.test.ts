@@ -4,9 +4,9 @@ import { join } from 'node:path'
 import t from 'tap'
 import { Redis } from 'ioredis'
 import Fastify, { type FastifyInstance } from 'fastify'
-import configPlugin, { loadConfig } from '../plugins/config.js'
-import securityHeaders, { RESOURCE_HEADERS } from '../plugins/security-headers.js'
-import spa from '../plugins/spa.js'
+import configPlugin, { loadConfig } from '../plugins/data/config.js'
+import securityHeaders, { RESOURCE_HEADERS } from '../plugins/edge/security-headers.js'
+import spa from '../plugins/edge/spa.js'
 import { build, bearer, JWT_SECRET, seedHuman } from './helper.js'
 
 t.test('unknown /api routes answer a JSON 404', async (t) => {

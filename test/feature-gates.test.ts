@@ -1,6 +1,6 @@
 import t from 'tap'
 import { bearer, build, seedHuman, type TestApp } from './helper.js'
-import { FEATURE_DISABLED_MESSAGE } from '../plugins/errors.js'
+import { FEATURE_DISABLED_MESSAGE } from '../plugins/edge/errors.js'
 import { siteSettings } from '../db/schema/service.js'
 
 const USER = '100000000000000001'

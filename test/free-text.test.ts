@@ -2,7 +2,7 @@ import t from 'tap'
 import type { LightMyRequestResponse } from 'fastify'
 import { bearer, build, seedHuman } from './helper.js'
 import { ALARM_TABLES } from './fakes/engine-db.js'
-import { freeTextProblem } from '../plugins/validation.js'
+import { freeTextProblem } from '../plugins/edge/validation.js'
 
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE'
 

@@ -2,7 +2,7 @@ import t from 'tap'
 import { build, bearer, seedHuman, type Test, type TestApp } from './helper.js'
 import { startKojiFake, type KojiFake } from './fakes/koji.js'
 import { startChatPlatformFake, type ChatChannel, type ChatPlatformFake } from './fakes/chat-platform.js'
-import { FORUM_TAGS } from '../plugins/geofence-forum.js'
+import { FORUM_TAGS } from '../plugins/domain/geofence-forum.js'
 
 const OWNER = '666666666666666666'
 const OTHER = '777777777777777777'

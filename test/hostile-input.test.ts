@@ -194,7 +194,7 @@ function pathWith (route: Route, value: (param: { name: string, schema: Json }) 
 
 const encodeValue = (v: unknown) => encodeURIComponent(String(v))
 
-/** As plugins/validation.ts: path parameters are coerced from text, bodies are not. */
+/** As plugins/edge/validation.ts: path parameters are coerced from text, bodies are not. */
 const coercing = new Ajv({ coerceTypes: true, strict: false })
 const strict = new Ajv({ coerceTypes: false, strict: false, strictNumbers: true })
 const validators = new Map<string, ValidateFunction>()

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import t from 'tap'
-import { INDEX_MAX_BYTES } from '../plugins/icon-sets.js'
+import { INDEX_MAX_BYTES } from '../plugins/domain/icon-sets.js'
 import { bearer, build, type Test } from './helper.js'
 
 /**

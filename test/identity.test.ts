@@ -1,6 +1,6 @@
 import t from 'tap'
 import { siteSettings, webhookDelegates } from '../db/schema/service.js'
-import { parseRoleIds, SignInError } from '../plugins/identity.js'
+import { parseRoleIds, SignInError } from '../plugins/domain/identity.js'
 import { build, seedHuman, type TestApp } from './helper.js'
 
 /*

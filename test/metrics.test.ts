@@ -1,7 +1,7 @@
 import t from 'tap'
 import { bearer, build, seedHuman } from './helper.js'
-import { RefreshRefused } from '../plugins/refresh-sessions.js'
-import { refreshOutcomeOf, sameToken } from '../plugins/metrics.js'
+import { RefreshRefused } from '../plugins/domain/refresh-sessions.js'
+import { refreshOutcomeOf, sameToken } from '../plugins/edge/metrics.js'
 
 /** GET /metrics (Prometheus text, behind METRICS_TOKEN) and the readiness check. */
 

@@ -2,7 +2,7 @@ import t from 'tap'
 import { build, bearer, seedHuman, type Test, type TestApp } from './helper.js'
 import { FAULT_MODES, startFaultPeer, type FaultMode, type FaultPeer } from './fakes/fault-peer.js'
 import { startKojiFake } from './fakes/koji.js'
-import { ChatPlatformError } from '../plugins/chat-platform.js'
+import { ChatPlatformError } from '../plugins/data/chat-platform.js'
 import { TEMPLATE_PREVIEW_TYPES } from '../schemas/alarms.js'
 
 /**

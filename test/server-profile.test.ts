@@ -1,6 +1,6 @@
 import t from 'tap'
 import { build, bearer } from './helper.js'
-import { isBelow } from '../plugins/server-profile.js'
+import { isBelow } from '../plugins/domain/server-profile.js'
 
 const ADMIN = '100000000000000001'
 const admin = (app: Parameters<typeof bearer>[0]) => bearer(app, { userId: ADMIN, isAdmin: true })

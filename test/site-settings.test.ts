@@ -1,7 +1,7 @@
 import t from 'tap'
 import { eq } from 'drizzle-orm'
 import { siteSettings } from '../db/schema/service.js'
-import { badRequest } from '../plugins/errors.js'
+import { badRequest } from '../plugins/edge/errors.js'
 import { build, bearer } from './helper.js'
 
 const admin = { userId: 'admin1', isAdmin: true }

@@ -5,9 +5,9 @@ import { Writable } from 'node:stream'
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib'
 import t, { type Test } from 'tap'
 import Fastify from 'fastify'
-import errors from '../plugins/errors.js'
-import spa from '../plugins/spa.js'
-import compression from '../plugins/compression.js'
+import errors from '../plugins/edge/errors.js'
+import spa from '../plugins/edge/spa.js'
+import compression from '../plugins/edge/compression.js'
 
 /** A stand-in for client/dist, so these tests do not depend on a client build. */
 function fakeDist (test: Test): string {

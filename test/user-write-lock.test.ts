@@ -3,8 +3,8 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
 import mariadb from 'mariadb'
 import { bearer, build, buildInstance, seedHuman, ROOT, type TestApp } from './helper.js'
 import { ALARM_TABLES, insertAlarm, type EngineAlarmType } from './fakes/engine-db.js'
-import { ERRORS } from '../plugins/errors.js'
-import { IN_PROGRESS, createUserWriteLock, lockName } from '../plugins/user-write-lock.js'
+import { ERRORS } from '../plugins/edge/errors.js'
+import { IN_PROGRESS, createUserWriteLock, lockName } from '../plugins/data/user-write-lock.js'
 
 type Row = Record<string, unknown>
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE'

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { badRequest } from '../../plugins/errors.js'
-import { typeByNameOrPath } from '../../plugins/alarm-estimates.js'
+import { badRequest } from '../../plugins/edge/errors.js'
+import { typeByNameOrPath } from '../../plugins/domain/alarm-estimates.js'
 import { KIND_OF, type AlarmType } from '../../schemas/alarm-types.js'
 import { errors } from '../../schemas/common.js'
 import { EstimateQuerySchema, EstimateRequestSchema, EstimateSchema, ProfileEstimateSchema } from '../../schemas/estimates.js'

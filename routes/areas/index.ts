@@ -3,8 +3,8 @@ import { Type } from '@sinclair/typebox'
 import { errors } from '../../schemas/common.js'
 import { AreaNamesSchema, AreasWriteSchema, AvailableAreaSchema } from '../../schemas/areas.js'
 import { MapFencesSchema } from '../../schemas/geofences.js'
-import { EngineError } from '../../plugins/engine.js'
-import { notFound } from '../../plugins/errors.js'
+import { EngineError } from '../../plugins/data/engine.js'
+import { notFound } from '../../plugins/edge/errors.js'
 
 /**
  * The active profile's areas (`/api/areas`): reads are open, the write is gated by `disable_areas`.

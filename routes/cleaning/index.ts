@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { hasAutoDelete } from '../../plugins/alarm-writer.js'
+import { hasAutoDelete } from '../../plugins/domain/alarm-writer.js'
 import { CLEANING_TYPES, NG_ONLY_ALARM_TYPES, type AlarmKind } from '../../schemas/alarm-types.js'
 import { errors } from '../../schemas/common.js'
 import {

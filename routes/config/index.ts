@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import type { PoracleWebConfig } from '../../plugins/engine.js'
+import type { PoracleWebConfig } from '../../plugins/data/engine.js'
 import type { EngineGeneration } from '../../schemas/alarm-types.js'
 import { errors } from '../../schemas/common.js'
 import { PublicConfigSchema, TemplatesSchema, type PublicConfig } from '../../schemas/engine-config.js'
-import { engineCapabilities, engineName } from '../../plugins/engine/capabilities.js'
+import { engineCapabilities, engineName } from '../../plugins/data/engine/capabilities.js'
 
 const number = (value: unknown, fallback: number): number => {
   const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import { errors } from '../../schemas/common.js'
 import { FeedSchema, type Feed } from '../../schemas/geofences.js'
-import { unauthorized } from '../../plugins/errors.js'
+import { unauthorized } from '../../plugins/edge/errors.js'
 
 /**
  * The geofence feed the alarm engine downloads (`GET /api/geofence-feed`): Koji's admin fences followed

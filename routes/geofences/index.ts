@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import { errors } from '../../schemas/common.js'
-import { MAX_FENCES_PER_USER, type UserFence } from '../../plugins/user-geofences.js'
+import { MAX_FENCES_PER_USER, type UserFence } from '../../plugins/domain/user-geofences.js'
 import {
   FenceCreateSchema, FenceIdParamsSchema, FenceRenameSchema, GeoJsonExportSchema, GeoJsonImportSchema,
   ImportRefusalSchema, ImportResultSchema, RegionSchema, UserFenceSchema

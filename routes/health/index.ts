@@ -41,7 +41,7 @@ async function timed (probe: () => Promise<unknown>): Promise<{ ok: boolean, lat
  * as a yes or no (503 also while it shuts down, which Fastify answers for every request then).
  */
 const healthRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
-  const { db, engineDb, engine, config } = fastify
+  const { db, engineDb, engine } = fastify
 
   async function check () {
     const [serviceDb, engineDbCheck, engineApi] = await Promise.all([
@@ -67,19 +67,6 @@ const healthRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     const failing = (Object.keys(checks) as Array<keyof typeof checks>).filter((name) => !checks[name].ok)
     return reply.code(ok ? 200 : 503).header('cache-control', 'no-store').send({ ready: ok, failing })
   })
-
-  fastify.get('/version', {
-    schema: {
-      tags: ['health'],
-      response: { 200: Type.Object({ version: Type.String(), revision: Type.String(), revisionShort: Type.String(), buildDate: Type.String(), environment: Type.String() }) }
-    }
-  }, async () => ({
-    version: config.BUILD_VERSION,
-    revision: config.BUILD_REVISION,
-    revisionShort: config.BUILD_REVISION.slice(0, 7),
-    buildDate: config.BUILD_DATE,
-    environment: config.NODE_ENV
-  }))
 }
 
 export default healthRoutes

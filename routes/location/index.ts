@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
-import { EngineError } from '../../plugins/engine.js'
-import { notFound, notSupported } from '../../plugins/errors.js'
+import { EngineError } from '../../plugins/data/engine.js'
+import { notFound, notSupported } from '../../plugins/edge/errors.js'
 import { errors } from '../../schemas/common.js'
 import {
   AddressMatchSchema, AddressNameSchema, GeocodeQuerySchema, LanguageSchema, LanguageWriteSchema, LocationAnswerSchema, LocationSchema,

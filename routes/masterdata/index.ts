@@ -31,6 +31,10 @@ const RAID_LEVELS = [
   level(19, 'coordinated', '5-Star Coordinated')
 ]
 
+/** Any text: an unusable locale falls back to English instead of failing the picker. */
+const LocaleQuerySchema = Type.Object({ locale: Type.Optional(Type.String({ maxLength: 200 })) })
+const NamesSchema = Type.Record(Type.String(), Type.String())
+
 const maxLevel = (value: number, category: string, name: string) => ({ value, category, name: `${name} Max Battle`, namePlural: `${name} Max Battles` })
 
 /**
@@ -49,11 +53,13 @@ const MAX_LEVELS = [
 
 /**
  * Game data for the alarm forms (`/api/masterdata`), anonymous like the reference: localized monsters and
- * grunts (the engine's, else the master file's), the built-in raid and max battle levels, and the index of
- * each category's icon set.
+ * grunts (the engine's, else the master file's), the built-in raid and max battle levels, the index of
+ * each category's icon set, and `{ id: name }` maps for pokemon, moves and items (items need a signed-in
+ * user, as in the reference).
  */
 const masterdataRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
-  const { gameData } = fastify
+  const { gameData, masterNames, auth } = fastify
+  const tags = ['masterdata']
 
   fastify.get('/monsters', {
     schema: { tags: ['masterdata'], querystring: MonstersQuerySchema, response: { 200: GameDataSchema, ...errors(400, 503) } }
@@ -74,6 +80,19 @@ const masterdataRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   fastify.get('/icons/:category', {
     schema: { tags: ['masterdata'], params: IconCategoryParamsSchema, response: { 200: IconSetSchema, ...errors(400) } }
   }, async (request) => await gameData.icons(request.params.category))
+
+  fastify.get('/pokemon', {
+    schema: { tags, querystring: LocaleQuerySchema, response: { 200: NamesSchema, ...errors(400, 503) } }
+  }, async (request) => masterNames.pokemon(request.query.locale))
+
+  fastify.get('/moves', {
+    schema: { tags, querystring: LocaleQuerySchema, response: { 200: NamesSchema, ...errors(400, 503) } }
+  }, async () => masterNames.moves())
+
+  fastify.get('/items', {
+    onRequest: auth.authenticate,
+    schema: { tags, querystring: LocaleQuerySchema, response: { 200: NamesSchema, ...errors(400, 401, 503) } }
+  }, async () => masterNames.items())
 }
 
 export default masterdataRoutes

@@ -1,6 +1,6 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { errors } from '../../schemas/common.js'
-import { notFound, unauthorized } from '../../plugins/errors.js'
+import { notFound, unauthorized } from '../../plugins/edge/errors.js'
 
 /**
  * `GET /metrics`, the Prometheus text format. Not there (404) unless METRICS_TOKEN is set; then only

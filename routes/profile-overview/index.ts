@@ -1,14 +1,14 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyRequest } from 'fastify'
 import { ALARM_TYPES, type AlarmType } from '../../schemas/alarm-types.js'
-import { badRequest } from '../../plugins/errors.js'
+import { badRequest } from '../../plugins/edge/errors.js'
 import { errors } from '../../schemas/common.js'
 import {
   CopyResultSchema, NewProfileNameSchema, ProfileExportSchema, ProfileImportSchema, ProfileNoParamsSchema, ProfileOverviewSchema,
   TRANSFER_VERSION, fromTransferAlarm, toTransferAlarm
 } from '../../schemas/profiles.js'
-import { findProfile, geographyOf, humanGeography, sameGeography, storedActiveHours, typesIn, uniqueName } from '../../plugins/profiles.js'
-import type { AlarmWriter, NewAlarms } from '../../plugins/alarm-writer.js'
+import { findProfile, geographyOf, humanGeography, sameGeography, storedActiveHours, typesIn, uniqueName } from '../../plugins/domain/profiles.js'
+import type { AlarmWriter, NewAlarms } from '../../plugins/domain/alarm-writer.js'
 
 /**
  * Alarm field names are case-insensitive (the spec's deserialization rule, as for the alarm routes):

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
-import { conflict, notFound } from '../../plugins/errors.js'
+import { conflict, notFound } from '../../plugins/edge/errors.js'
 import { errors } from '../../schemas/common.js'
 import {
   CreateProfileSchema, DuplicateProfileSchema, ProfileNoParamsSchema, ProfileSchema, SwitchResultSchema, UpdateProfileSchema,
@@ -8,7 +8,7 @@ import {
 } from '../../schemas/profiles.js'
 import {
   ensureNameFree, findProfile, geographyOf, humanGeography, sameGeography, storedActiveHours, typesIn
-} from '../../plugins/profiles.js'
+} from '../../plugins/domain/profiles.js'
 import { Undo } from '../../lib/undo.js'
 
 /**

@@ -1,7 +1,7 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyRequest } from 'fastify'
 import { errors } from '../../schemas/common.js'
-import type { Actor } from '../../plugins/quick-picks.js'
+import type { Actor } from '../../plugins/domain/quick-picks.js'
 import {
   ApplyOptionsSchema, ApplyResultSchema, QuickPickEntrySchema, QuickPickIdSchema, QuickPickSchema, QuickPickWriteSchema
 } from '../../schemas/quick-picks.js'

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
-import { notFound } from '../../plugins/errors.js'
+import { notFound } from '../../plugins/edge/errors.js'
 import { errors } from '../../schemas/common.js'
 import { GymIdParamsSchema, GymSchema, GymSearchQuerySchema, QuestSchema, RaidSchema } from '../../schemas/scanner.js'
 

@@ -1,6 +1,6 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { badRequest } from '../../plugins/errors.js'
-import { ANONYMOUS_KEYS, HIDDEN_KEYS, READ_ONLY_KEYS, isVisibleToUsers } from '../../plugins/site-settings.js'
+import { badRequest } from '../../plugins/edge/errors.js'
+import { ANONYMOUS_KEYS, HIDDEN_KEYS, READ_ONLY_KEYS, isVisibleToUsers } from '../../plugins/data/site-settings.js'
 import { errors } from '../../schemas/common.js'
 import { SettingKeySchema, SettingWriteSchema, SiteSettingSchema } from '../../schemas/settings.js'
 

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { mask } from '../../plugins/config.js'
-import { badRequest, conflict } from '../../plugins/errors.js'
+import { mask } from '../../plugins/data/config.js'
+import { badRequest, conflict } from '../../plugins/edge/errors.js'
 import { errors } from '../../schemas/common.js'
 import { OidcConfigSchema } from '../../schemas/sign-in.js'
 

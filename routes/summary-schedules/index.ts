@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
-import { badRequest } from '../../plugins/errors.js'
+import { badRequest } from '../../plugins/edge/errors.js'
 import { errors } from '../../schemas/common.js'
 import { parseActiveHours, type ActiveHoursInput } from '../../schemas/profiles.js'
 import {

@@ -1,6 +1,6 @@
 import { buildApp } from '../../app.js'
-import { loadConfig } from '../../plugins/config.js'
-import { ManualClock } from '../../plugins/clock.js'
+import { loadConfig } from '../../plugins/data/config.js'
+import { ManualClock } from '../../plugins/data/clock.js'
 import { bearer } from '../helper.js'
 
 /**

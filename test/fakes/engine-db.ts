@@ -1,5 +1,5 @@
 import type { QueryOptions } from 'mariadb'
-import { ALARM_TABLES } from '../../plugins/engine-db.js'
+import { ALARM_TABLES } from '../../plugins/data/engine-db.js'
 
 /**
  * The alarm engine's database for tests: the DDL PoracleNG 5.1 leaves behind (golang-migrate version 5,

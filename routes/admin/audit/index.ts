@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { badRequest } from '../../../plugins/errors.js'
+import { badRequest } from '../../../plugins/edge/errors.js'
 import { errors } from '../../../schemas/common.js'
 import { AuditPageSchema, AuditQuerySchema } from '../../../schemas/audit.js'
 

@@ -1,9 +1,8 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { errors } from '../../../schemas/common.js'
 import {
-  AdminUserDetailSchema, DeletedAlarmsSchema, UserIdQuerySchema, UserListQuerySchema, UserOverviewSchema, UserPageSchema, UserUpdateSchema, WebhookCreateSchema
+  AdminUserDetailSchema, DeletedAlarmsSchema, UserIdQuerySchema, UserListQuerySchema, UserOverviewSchema, UserPageSchema, UserUpdateSchema
 } from '../../../schemas/admin-users.js'
-import { WebhookWithDelegatesSchema } from '../../../schemas/delegates.js'
 
 /**
  * User administration under /api/admin: the list and edits read and write the engine's database
@@ -11,7 +10,7 @@ import { WebhookWithDelegatesSchema } from '../../../schemas/delegates.js'
  * create actions go through the engine where it has a route for them.
  */
 const adminUserRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
-  const { auth, adminUsers, delegates, userWriteLock } = fastify
+  const { auth, adminUsers, userWriteLock } = fastify
   const admin = { onRequest: [auth.authenticate, auth.requireAdmin] }
   const tags = ['admin']
 
@@ -35,11 +34,6 @@ const adminUserRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       response: { 200: Type.Record(Type.String(), Type.String()), ...errors(400, 401, 403) }
     }
   }, async (request) => adminUsers.avatarsOf(request.body))
-
-  fastify.get('/poracle-admins', {
-    ...admin,
-    schema: { tags, summary: 'Ids that are admins by configuration: PORACLE_ADMIN_IDS and the engine\'s admin lists', response: { 200: Type.Array(Type.String()), ...errors(401, 403) } }
-  }, async () => adminUsers.poracleAdmins())
 
   fastify.get('/users/overview', {
     ...admin,
@@ -98,29 +92,6 @@ const adminUserRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     request.log.info({ event: 'AdminUserPurged', admin: request.user.userId }, 'admin purged a user')
     return reply.code(204).send(null)
   })
-
-  fastify.get('/webhooks', {
-    ...admin,
-    schema: {
-      tags,
-      summary: 'Every webhook target with the people granted to manage it (names from the engine, null for a vanished account)',
-      response: { 200: Type.Array(WebhookWithDelegatesSchema), ...errors(401, 403) }
-    }
-  }, async () => {
-    const [webhooks, grants] = await Promise.all([adminUsers.webhooks(), delegates.allNamed()])
-    return webhooks.map((webhook) => ({ ...webhook, delegates: grants[webhook.id] ?? [] }))
-  })
-
-  fastify.post('/webhooks', {
-    ...admin,
-    config: { audit: { action: 'webhook.create', target: (request) => (request.body as { name?: string }).name } },
-    schema: {
-      tags,
-      summary: 'Create a webhook target through the engine (PoracleNG only)',
-      body: WebhookCreateSchema,
-      response: { 201: AdminUserDetailSchema, ...errors(400, 401, 403, 409, 500, 501, 502, 503, 504) }
-    }
-  }, async (request, reply) => reply.code(201).send(await adminUsers.createWebhook(request.body.name, request.body.url)))
 }
 
 export default adminUserRoutes

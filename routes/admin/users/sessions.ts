@@ -1,5 +1,5 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { REASON } from '../../../plugins/refresh-sessions.js'
+import { REASON } from '../../../plugins/domain/refresh-sessions.js'
 import { FreeText, errors } from '../../../schemas/common.js'
 import { RevokedSessionsSchema } from '../../../schemas/refresh-sessions.js'
 

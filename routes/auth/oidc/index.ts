@@ -1,9 +1,9 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
-import { notFound } from '../../../plugins/errors.js'
-import { SignInError } from '../../../plugins/identity.js'
+import { notFound } from '../../../plugins/edge/errors.js'
+import { SignInError } from '../../../plugins/domain/identity.js'
 import { errors } from '../../../schemas/common.js'
-import { returnOrigin, signInFlow, type LoginTransaction } from '../../../plugins/sign-in-flow.js'
+import { returnOrigin, signInFlow, type LoginTransaction } from '../../../lib/sign-in-flow.js'
 
 const COOKIE_PATH = '/api/auth/oidc'
 const CALLBACK_PATH = '/api/auth/oidc/callback'

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { telegramBotUsername, telegramConfigured } from '../../../plugins/chat-platform.js'
+import { telegramBotUsername, telegramConfigured } from '../../../plugins/data/chat-platform.js'
 import { errors } from '../../../schemas/common.js'
 import { ProvidersSchema } from '../../../schemas/sign-in.js'
 

@@ -1,0 +1,73 @@
+import fp from 'fastify-plugin'
+import { and, eq } from 'drizzle-orm'
+import { createDb, type ConnectionOptions, type Db } from '../../db/client.js'
+import type { Config } from './config.js'
+import { openPool } from './db.js'
+import { humans, profiles } from '../../db/schema/engine.js'
+import type { AlarmType } from '../../schemas/alarm-types.js'
+
+/** Each alarm type's table in the engine's schema; a fixed map, so no table name ever comes from input. */
+export const ALARM_TABLES: Record<AlarmType, string> = {
+  pokemon: 'monsters',
+  raid: 'raid',
+  egg: 'egg',
+  quest: 'quest',
+  invasion: 'invasion',
+  lure: 'lures',
+  nest: 'nests',
+  gym: 'gym',
+  fort: 'forts',
+  maxbattle: 'maxbattle'
+}
+
+/**
+ * The alarm engine's database. Owned and migrated by the engine: only the direct operations the spec
+ * lists may touch it (admin bulk user operations, profile rename, user-geofence area writes, per-alarm
+ * override areas, the schema-migrations probe), and they are methods here, so no route holds SQL.
+ * Everything else goes through `engine`. After a write the caller makes the engine reload.
+ */
+function createEngineDb (db: Db) {
+  return {
+    ...db,
+
+    async renameProfile (userId: string, profileNo: number, name: string): Promise<void> {
+      await db.db.update(profiles).set({ name }).where(and(eq(profiles.id, userId), eq(profiles.profileNo, profileNo)))
+    },
+
+    /** Neither engine has an API to change a user's notification language: one column of `humans`. */
+    async setLanguage (userId: string, language: string | null): Promise<void> {
+      await db.db.update(humans).set({ language }).where(eq(humans.id, userId))
+    },
+
+    /**
+     * One alarm's `override_areas`, written as the engine stores it (JSON text, null for none): the engine
+     * drops names of user-drawn fences, which it serves as not selectable, so those are written here.
+     */
+    async setOverrideAreas (type: AlarmType, userId: string, uid: number, names: string[]): Promise<void> {
+      await db.pool.query(`UPDATE \`${ALARM_TABLES[type]}\` SET override_areas = ? WHERE id = ? AND uid = ?`,
+        [names.length > 0 ? JSON.stringify(names) : null, userId, uid])
+    }
+  }
+}
+
+export type EngineDb = ReturnType<typeof createEngineDb>
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    engineDb: EngineDb
+  }
+}
+
+/** Where the engine's database is, as configured; a few connections, as most engine work is its HTTP API. */
+export const engineDbOptions = (config: Config): ConnectionOptions => ({
+  host: config.DB_HOST,
+  port: config.DB_PORT,
+  user: config.DB_USER,
+  password: config.DB_PASSWORD,
+  database: config.DB_NAME,
+  connectionLimit: 5
+})
+
+export default fp(async (fastify) => {
+  fastify.decorate('engineDb', createEngineDb(createDb(openPool(fastify, 'engine', engineDbOptions(fastify.config)))))
+}, { name: 'engine-db', fastify: '5.x', dependencies: ['config'] })

@@ -1,0 +1,396 @@
+import { Ajv, type ValidateFunction } from 'ajv'
+import { and, asc, eq, inArray, or, sql } from 'drizzle-orm'
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import { quickPickAppliedStates, quickPickDefinitions } from '../../db/schema/service.js'
+import { toSqlTime } from '../../db/client.js'
+import { EngineError } from '../data/engine.js'
+import { badRequest, conflict, forbidden, notFound } from '../edge/errors.js'
+import type { UidChanged } from './alarm-events.js'
+import { alarmCreateSchema } from '../../schemas/alarms.js'
+import { KIND_OF, type AlarmType } from '../../schemas/alarm-types.js'
+import type { AppliedState, ApplyOptions, ApplyResult, QuickPick, QuickPickType, QuickPickWrite } from '../../schemas/quick-picks.js'
+import { BUILT_IN_PICKS } from '../../lib/quick-picks-built-in.js'
+import { decoratorPlugin } from '../../lib/decorator-plugin.js'
+import type { FenceSplit } from './alarm-writer.js'
+
+const BUILT_IN_IDS: ReadonlySet<string> = new Set(BUILT_IN_PICKS.map((p) => p.id))
+
+type Row = Record<string, unknown>
+type DefinitionRow = typeof quickPickDefinitions.$inferSelect
+type StateRow = typeof quickPickAppliedStates.$inferSelect
+
+/** The site setting recording that the built-ins were seeded (read by the client's admin menu). */
+export const SEEDED_KEY = 'quick_picks_seeded'
+
+export const engineType = (type: string): AlarmType => (type === 'monster' ? 'pokemon' : type) as AlarmType
+
+/** The caller a quick-pick operation acts for: its own picks, its own applied states, admin rights. */
+export interface Actor { userId: string, profileNo: number, isAdmin: boolean }
+
+const parseJson = <T>(value: unknown, fallback: T): T => {
+  if (typeof value !== 'string') return (value ?? fallback) as T
+  try {
+    return JSON.parse(value) as T
+  } catch {
+    return fallback
+  }
+}
+const ints = (value: unknown): number[] => parseJson<unknown[]>(value, []).filter((n): n is number => Number.isInteger(n))
+
+function toPick (row: DefinitionRow): QuickPick {
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description ?? null,
+    icon: row.icon,
+    category: row.category,
+    alarmType: row.alarmType,
+    sortOrder: row.sortOrder,
+    enabled: Boolean(row.enabled),
+    scope: row.scope === 'user' ? 'user' : 'global',
+    ownerUserId: row.ownerUserId ?? null,
+    filters: parseJson<Row>(row.filtersJson, {}),
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt
+  }
+}
+
+function toState (row: StateRow): AppliedState {
+  return {
+    quickPickId: row.quickPickId,
+    profileNo: row.profileNo,
+    alarmType: row.alarmType,
+    appliedAt: row.appliedAt,
+    trackedUids: ints(row.trackedUidsJson),
+    excludePokemonIds: ints(row.excludePokemonIdsJson)
+  }
+}
+
+/** "Great League Top 10!" → "great-league-top-10". */
+export function slugOf (name: string): string {
+  const slug = name.normalize('NFKD').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 50).replace(/-+$/, '')
+  return slug === '' || slug === 'user' || slug === 'seed' ? 'pick' : slug
+}
+
+/** The alarms one pick stands for: list values of single-value fields fan out, one alarm per combination. */
+function expand (filters: Row): Row[] {
+  let rows: Row[] = [{}]
+  for (const [field, value] of Object.entries(filters)) {
+    const choices = Array.isArray(value) && field !== 'override_areas' ? value : [value]
+    rows = rows.flatMap((row) => choices.map((choice) => ({ ...row, [field]: choice })))
+    if (rows.length > 2000) throw badRequest('A quick pick may stand for at most 2000 alarms.')
+  }
+  return rows
+}
+
+/** An apply's alarms as sent, and the full override areas to write into them when they name the user's own fences. */
+interface Prepared { rows: Row[], ownAreas: string[] | null }
+
+function createQuickPicks (fastify: FastifyInstance) {
+  const { db, engine, alarmWriter, featureGates, siteSettings, alarmEvents, clock, log } = fastify
+  const ajv = new Ajv({ allErrors: true, strict: false })
+  const validators = new Map<AlarmType, ValidateFunction>()
+  const validatorFor = (type: AlarmType) => {
+    let validate = validators.get(type)
+    if (validate === undefined) {
+      validate = ajv.compile(alarmCreateSchema(type))
+      validators.set(type, validate)
+    }
+    return validate
+  }
+
+  /** Every alarm of the pick as it will be sent, checked like the alarm routes check a create. */
+  function alarmsOf (alarmType: string, filters: Row, extra: Row = {}): Row[] {
+    const type = engineType(alarmType)
+    const kind = KIND_OF[type]
+    const rows: Row[] = expand(filters).map((row) => ({ ...kind.createDefaults, ...row, ...extra }))
+    const validate = validatorFor(type)
+    for (const row of rows) {
+      if (!validate(row)) {
+        const details = (validate.errors ?? []).map((e) => ({ field: `/filters${e.instancePath}`, message: `${e.message ?? 'is invalid'}${e.params && 'additionalProperty' in e.params ? ` (${String(e.params.additionalProperty)})` : ''}` }))
+        throw badRequest('The quick pick\'s filters are not a valid alarm.', { details })
+      }
+      if (typeof row.grunt_type === 'string') row.grunt_type = row.grunt_type.toLowerCase()
+    }
+    return rows
+  }
+
+  async function definition (id: string): Promise<DefinitionRow | null> {
+    const [row] = await db.db.select().from(quickPickDefinitions).where(eq(quickPickDefinitions.id, id)).limit(1)
+    return row ?? null
+  }
+
+  /** A pick the actor may see: any for admins, else global ones and their own. Others are "not found". */
+  async function visible (id: string, actor: Actor): Promise<DefinitionRow> {
+    const row = await definition(id)
+    if (row === null || (!actor.isAdmin && row.scope !== 'global' && row.ownerUserId !== actor.userId)) throw notFound('Quick pick not found.')
+    return row
+  }
+
+  async function stateOf (actor: Actor, pickId: string): Promise<StateRow | null> {
+    const [row] = await db.db.select().from(quickPickAppliedStates).where(and(
+      eq(quickPickAppliedStates.userId, actor.userId),
+      eq(quickPickAppliedStates.profileNo, actor.profileNo),
+      eq(quickPickAppliedStates.quickPickId, pickId)
+    )).limit(1)
+    return row ?? null
+  }
+
+  /** Which uids of the type the user has now (active profile); a user the engine lost is "account gone". */
+  async function currentUids (type: AlarmType, userId: string): Promise<Set<number>> {
+    return new Set((await engine.tracking.get(type, userId)).map((r) => r.uid))
+  }
+
+  /**
+   * A free id for a new pick: the slug, then slug-2 … slug-50, then a random tail. The built-ins' ids
+   * count as taken, so seeding never meets a user's pick under one of them.
+   */
+  async function freeId (name: string): Promise<string> {
+    const base = slugOf(name)
+    for (let n = 1; n <= 50; n++) {
+      const candidate = n === 1 ? base : `${base.slice(0, 50 - String(n).length - 1)}-${n}`
+      if (!BUILT_IN_IDS.has(candidate) && await definition(candidate) === null) return candidate
+    }
+    return `${base.slice(0, 41)}-${Math.random().toString(36).slice(2, 10)}`
+  }
+
+  async function save (write: QuickPickWrite, scope: 'global' | 'user', ownerUserId: string | null, existing: DefinitionRow | null): Promise<QuickPick> {
+    alarmsOf(write.alarmType, write.filters)
+    const id = write.id ?? await freeId(write.name)
+    const now = toSqlTime(clock.now())
+    const values = {
+      name: write.name.trim(),
+      description: write.description ?? null,
+      icon: write.icon ?? 'bolt',
+      category: write.category ?? 'Common',
+      alarmType: write.alarmType,
+      sortOrder: write.sortOrder ?? 0,
+      enabled: write.enabled ?? true,
+      scope,
+      ownerUserId,
+      filtersJson: write.filters,
+      updatedAt: now
+    }
+    if (existing === null) await db.db.insert(quickPickDefinitions).values({ id, ...values, createdAt: now })
+    else await db.db.update(quickPickDefinitions).set(values).where(eq(quickPickDefinitions.id, id))
+    return toPick(await definition(id) as DefinitionRow)
+  }
+
+  /**
+   * Creates the pick's alarms and records exactly the uids that were not there before. Override areas
+   * naming the user's own fences were left out of the rows (the engine drops them); the alarm writer
+   * writes the full list into each new row (docs/geofences.md).
+   */
+  async function applyRows (actor: Actor, pick: DefinitionRow, { rows, ownAreas }: Prepared, excluded: number[]): Promise<ApplyResult> {
+    const type = engineType(pick.alarmType)
+    const created = (await alarmWriter.insert(actor.userId, [{ type, body: rows, ownAreas }], { track: true }))[0] ?? []
+    const values = {
+      userId: actor.userId,
+      profileNo: actor.profileNo,
+      quickPickId: pick.id,
+      alarmType: pick.alarmType,
+      appliedAt: toSqlTime(clock.now()),
+      excludePokemonIdsJson: excluded.length > 0 ? excluded : null,
+      trackedUidsJson: created
+    }
+    await db.db.insert(quickPickAppliedStates).values(values).onDuplicateKeyUpdate({
+      set: { alarmType: values.alarmType, appliedAt: values.appliedAt, excludePokemonIdsJson: values.excludePokemonIdsJson, trackedUidsJson: created }
+    })
+    return { ...toState(await stateOf(actor, pick.id) as StateRow), requested: rows.length }
+  }
+
+  /** The rows an apply will send, after the type's gate and every check: nothing is written before this passes. */
+  async function prepare (pick: DefinitionRow, options: ApplyOptions, actor: Actor): Promise<Prepared> {
+    if (!pick.enabled) throw badRequest('This quick pick is disabled.')
+    const type = engineType(pick.alarmType)
+    await featureGates.ensure(KIND_OF[type].disableKey)
+    const extra: Row = {}
+    if (options.distance !== undefined) extra.distance = options.distance
+    if (options.clean !== undefined) extra.clean = options.clean
+    if (options.template !== undefined) extra.template = options.template
+    if (options.overrideLocationLabel !== undefined) extra.override_location_label = options.overrideLocationLabel
+    let ownAreas: string[] | null = null
+    if (options.overrideAreas !== undefined) {
+      const [split] = await alarmWriter.splitOwnFences(actor.userId, [{ names: options.overrideAreas, field: '/overrideAreas' }]) as [FenceSplit]
+      if (split.sent !== null) extra.override_areas = split.sent
+      if (split.own) ownAreas = split.names
+    }
+    const filters = parseJson<Row>(pick.filtersJson, {})
+    const excluded = options.excludePokemonIds ?? []
+    if (excluded.length === 0) return { rows: alarmsOf(pick.alarmType, filters, extra), ownAreas }
+    if (type !== 'pokemon' || (filters.pokemon_id ?? 0) !== 0) throw badRequest('Pokemon can only be excluded from picks for every pokemon.')
+    // "Every pokemon but these": one alarm per remaining species of the engine's game data.
+    const species = new Set(Object.keys(await engine.masterdata.monsters()).map((key) => Number.parseInt(key, 10)).filter((id) => id > 0))
+    for (const id of excluded) species.delete(id)
+    return { rows: alarmsOf(pick.alarmType, { ...filters, pokemon_id: [...species].sort((a, b) => a - b) }, extra), ownAreas }
+  }
+
+  /** Deletes the alarms an apply created that still exist, and forgets the applied state. */
+  async function removeApplied (actor: Actor, state: StateRow): Promise<void> {
+    await alarmWriter.removeExisting(engineType(state.alarmType), actor.userId, ints(state.trackedUidsJson))
+    await db.db.delete(quickPickAppliedStates).where(eq(quickPickAppliedStates.id, state.id))
+  }
+
+  /**
+   * Follows an alarm to its new uid (PoracleNG re-keys edited rows), so "remove" still finds it. Runs
+   * after the edit is done: a failure here is logged and leaves the old uid, which remove then skips.
+   */
+  async function followUid (change: UidChanged): Promise<void> {
+    const pickTypes = change.type === 'pokemon' ? ['monster', 'pokemon'] : [change.type]
+    const states = await db.db.select().from(quickPickAppliedStates).where(and(
+      eq(quickPickAppliedStates.userId, change.userId),
+      inArray(quickPickAppliedStates.alarmType, pickTypes),
+      sql`JSON_CONTAINS(${quickPickAppliedStates.trackedUidsJson}, ${String(change.oldUid)})`
+    ))
+    for (const state of states) {
+      const uids = ints(state.trackedUidsJson).map((uid) => (uid === change.oldUid ? change.newUid : uid))
+      await db.db.update(quickPickAppliedStates).set({ trackedUidsJson: uids }).where(eq(quickPickAppliedStates.id, state.id))
+    }
+  }
+  alarmEvents.on('uidChanged', (change) => {
+    followUid(change).catch((err: unknown) => { log.error({ err, type: change.type }, 'quick pick could not follow an alarm\'s new uid') })
+  })
+
+  return {
+    /** Global picks and the actor's own, each with the actor's applied state on the active profile. */
+    async list (actor: Actor): Promise<Array<{ definition: QuickPick, appliedState: AppliedState | null }>> {
+      const picks = await db.db.select().from(quickPickDefinitions)
+        .where(or(eq(quickPickDefinitions.scope, 'global'), and(eq(quickPickDefinitions.scope, 'user'), eq(quickPickDefinitions.ownerUserId, actor.userId))))
+        .orderBy(asc(quickPickDefinitions.category), asc(quickPickDefinitions.sortOrder), asc(quickPickDefinitions.name))
+      const states = await db.db.select().from(quickPickAppliedStates)
+        .where(and(eq(quickPickAppliedStates.userId, actor.userId), eq(quickPickAppliedStates.profileNo, actor.profileNo)))
+      // Alarms deleted elsewhere since the apply are dropped from the tracked uids (one engine read per type).
+      const uidsByType = new Map<AlarmType, Set<number>>()
+      for (const state of states) {
+        const type = engineType(state.alarmType)
+        if (!uidsByType.has(type)) uidsByType.set(type, await currentUids(type, actor.userId))
+        const tracked = ints(state.trackedUidsJson)
+        const live = tracked.filter((uid) => uidsByType.get(type)?.has(uid))
+        if (live.length !== tracked.length) {
+          state.trackedUidsJson = live
+          await db.db.update(quickPickAppliedStates).set({ trackedUidsJson: live }).where(eq(quickPickAppliedStates.id, state.id))
+        }
+      }
+      return picks.map((pick) => {
+        const state = states.find((s) => s.quickPickId === pick.id)
+        return { definition: toPick(pick), appliedState: state === undefined ? null : toState(state) }
+      })
+    },
+
+    async one (id: string, actor: Actor): Promise<QuickPick> {
+      return toPick(await visible(id, actor))
+    },
+
+    /** Admins publish global picks; a user's pick keeps its owner and cannot be turned into a global one. */
+    async saveGlobal (write: QuickPickWrite): Promise<QuickPick> {
+      const existing = write.id === undefined ? null : await definition(write.id)
+      if (existing !== null && existing.scope !== 'global') throw badRequest('This id belongs to a user\'s own quick pick.')
+      return save(write, 'global', null, existing)
+    },
+
+    async saveOwn (write: QuickPickWrite, actor: Actor): Promise<QuickPick> {
+      const existing = write.id === undefined ? null : await definition(write.id)
+      if (BUILT_IN_IDS.has(write.id ?? '') || (existing !== null && (existing.scope !== 'user' || existing.ownerUserId !== actor.userId))) {
+        throw forbidden('This quick pick is not yours.')
+      }
+      return save(write, 'user', actor.userId, existing)
+    },
+
+    /** Deletes a pick and every user's applied state of it (their alarms stay). */
+    async delete (id: string): Promise<void> {
+      if (await definition(id) === null) throw notFound('Quick pick not found.')
+      await db.transaction(async (tx) => {
+        await tx.delete(quickPickAppliedStates).where(eq(quickPickAppliedStates.quickPickId, id))
+        await tx.delete(quickPickDefinitions).where(eq(quickPickDefinitions.id, id))
+      })
+    },
+
+    async deleteOwn (id: string, actor: Actor): Promise<void> {
+      const row = await definition(id)
+      if (row === null || row.scope !== 'user' || row.ownerUserId !== actor.userId) throw notFound('Quick pick not found.')
+      await db.transaction(async (tx) => {
+        await tx.delete(quickPickAppliedStates).where(and(eq(quickPickAppliedStates.quickPickId, id), eq(quickPickAppliedStates.userId, actor.userId)))
+        await tx.delete(quickPickDefinitions).where(eq(quickPickDefinitions.id, id))
+      })
+    },
+
+    async apply (id: string, actor: Actor, options: ApplyOptions): Promise<ApplyResult> {
+      const pick = await visible(id, actor)
+      const prepared = await prepare(pick, options, actor)
+      if (await stateOf(actor, id) !== null) throw conflict('This quick pick is already applied; re-apply or remove it.')
+      return applyRows(actor, pick, prepared, options.excludePokemonIds ?? [])
+    },
+
+    /** Checks the new apply completely before removing the old one's alarms. */
+    async reapply (id: string, actor: Actor, options: ApplyOptions): Promise<ApplyResult> {
+      const pick = await visible(id, actor)
+      const prepared = await prepare(pick, options, actor)
+      const state = await stateOf(actor, id)
+      if (state !== null) await removeApplied(actor, state)
+      return applyRows(actor, pick, prepared, options.excludePokemonIds ?? [])
+    },
+
+    /** Removes exactly the alarms the apply created (as re-keyed since); a pick that is disabled or gone can still be removed. */
+    async remove (id: string, actor: Actor): Promise<void> {
+      const state = await stateOf(actor, id)
+      if (state === null) throw notFound('This quick pick is not applied.')
+      try {
+        await removeApplied(actor, state)
+      } catch (err) {
+        if (err instanceof EngineError && err.kind === 'unsupported') throw notFound('This alarm type is not supported by the alarm engine.')
+        throw err
+      }
+    },
+
+    /** Replaces every global pick with the built-in set (applied states of the old globals are dropped). */
+    async seed (request: FastifyRequest): Promise<void> {
+      const now = toSqlTime(clock.now())
+      // Two seeds at once each take gap locks and then insert into the other's gap: MariaDB ends one as a
+      // deadlock victim, and running the whole replacement again is the documented answer.
+      for (let attempt = 1; ; attempt++) {
+        try {
+          await replaceGlobals(now)
+          break
+        } catch (err) {
+          const code = (err as { code?: string, cause?: { code?: string } }).code ?? (err as { cause?: { code?: string } }).cause?.code
+          if (code !== 'ER_LOCK_DEADLOCK' || attempt >= 5) throw err
+        }
+      }
+      await siteSettings.set(SEEDED_KEY, { value: 'true', category: 'internal' }, request)
+    }
+  }
+
+  async function replaceGlobals (now: string): Promise<void> {
+    await db.transaction(async (tx) => {
+      const globals = (await tx.select({ id: quickPickDefinitions.id }).from(quickPickDefinitions).where(eq(quickPickDefinitions.scope, 'global'))).map((r) => r.id)
+      if (globals.length > 0) await tx.delete(quickPickAppliedStates).where(inArray(quickPickAppliedStates.quickPickId, globals))
+      await tx.delete(quickPickDefinitions).where(eq(quickPickDefinitions.scope, 'global'))
+      await tx.insert(quickPickDefinitions).values(BUILT_IN_PICKS.map((p, i) => ({
+        id: p.id,
+        name: p.name,
+        description: p.description,
+        icon: p.icon,
+        category: p.category,
+        alarmType: p.alarmType satisfies QuickPickType,
+        sortOrder: i,
+        enabled: true,
+        scope: 'global',
+        ownerUserId: null,
+        filtersJson: p.filters,
+        createdAt: now,
+        updatedAt: now
+      })))
+    })
+  }
+}
+
+export type QuickPicks = ReturnType<typeof createQuickPicks>
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    quickPicks: QuickPicks
+  }
+}
+
+/** One-click alarm presets: global and personal definitions, and which alarms each apply created. */
+export default decoratorPlugin('quick-picks', createQuickPicks, ['db', 'engine', 'alarm-writer', 'feature-gates', 'site-settings', 'alarm-events', 'clock'])

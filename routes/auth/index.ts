@@ -1,0 +1,111 @@
+import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { REASON } from '../../plugins/domain/refresh-sessions.js'
+import { isFamilySid } from '../../plugins/domain/session-ends.js'
+import { EngineError, type EngineHuman } from '../../plugins/data/engine.js'
+import { badRequest, engineUnavailable, notFound, unauthorized, type CataloguedError } from '../../plugins/edge/errors.js'
+import { BLOCKED_MESSAGE } from '../../plugins/domain/blocked-accounts.js'
+import type { TokenClaims } from '../../plugins/edge/auth.js'
+import { activeProfileName, userInfo } from '../../plugins/domain/identity.js'
+import { errors } from '../../schemas/common.js'
+import { AlertsToggleSchema, MessageSchema, UserInfoSchema } from '../../schemas/session-user.js'
+
+const ACCOUNT_GONE = 'This account no longer exists.'
+
+/** The signed-in user: who they are right now (`/me`), pausing their alerts, and logging out. */
+const sessionUserRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
+  const { auth, engine, identity, rateLimits, refreshSessions, sessionEnds, auditLog } = fastify
+
+  /** The caller's engine row; a missing account and an engine outage are told apart. */
+  async function liveHuman (userId: string, whenMissing: () => CataloguedError): Promise<EngineHuman> {
+    let human: EngineHuman | null
+    try {
+      human = await engine.humans.find(userId)
+    } catch {
+      throw engineUnavailable()
+    }
+    if (human === null) throw whenMissing()
+    return human
+  }
+
+  fastify.get('/me', {
+    onRequest: auth.authenticate,
+    config: { rateLimit: rateLimits.authRead },
+    schema: { tags: ['auth'], summary: 'The signed-in user, read live; re-issues the token when the active profile changed', response: { 200: UserInfoSchema, ...errors(401, 429, 503) } }
+  }, async (request) => {
+    const user = request.user
+    const human = await liveHuman(user.userId, () => unauthorized(ACCOUNT_GONE))
+    const impersonating = user.impersonatedBy !== undefined
+    // An admin looking at a blocked account sees the block as data; the owner is signed out.
+    if (human.admin_disable === 1 && !impersonating) throw unauthorized(BLOCKED_MESSAGE)
+
+    let isAdmin = user.isAdmin
+    let managedWebhooks: string[] | null = user.managedWebhooks ?? []
+    let freshIsAdmin: boolean | undefined
+    // An impersonation token is never elevated and its delegation is not re-resolved: it acts as
+    // exactly the account it names.
+    if (!impersonating) {
+      const roles = await identity.roles(user.userId)
+      if (roles.resolved) {
+        isAdmin = freshIsAdmin = roles.isAdmin
+        managedWebhooks = roles.managedWebhooks
+      } else {
+        // Partial answer during an outage: keep the claim's rights (never demote) plus whatever was learnt.
+        managedWebhooks = [...new Set([...(user.managedWebhooks ?? []), ...(roles.managedWebhooks ?? [])])].sort()
+      }
+    }
+
+    const claims: TokenClaims = { ...user, isAdmin }
+    const info = userInfo(claims, human, managedWebhooks, await activeProfileName(engine, human, request.log))
+    // The engine changes the active profile behind the service's back (active hours, bot commands):
+    // hand out a token with the new profile, keeping the original expiry.
+    if (human.current_profile_no !== user.profileNo) {
+      info.token = auth.reissue(request, {
+        profileNo: human.current_profile_no,
+        ...(freshIsAdmin !== undefined && { isAdmin: freshIsAdmin })
+      }).token
+    }
+    return info
+  })
+
+  fastify.post('/alerts/toggle', {
+    onRequest: auth.authenticate,
+    config: { rateLimit: rateLimits.authRead },
+    schema: { tags: ['auth'], summary: 'Pauses or resumes the caller\'s own alert delivery', response: { 200: AlertsToggleSchema, ...errors(400, 401, 404, 429, 503) } }
+  }, async (request) => {
+    const human = await liveHuman(request.user.userId, () => notFound('User not found.'))
+    if (human.admin_disable === 1) throw badRequest('Your account has been disabled by an administrator.')
+    const enable = human.enabled !== 1
+    try {
+      if (enable) await engine.humans.start(human.id)
+      else await engine.humans.stop(human.id)
+    } catch (error) {
+      if (error instanceof EngineError && error.kind === 'not_found') throw notFound('User not found.')
+      throw engineUnavailable()
+    }
+    return { enabled: enable }
+  })
+
+  fastify.post('/logout', {
+    onRequest: auth.authenticate,
+    config: { rateLimit: rateLimits.authRead },
+    schema: {
+      tags: ['auth'],
+      summary: 'Signs out: this sign-in ends on the server (its refresh family, or its token), on every instance',
+      body: Type.Optional(Type.Union([Type.Object({ refreshToken: Type.Optional(Type.String({ maxLength: 200 })) }, { additionalProperties: false }), Type.Null()])),
+      response: { 200: MessageSchema, ...errors(400, 401, 429) }
+    }
+  }, async (request) => {
+    const { sid, userId, impersonatedBy } = request.user
+    const refreshToken = request.body?.refreshToken
+    if (refreshToken !== undefined && refreshToken !== '') await refreshSessions.revoke(refreshToken)
+    if (sid !== undefined && isFamilySid(sid)) {
+      await refreshSessions.endFamily(userId, sid, REASON.logout)
+    } else if (sid !== undefined) {
+      await sessionEnds.endSid(sid)
+    }
+    if (impersonatedBy !== undefined) await auditLog.record(request, 'impersonation.end', userId)
+    return { message: 'Logged out successfully.' }
+  })
+}
+
+export default sessionUserRoutes

@@ -1,0 +1,80 @@
+import { subscribe, unsubscribe } from 'node:diagnostics_channel'
+import { fileURLToPath } from 'node:url'
+import path from 'node:path'
+import tap from 'tap'
+import type { FastifyInstance } from 'fastify'
+import { ALARM_KINDS } from '../schemas/alarm-types.js'
+import { build } from './helper.js'
+
+/*
+ * Folder = URL, checked on the running app: an onRoute hook on every Fastify instance (added through
+ * Fastify's own `fastify.initialization` diagnostics channel, before the app adds anything) reads the
+ * stack of each route being added; its innermost frame under routes/ is the file whose code declared the
+ * route, whatever prefix app.ts registered that file at.
+ */
+const ROUTES = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'routes') + path.sep
+
+/**
+ * The URL a route file's folder stands for: `routes/a/b/index.ts` and `routes/a/b.ts` serve `/api/a/b`,
+ * `routes/index.ts` serves `/api`. `routes/metrics/` is the one folder outside `/api`: Prometheus scrapes
+ * `/metrics`.
+ */
+function folderUrl (file: string): string {
+  const relative = file.slice(ROUTES.length).replace(/\.[cm]?[jt]s$/, '').split(path.sep)
+  if (relative.at(-1) === 'index') relative.pop()
+  const folder = relative.join('/')
+  if (folder === 'metrics') return '/metrics'
+  return folder === '' ? '/api' : `/api/${folder}`
+}
+
+/** The innermost stack frame inside `routes/`: the file whose code declared the route being added. */
+function declaringFile (stack: string): string | undefined {
+  for (const line of stack.split('\n')) {
+    const at = line.match(/\(?(?:file:\/\/)?(\/[^():]+):\d+:\d+\)?$/)
+    if (at?.[1]?.startsWith(ROUTES) === true) return at[1]
+  }
+  return undefined
+}
+
+interface Declared { url: string, file: string }
+
+tap.test('every route lives in the folder of the URL it serves', async (t) => {
+  const declared: Declared[] = []
+  const untraced = new Set<string>()
+  // The hook goes on each instance as it is created, before any plugin of the app adds a route.
+  const onInit = (message: unknown): void => {
+    const { fastify } = message as { fastify: FastifyInstance }
+    fastify.addHook('onRoute', (route) => {
+      const limit = Error.stackTraceLimit
+      Error.stackTraceLimit = 100
+      const file = declaringFile(new Error('route declared').stack ?? '')
+      Error.stackTraceLimit = limit
+      if (file !== undefined) declared.push({ url: route.url, file })
+      else untraced.add(route.url)
+    })
+  }
+  subscribe('fastify.initialization', onInit)
+  t.teardown(() => { unsubscribe('fastify.initialization', onInit) })
+  await build(t)
+
+  // Under /api and /metrics only the OpenAPI document comes from a plugin; outside them are the client's
+  // pages and files (plugins/edge/spa.ts). An API route this check could not trace shows up here.
+  const isApi = (url: string): boolean => url === '/metrics' || url === '/api' || url.startsWith('/api/')
+  t.same([...untraced].filter(isApi), ['/api/openapi.json'], 'every other API route is traced to a file under routes/')
+  t.ok(declared.length > 100, `the check saw the app's routes (${declared.length})`)
+  const files = new Set(declared.map((route) => route.file))
+  t.ok([...files].some((file) => file.endsWith(path.join('routes', 'health', 'index.ts'))), 'the routes of routes/health/ are traced to their file')
+  const mismatches = new Set(declared.filter(({ url, file }) => {
+    const folder = folderUrl(file)
+    return url !== folder && !url.startsWith(`${folder}/`)
+  }).map(({ url, file }) => `${url} ← ${path.relative(path.dirname(ROUTES), file)}`))
+  t.same([...mismatches], [], 'no route is served outside its file\'s folder (URL ← file)')
+
+  // The API root's own file holds only the alarm URL families the alarm-type table generates, one per
+  // type: anything else under /api has a folder of its own.
+  const families = new Set(ALARM_KINDS.map((kind) => `/api${kind.path}`))
+  const atRoot = declared.filter(({ file }) => folderUrl(file) === '/api')
+  t.ok(atRoot.length > 0, 'the alarm families are traced to routes/index.ts')
+  t.same([...new Set(atRoot.map(({ url }) => url).filter((url) => !families.has(`/api/${url.split('/')[2] ?? ''}`)))], [],
+    'routes/index.ts serves only /api/<alarm type path>')
+})
