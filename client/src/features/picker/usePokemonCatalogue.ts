@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState } from 'react'
-import { api } from '../../api'
+import { masterdata } from '../../api'
 import type { Monster } from '../../pickers/game-data'
 import { useMonsters } from '../../pickers/useGameData'
 import { buildCatalogue, type Catalogue } from './catalogue'
@@ -50,7 +50,7 @@ export function useSpawning (): Set<number> | null {
   const [ids, setIds] = useState<Set<number> | null>(null)
   useEffect(() => {
     let live = true
-    spawning ??= api<{ enabled: boolean, available: number[] }>('/api/pokemon-availability')
+    spawning ??= masterdata.pokemonAvailability()
       .then((a) => a.enabled ? new Set(a.available) : null, () => { spawning = null; return null })
     void spawning.then((found) => { if (live) setIds(found) })
     return () => { live = false }

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import { useWindowVirtualizer } from '@tanstack/react-virtual'
 import { useTranslation } from 'react-i18next'
 import { Link, useParams } from 'react-router'
-import { api, ApiError } from '../../api'
+import { alarms as alarmsApi, api, ApiError } from '../../api'
 import { pagePath, type AlarmTypeDescriptor } from '../../alarm-types'
 import { AlarmCard } from '../../alarms/AlarmCard'
 import { AlarmForm, type Outcome } from '../../alarms/AlarmForm'
@@ -166,7 +166,7 @@ function AlarmList ({ type }: { type: AlarmTypeDescriptor }) {
   }
 
   const test = (alarm: Alarm) => act(async () => {
-    const { message } = await api<{ message: string }>(`/api/test-alert/${type.type}/${alarm.uid}`, { method: 'POST' })
+    const { message } = await alarmsApi.testAlert(type.type, alarm.uid)
     announce({ message, tone: 'info' })
   })
 

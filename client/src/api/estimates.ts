@@ -1,0 +1,10 @@
+import type { EstimateAnswer, ProfileEstimateAnswer } from '../../../schemas/estimates'
+import { api, withQuery } from './transport'
+
+/** How often an alarm (new, or `uid` as edited) would fire. */
+export const estimate = async (type: string, alarm: Record<string, unknown>, uid: number | undefined, signal?: AbortSignal): Promise<EstimateAnswer> =>
+  await api('/api/alarm-estimates', { method: 'POST', json: { type, alarm, ...(uid !== undefined ? { uid } : {}) }, signal })
+
+/** How often the active profile's alarms of a type fire together. */
+export const profileEstimate = async (type: string, signal?: AbortSignal): Promise<ProfileEstimateAnswer> =>
+  await api(withQuery('/api/alarm-estimates', { type }), { signal })
