@@ -1,7 +1,7 @@
 import { useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import L from 'leaflet'
-import { api, userLocation } from '../../api'
+import { alarms, userLocation } from '../../api'
 import { useSubmit } from '../../forms/useSubmit'
 import { useFormat } from '../../i18n/format'
 import { MapView } from '../../maps/MapView'
@@ -29,9 +29,9 @@ export default function LocationPage () {
     const withDistance = alarmTypes.filter((type) => type.fields.some((f) => f.name === 'distance'))
     const [location, lists] = await Promise.all([
       userLocation.get(signal),
-      Promise.all(withDistance.map((type) => api<Array<{ distance?: number }>>(type.path, { signal })))
+      Promise.all(withDistance.map((type) => alarms.list(type, signal)))
     ])
-    const distances = [...new Set(lists.flat().map((a) => a.distance ?? 0).filter((d) => d > 0))].sort((a, b) => a - b)
+    const distances = [...new Set(lists.flat().map((a) => typeof a.distance === 'number' ? a.distance : 0).filter((d) => d > 0))].sort((a, b) => a - b)
     return { location, distances }
   }, [user.profileNo])
   return (
