@@ -1,3 +1,5 @@
+import type { Static } from '@sinclair/typebox'
+import type { RefreshResponseSchema } from '../../../schemas/refresh-sessions'
 import { markSpent, storageMovedPast, wasSpent, withRefreshLock } from '../cross-tab'
 import { clearSession, getRefreshToken, getSignInMethod, getToken, msUntilExpiry, storeTokens } from '../session'
 
@@ -21,11 +23,7 @@ export interface RequestOptions {
   signal?: AbortSignal | undefined
 }
 
-interface RefreshResponse {
-  token: string
-  refreshToken: string
-  expiresIn: number
-}
+type RefreshResponse = Static<typeof RefreshResponseSchema>
 
 async function send (path: string, options: RequestOptions, token: string | null): Promise<Response> {
   const headers = new Headers({ Accept: 'application/json' })
