@@ -1,9 +1,10 @@
 /**
  * The server's API as the client calls it: one named function per endpoint, typed by the server's own
  * TypeBox schemas (imported as types only, so no schema reaches the bundle). Pages call these and never
- * write a URL. Each concern is a namespace of plain functions, so a chunk keeps only the ones it calls.
+ * write a URL (the transport's `api` is not exported here). Each concern is a namespace of plain functions,
+ * so a chunk keeps only the ones it calls.
  */
-export { ApiError, api, publicApi, signOut, type FieldProblem, type RequestOptions } from './transport'
+export { ApiError, signOut, type FieldProblem } from './transport'
 export * as admin from './admin'
 export * as alarms from './alarms'
 export * as areas from './areas'
