@@ -1,4 +1,4 @@
-import createError from '@fastify/error'
+import createError, { type FastifyErrorConstructor } from '@fastify/error'
 import type { FastifyError } from 'fastify'
 
 /**
@@ -26,7 +26,7 @@ export interface ErrorAnswer {
 
 type Catalogued = FastifyError & ErrorAnswer & { [CATALOGUED]: true }
 
-type EntryConstructor<C extends string> = createError.FastifyErrorConstructor<{ code: C, statusCode?: number } & ErrorAnswer, [string?]>
+type EntryConstructor<C extends string> = FastifyErrorConstructor<{ code: C, statusCode?: number } & ErrorAnswer, [string?]>
 
 function entry<C extends string> (code: C, message: string, statusCode: number, expose = statusCode < 500): EntryConstructor<C> {
   const constructor = createError<C, [string?]>(code, message, statusCode)

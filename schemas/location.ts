@@ -21,6 +21,8 @@ export const LanguageCodeSchema = Type.String({ pattern: '^[a-zA-Z]{2,3}([-_][a-
 
 export const LanguageSchema = Type.Object({ language: Type.Union([LanguageCodeSchema, Type.Null()]) })
 export const LanguageWriteSchema = Type.Object({ language: LanguageCodeSchema }, { additionalProperties: false })
+/** `PUT /api/location/language`: the language the engine now holds. */
+export const LanguageSavedSchema = Type.Object({ language: Type.String() })
 
 /** `GET /api/location`: the pin, and whether address search is offered (so the client shows it or not). */
 export const LocationAnswerSchema = Type.Object({

@@ -61,3 +61,6 @@ export const WeatherAreasBodySchema = Type.Object({
 }, { additionalProperties: false })
 
 export const AreaWeatherSchema = Type.Object({ name: Type.String(), weather: WeatherSchema })
+
+/** `GET /api/pokemon-availability`: the species spawning now, when the site has a scanner. */
+export const PokemonAvailabilitySchema = Type.Object({ enabled: Type.Boolean(), available: Type.Array(Type.Integer()) })

@@ -1,4 +1,3 @@
-import { api } from './api'
 import type { AlarmTypeDescriptor } from '../../schemas/alarm-types'
 
 /**
@@ -13,8 +12,3 @@ export type RangeDescriptor = AlarmTypeDescriptor['ranges'][number]
 
 /** The page of a type: /alarms/<the last segment of its API path>. */
 export const pagePath = (type: { path: string }): string => type.path.replace(/^\/api\//, '')
-
-/** Every alarm type in display order, each saying whether it is offered right now and, if not, why. */
-export async function loadAlarmTypes (signal: AbortSignal): Promise<AlarmTypeDescriptor[]> {
-  return await api<AlarmTypeDescriptor[]>('/api/alarm-types', { signal })
-}

@@ -1,7 +1,7 @@
 import { useState, useSyncExternalStore } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
-import { publicApi } from './api'
+import { settings } from './api'
 import { setAccent } from './theme'
 import type { SiteSetting } from './types'
 
@@ -86,7 +86,7 @@ let publicSettings: Promise<SiteSetting[]> | null = null
  * shared by the branding and the sign-in page's language menu; a failed read is tried again next time.
  */
 export function loadPublicSettings (): Promise<SiteSetting[]> {
-  publicSettings ??= publicApi<SiteSetting[]>('/api/settings/public').catch((error: unknown) => {
+  publicSettings ??= settings.listPublic().catch((error: unknown) => {
     publicSettings = null
     throw error
   })

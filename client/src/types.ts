@@ -1,40 +1,18 @@
 /** Shapes of the API answers the client reads (the server's TypeBox schemas are the source of truth). */
 import type { Static } from '@sinclair/typebox'
+import type { ProfileSchema } from '../../schemas/profiles'
+import type { UserInfoSchema } from '../../schemas/session-user'
 import type { SiteSettingSchema } from '../../schemas/settings'
+import type { ProvidersSchema } from '../../schemas/sign-in'
 
-export interface Providers {
-  oidc: { configured: boolean, enabledByAdmin: boolean, providerName: string, endSession: boolean, refresh: boolean }
-  discord: { configured: boolean, enabledByAdmin: boolean }
-  telegram: { configured: boolean, enabledByAdmin: boolean, botUsername: string }
-}
+/** GET /api/auth/providers: the sign-in methods the site offers. */
+export type Providers = Static<typeof ProvidersSchema>
 
-export interface User {
-  id: string
-  username: string
-  type: string
-  isAdmin: boolean
-  /** Blocked by an administrator (seen only while impersonating). */
-  adminDisable: boolean
-  /** Alerts are delivered (false: paused). */
-  enabled: boolean
-  profileNo: number
-  avatarUrl: string | null
-  managedWebhooks: string[] | null
-  profileName: string | null
-  /** A re-issued JWT, present when the active profile changed outside this site. */
-  token?: string
-}
+/** GET /api/auth/me: the signed-in user, with a re-issued token when the active profile changed. */
+export type User = Static<typeof UserInfoSchema>
 
-export interface Profile {
-  id: string
-  profileNo: number
-  name: string
-  area: string
-  latitude: number
-  longitude: number
-  active: boolean
-  activeHours: string
-}
+/** A profile as GET /api/profiles lists it. */
+export type Profile = Static<typeof ProfileSchema>
 
 /** A site setting as GET /api/settings lists it: the server's schema, read as a type only. */
 export type SiteSetting = Static<typeof SiteSettingSchema>

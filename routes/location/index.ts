@@ -4,7 +4,7 @@ import { EngineError } from '../../plugins/data/engine.js'
 import { notFound, notSupported } from '../../plugins/edge/errors.js'
 import { errors } from '../../schemas/common.js'
 import {
-  AddressMatchSchema, AddressNameSchema, GeocodeQuerySchema, LanguageSchema, LanguageWriteSchema, LocationAnswerSchema, LocationSchema,
+  AddressMatchSchema, AddressNameSchema, GeocodeQuerySchema, LanguageSavedSchema, LanguageSchema, LanguageWriteSchema, LocationAnswerSchema, LocationSchema,
   PlaceLabelParamsSchema, PlaceSchema, ReverseQuerySchema
 } from '../../schemas/location.js'
 
@@ -109,7 +109,7 @@ const locationRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   }, async (request) => ({ language: (await engine.humans.one(request.user.userId)).language ?? null }))
 
   fastify.put('/language', {
-    schema: { tags: ['location'], body: LanguageWriteSchema, response: { 200: Type.Object({ language: Type.String() }), ...errors(400, 401, 404, 409, 500, 503) } }
+    schema: { tags: ['location'], body: LanguageWriteSchema, response: { 200: LanguageSavedSchema, ...errors(400, 401, 404, 409, 500, 503) } }
   }, async (request) => userWriteLock.run(request.user.userId, async () => {
     // Read, write and the undo on a failed reload belong together: a second change in between would be undone.
     const { userId } = request.user

@@ -1,10 +1,6 @@
-import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { errors } from '../../schemas/common.js'
-
-const MapSettingsSchema = Type.Object({
-  tileUrl: Type.String({ description: 'Leaflet tile URL template' }),
-  attribution: Type.String({ description: 'Attribution the tile provider requires, shown on every map' })
-})
+import { MapSettingsSchema } from '../../schemas/map.js'
 
 /** What the client's maps draw with (`GET /api/map`): the operator's tile server and its attribution. */
 const mapRoutes: FastifyPluginAsyncTypebox = async (fastify) => {

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { Type } from '@sinclair/typebox'
 import { errors } from '../../schemas/common.js'
+import { PokemonAvailabilitySchema } from '../../schemas/scanner.js'
 
 /** Pokemon spawning now (`/api/pokemon-availability`), for highlighting in the pokemon picker. */
 const pokemonAvailabilityRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
@@ -10,7 +10,7 @@ const pokemonAvailabilityRoutes: FastifyPluginAsyncTypebox = async (fastify) => 
     onRequest: auth.authenticate,
     schema: {
       tags: ['pokemon'],
-      response: { 200: Type.Object({ enabled: Type.Boolean(), available: Type.Array(Type.Integer()) }), ...errors(401) }
+      response: { 200: PokemonAvailabilitySchema, ...errors(401) }
     }
   }, async () => pokemonAvailability.get())
 }

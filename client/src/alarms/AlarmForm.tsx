@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { api, ApiError, type FieldProblem } from '../api'
+import { alarms as alarmsApi, ApiError } from '../api'
 import type { AlarmTypeDescriptor, FieldDescriptor } from '../alarm-types'
 import { useSubmit } from '../forms/useSubmit'
 import { useGymPickerAvailable } from '../pickers/useGameData'
@@ -43,7 +43,7 @@ function pickField (type: string, values: FormValues): string | null {
   return null
 }
 
-export interface BatchItem { index: number, status: 'created' | 'duplicate' | 'refused', alarm?: Alarm, reason?: string, details?: FieldProblem[] }
+export type BatchItem = Awaited<ReturnType<typeof alarmsApi.createBatch>>['results'][number]
 export type Outcome =
   | { kind: 'saved', alarm: Alarm, replaces: number }
   | { kind: 'unchanged' }
@@ -227,7 +227,7 @@ export function AlarmForm ({ type, alarm, vocabulary, onDone, onCancel, onSubmit
         const alarms = MANY.has(type.type)
           ? selection.map((key) => ({ ...base, pokemon_id: parseKey(key).pokemonId, form: parseKey(key).form }))
           : pickedValues(chosen).map((v) => toBody(type, v))
-        const answer = await api<{ created: number, results: BatchItem[] }>(`${type.path}/batch`, { method: 'POST', json: { alarms } })
+        const answer = await alarmsApi.createBatch(type, alarms)
         const created = answer.results.flatMap((r) => (r.status === 'created' && r.alarm !== undefined ? [r.alarm] : []))
         if (answer.results.every((r) => r.status === 'created')) { onDone({ kind: 'created', alarms: created }); return }
         const [only] = answer.results
@@ -249,7 +249,7 @@ export function AlarmForm ({ type, alarm, vocabulary, onDone, onCancel, onSubmit
       const subject = MANY.has(type.type) && selection[0] !== undefined ? { pokemon_id: String(parseKey(selection[0]).pokemonId), form: String(parseKey(selection[0]).form) } : {}
       const body = toBody(type, { ...values, ...subject }, original)
       if (Object.keys(body).length === 0) { onDone({ kind: 'unchanged' }); return }
-      const saved = await api<Alarm>(`${type.path}/${alarm.uid}`, { method: 'PUT', json: body })
+      const saved = await alarmsApi.update(type, alarm.uid, body)
       onDone({ kind: 'saved', alarm: saved, replaces: alarm.uid })
     }, (err) => { setProblem(explain(err)) })
   }

@@ -1,14 +1,14 @@
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { api, ApiError } from '../api'
+import { alarms as alarmsApi, ApiError } from '../api'
 import type { AlarmTypeDescriptor, FieldDescriptor } from '../alarm-types'
 import { useSubmit } from '../forms/useSubmit'
 import { cleanBits } from './FieldInput'
 import { TemplateInput } from './TemplateInput'
-import type { Alarm, FormValues } from './form-model'
+import type { FormValues } from './form-model'
 import { RangeField } from './RangeField'
 
-export interface BulkResult { uid: number, status: 'updated' | 'unchanged' | 'refused', alarm?: Alarm, reason?: string }
+export type BulkResult = Awaited<ReturnType<typeof alarmsApi.bulkUpdate>>['results'][number]
 
 interface Props {
   type: AlarmTypeDescriptor
@@ -52,7 +52,7 @@ export function BulkEdit ({ type, uids, onDone, onCancel }: Props) {
     if (Object.keys(patch).length === 0) { setError(t('bulk.nothing')); return }
     setError(null)
     await run(async () => {
-      const answer = await api<{ results: BulkResult[] }>(type.path, { method: 'PATCH', json: { uids, patch } })
+      const answer = await alarmsApi.bulkUpdate(type, uids, patch)
       onDone(answer.results)
     }, (err) => { setError(err instanceof ApiError ? err.message : t('status.failed')) })
   }

@@ -1,10 +1,10 @@
 import { useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { api } from '../api'
+import { areas as areasApi } from '../api'
 import type { AlarmTypeDescriptor } from '../alarm-types'
 import { listItems, type FieldErrors, type FormValues } from './form-model'
 
-interface AvailableArea { name: string, group: string, userSelectable: boolean }
+type AvailableArea = Awaited<ReturnType<typeof areasApi.available>>[number]
 
 type Mode = 'areas' | 'distance' | 'chosen'
 
@@ -24,7 +24,7 @@ export function ScopeField ({ type, values, errors, set }: { type: AlarmTypeDesc
 
   useEffect(() => {
     if (mode !== 'chosen' || areas !== null) return
-    api<AvailableArea[]>('/api/areas/available').then((list) => { setAreas(list.filter((a) => a.userSelectable)) }, () => { setAreas('failed') })
+    areasApi.available().then((list) => { setAreas(list.filter((a) => a.userSelectable)) }, () => { setAreas('failed') })
   }, [mode, areas])
 
   const choose = (next: Mode): void => {

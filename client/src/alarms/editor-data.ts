@@ -1,18 +1,12 @@
-import { api } from '../api'
+import type { AlarmDefaults } from '../../../schemas/alarm-defaults'
+import type { PublicConfig } from '../../../schemas/engine-config'
+import { alarms } from '../api'
 
 /** The engine's configuration the editor needs (GET /api/config): PvP leagues, caps, ranks and the catch-all rule. */
-export interface EngineConfig {
-  pvpFilterMaxRank: number
-  pvpLittleLeagueAllowed: boolean
-  pvpCaps: number[]
-  defaultPvpCap: number
-  defaultTemplateName: string
-  everythingFlagPermissions: string | null
-  maxDistance: number
-}
+export type EngineConfig = PublicConfig
 
 /** The member's defaults for new alarms (GET/PUT /api/alarm-defaults). */
-export interface AlarmDefaults { distance: number | null, clean: number | null, template: string | null }
+export type { AlarmDefaults }
 
 const cache = new Map<string, Promise<unknown>>()
 function once<T> (key: string, load: () => Promise<T>): Promise<T> {
@@ -25,13 +19,13 @@ function once<T> (key: string, load: () => Promise<T>): Promise<T> {
   return pending
 }
 
-export const loadEngineConfig = (): Promise<EngineConfig> => once('config', async () => await api<EngineConfig>('/api/config'))
+export const loadEngineConfig = (): Promise<EngineConfig> => once('config', async () => await alarms.engineConfig())
 
-export const loadAlarmDefaults = (): Promise<AlarmDefaults> => once('defaults', async () => await api<AlarmDefaults>('/api/alarm-defaults'))
+export const loadAlarmDefaults = (): Promise<AlarmDefaults> => once('defaults', async () => await alarms.defaults())
 
 /** After the member changed them on the Preferences page, the next editor reads them again. */
 export function saveAlarmDefaults (defaults: AlarmDefaults): Promise<AlarmDefaults> {
-  const saved = api<AlarmDefaults>('/api/alarm-defaults', { method: 'PUT', json: defaults })
+  const saved = alarms.saveDefaults(defaults)
   cache.set('defaults', saved)
   saved.catch(() => { cache.delete('defaults') })
   return saved
@@ -44,7 +38,7 @@ const TEMPLATE_TYPES: Record<string, string[]> = {
   maxbattle: ['maxbattle']
 }
 export const loadTemplateNames = (type: string): Promise<string[]> => once(`templates|${type}`, async () => {
-  const all = await api<Record<string, Record<string, Record<string, unknown>>>>('/api/config/templates')
+  const all = await alarms.templates()
   const names = new Set<string>()
   for (const platform of Object.values(all)) {
     if (platform === null || typeof platform !== 'object') continue

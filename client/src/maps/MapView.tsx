@@ -3,18 +3,18 @@ import { useTranslation } from 'react-i18next'
 import L from 'leaflet'
 import 'leaflet/dist/leaflet.css'
 import './maps.css'
-import { api } from '../api'
+import { masterdata } from '../api'
 import { useLoad } from '../shell/useLoad'
-
-interface MapSettings { tileUrl: string, attribution: string }
 
 /** Tiles that fail before any loads: the tile server is unreachable from this browser. */
 const FAILED_TILES_BEFORE_GIVING_UP = 4
 
+type MapSettings = Awaited<ReturnType<typeof masterdata.mapSettings>>
+
 let settings: Promise<MapSettings> | undefined
 /** The operator's tile server, read once per page load. */
 function mapSettings (signal: AbortSignal): Promise<MapSettings> {
-  settings ??= api<MapSettings>('/api/map', { signal }).catch((err: unknown) => { settings = undefined; throw err })
+  settings ??= masterdata.mapSettings(signal).catch((err: unknown) => { settings = undefined; throw err })
   return settings
 }
 

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link, useLocation, useNavigate } from 'react-router'
-import { ApiError, publicApi } from '../api'
+import { ApiError, auth } from '../api'
 import { startSession, type SignInMethod } from '../session'
 import { usePageTitle } from '../shell/usePageTitle'
 
@@ -42,7 +42,7 @@ export default function Callback ({ method }: { method: SignInMethod }) {
       const fields = Object.fromEntries(TELEGRAM_FIELDS.filter((f) => query.has(f)).map((f) => [f, query.get(f) ?? '']))
       // The address holds the signed fields: drop them from history before anything else happens.
       window.history.replaceState(null, '', '/auth/telegram/callback')
-      publicApi<{ token: string }>('/api/auth/telegram/verify', { method: 'POST', json: fields })
+      auth.telegramVerify(fields)
         .then(({ token }) => {
           startSession('telegram', token, null)
           void navigate('/', { replace: true })

@@ -1,7 +1,7 @@
 import { lazy, Suspense, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
-import { api } from '../api'
+import { alarms, areas as areasApi, userLocation } from '../api'
 import { pagePath } from '../alarm-types'
 import { useSubmit } from '../forms/useSubmit'
 import { useFormat } from '../i18n/format'
@@ -14,10 +14,9 @@ import '../forms/forms.css'
 import { ProfileTotal } from '../features/estimates/ProfileTotal'
 import { PinWeather } from '../features/weather/PinWeather'
 
-const CoverageMap = lazy(() => import('../features/coverage/CoverageMap'))
+const CoverageMap = lazy(() => import('../features/dashboard-map/CoverageMap'))
 
-interface Location { latitude: number, longitude: number }
-interface AvailableArea { name: string, group: string, userSelectable: boolean }
+type Location = Awaited<ReturnType<typeof userLocation.save>>
 
 /**
  * The dashboard: alerts on or paused, the active profile with its location and areas, the alarm count of
@@ -27,11 +26,11 @@ export default function Home () {
   const { t } = useTranslation()
   const format = useFormat()
   const { user, alarmTypes } = useSession()
-  const [counts, retry] = useLoad((signal) => api<Record<string, number>>('/api/dashboard', { signal }), [user.profileNo])
+  const [counts, retry] = useLoad((signal) => alarms.dashboard(signal), [user.profileNo])
   const [where, retryWhere, replaceWhere] = useLoad(async (signal) => {
     const [location, areas] = await Promise.all([
-      api<Location>('/api/location', { signal }),
-      api<string[]>('/api/areas', { signal })
+      userLocation.get(signal),
+      areasApi.chosen(signal)
     ])
     return { location, areas }
   }, [user.profileNo])
@@ -80,7 +79,7 @@ export default function Home () {
                   )}
                 </div>
                 {showMap && <Suspense fallback={<p className='muted'>{t('status.loading')}</p>}><CoverageMap location={noLocation ? null : location} areas={areas} /></Suspense>}
-                {editing === 'location' && <LocationForm initial={location} onSaved={(next) => { replaceWhere({ location: next, areas }); setEditing(null) }} />}
+                {editing === 'location' && <LocationForm initial={location} onSaved={(next) => { replaceWhere({ location: { ...location, ...next }, areas }); setEditing(null) }} />}
                 {editing === 'areas' && <AreasForm initial={areas} onSaved={(next) => { replaceWhere({ location, areas: next }); setEditing(null) }} />}
               </>
             )
@@ -125,7 +124,7 @@ function LocationForm ({ initial, onSaved }: { initial: Location, onSaved: (l: L
         const bad = lat.trim() === '' || lon.trim() === '' || !(Math.abs(latitude) <= 90) || !(Math.abs(longitude) <= 180)
         setInvalid(bad)
         if (bad) return
-        void run(async () => { onSaved(await api<Location>('/api/location', { method: 'PUT', json: { latitude, longitude } })) })
+        void run(async () => { onSaved(await userLocation.save({ latitude, longitude })) })
       }}
     >
       <div className='field'>
@@ -152,14 +151,14 @@ function LocationForm ({ initial, onSaved }: { initial: Location, onSaved: (l: L
 /** The active profile's areas, chosen from those the site offers. */
 function AreasForm ({ initial, onSaved }: { initial: string[], onSaved: (areas: string[]) => void }) {
   const { t } = useTranslation()
-  const [available, retry] = useLoad((signal) => api<AvailableArea[]>('/api/areas/available', { signal }))
+  const [available, retry] = useLoad((signal) => areasApi.available(signal))
   const [chosen, setChosen] = useState<string[]>(initial)
   const { busy, error, run } = useSubmit()
   return (
     <form
       className='stack' onSubmit={(e) => {
         e.preventDefault()
-        void run(async () => { onSaved(await api<string[]>('/api/areas', { method: 'PUT', json: { areas: chosen } })) })
+        void run(async () => { onSaved(await areasApi.choose(chosen)) })
       }}
     >
       <Status state={available} retry={retry}>

@@ -1,9 +1,9 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Navigate, useLocation, useSearchParams } from 'react-router'
-import { publicApi } from '../api'
+import { auth } from '../api'
 import { Brand, loadPublicSettings } from '../branding'
-import { LanguageSelect } from '../i18n/LanguageChoice'
+import { LanguageSelect } from '../i18n/LanguageSelect'
 import { clearSession, getToken } from '../session'
 import { usePageTitle } from '../shell/usePageTitle'
 import type { Providers } from '../types'
@@ -45,7 +45,7 @@ export default function Login () {
   useEffect(() => {
     const controller = new AbortController()
     const timeout = setTimeout(() => { controller.abort() }, 10_000)
-    publicApi<Providers>('/api/auth/providers', { signal: controller.signal })
+    auth.providers(controller.signal)
       .then((providers) => { setState({ status: 'ready', providers, failed: false }) })
       .catch(() => { setState({ status: 'ready', providers: FALLBACK, failed: true }) })
       .finally(() => { clearTimeout(timeout) })
@@ -57,7 +57,7 @@ export default function Login () {
 
   useEffect(() => {
     // SSO sites skip this page, except to show a refused sign-in (no retry loop) or the signed-out notice.
-    if (redirecting) window.location.assign('/api/auth/oidc/login')
+    if (redirecting) window.location.assign(auth.OIDC_LOGIN_URL)
   }, [redirecting])
 
   if (error === null && !loggedOut && getToken() !== null) return <Navigate to='/' replace />
@@ -95,12 +95,12 @@ function SignInOptions ({ providers, failed }: { providers: Providers, failed: b
   // The method the site uses comes first; one kept for administrators follows.
   const ssoFirst = oidc.configured && oidc.enabledByAdmin
   const sso = oidc.configured && (
-    <ProviderButton key='oidc' href='/api/auth/oidc/login' primary={ssoFirst || !discord.configured} adminOnly={!oidc.enabledByAdmin}>
+    <ProviderButton key='oidc' href={auth.OIDC_LOGIN_URL} primary={ssoFirst || !discord.configured} adminOnly={!oidc.enabledByAdmin}>
       {t('login.withProvider', { provider: oidc.providerName === '' ? t('login.sso') : oidc.providerName })}
     </ProviderButton>
   )
   const chat = discord.configured && (
-    <ProviderButton key='discord' href='/api/auth/discord/login' primary={!ssoFirst} adminOnly={!discord.enabledByAdmin}>
+    <ProviderButton key='discord' href={auth.DISCORD_LOGIN_URL} primary={!ssoFirst} adminOnly={!discord.enabledByAdmin}>
       {t('login.withProvider', { provider: 'Discord' })}
     </ProviderButton>
   )

@@ -1,6 +1,6 @@
 import { useEffect, useId, useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { api, ApiError } from '../api'
+import { ApiError, preferences, userLocation } from '../api'
 import { useSubmit } from '../forms/useSubmit'
 import { loadSiteSettings } from '../pickers/game-data'
 import { useSession } from '../shell/session-context'
@@ -33,7 +33,7 @@ export default function Preferences () {
 function Cleaning () {
   const { t } = useTranslation()
   const { alarmTypes } = useSession()
-  const [status, retry, replace] = useLoad((signal) => api<Record<string, boolean>>('/api/cleaning/status', { signal }))
+  const [status, retry, replace] = useLoad((signal) => preferences.cleaning(signal))
   const { busy, error, run } = useSubmit()
   const [done, setDone] = useState<string | null>(null)
   const types = alarmTypes.filter((type) => type.cleaningName !== null)
@@ -41,7 +41,7 @@ function Cleaning () {
   const set = (name: string | null, on: boolean): void => {
     setDone(null)
     void run(async () => {
-      await api(`/api/cleaning/${name ?? 'all'}/${on ? 1 : 0}`, { method: 'PUT' })
+      await (name === null ? preferences.setCleaningAll(on) : preferences.setCleaning(name, on))
       if (status.status === 'ready') replace(name === null ? Object.fromEntries(types.map((type) => [type.cleaningName!, on])) : { ...status.data, [name]: on })
       setDone(t('status.saved'))
     })
@@ -90,7 +90,7 @@ function Language () {
   const id = useId()
   const [state, retry] = useLoad(async (signal) => {
     const [current, settings] = await Promise.all([
-      api<{ language: string | null }>('/api/location/language', { signal }),
+      userLocation.language(signal),
       loadSiteSettings().catch(() => [])
     ])
     const allowed = settings.find((s) => s.key === 'allowed_languages')?.value?.split(',').map((l) => l.trim().toLowerCase()).filter((l) => l !== '') ?? []
@@ -112,7 +112,7 @@ function Language () {
             className='stack' onSubmit={(e) => {
               e.preventDefault()
               setDone(null)
-              void run(async () => { await api('/api/location/language', { method: 'PUT', json: { language: value } }); setDone(t('status.saved')) })
+              void run(async () => { await userLocation.setLanguage(value); setDone(t('status.saved')) })
             }}
           >
             <div className='field'>
@@ -137,9 +137,9 @@ function SummarySchedule () {
   const { t } = useTranslation()
   const [state, retry] = useLoad(async (signal) => {
     try {
-      const { enabled } = await api<{ enabled: boolean }>('/api/summary-schedules/capability', { signal })
+      const { enabled } = await preferences.summaryCapability(signal)
       if (!enabled) return null
-      const schedule = await api<{ activeHours: string }>('/api/summary-schedules/quest', { signal }).catch((err: unknown) => {
+      const schedule = await preferences.summarySchedule('quest', signal).catch((err: unknown) => {
         if (err instanceof ApiError && err.status === 404) return { activeHours: '[]' }
         throw err
       })
@@ -162,8 +162,8 @@ function SummarySchedule () {
             initial={rules} busy={busy} onSave={(next) => {
               setDone(null)
               void run(async () => {
-                if (next.length === 0) await api('/api/summary-schedules/quest', { method: 'DELETE' })
-                else await api('/api/summary-schedules/quest', { method: 'PUT', json: { activeHours: next } })
+                if (next.length === 0) await preferences.deleteSummarySchedule('quest')
+                else await preferences.saveSummarySchedule('quest', { activeHours: next })
                 setDone(t('status.saved'))
               })
             }}
@@ -184,7 +184,7 @@ function SendSummaryNow () {
   const send = (): void => {
     setDone(null)
     void run(async () => {
-      await api('/api/summary-schedules/quest/trigger', { method: 'POST' })
+      await preferences.triggerSummary('quest')
       setDone(t('preferences.summary.sent'))
     })
   }

@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { api } from '../api'
+import { masterdata } from '../api'
 import { useFormat } from '../i18n/format'
 import { gymLabel, loadGym, type Gym } from './game-data'
 import './pickers.css'
@@ -61,7 +61,7 @@ export function GymPicker ({ inputId, describedBy, value, invalid, onChange }: P
     const abort = new AbortController()
     const timer = setTimeout(() => {
       setSearch({ state: 'searching' })
-      api<Gym[]>(`/api/scanner/gyms?search=${encodeURIComponent(term)}&limit=${RESULTS}`, { signal: abort.signal }).then((gyms) => {
+      masterdata.searchGyms(term, RESULTS, abort.signal).then((gyms) => {
         setSearch({ state: 'done', gyms })
         setOpen(gyms.length > 0)
       }, () => {

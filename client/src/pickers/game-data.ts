@@ -1,5 +1,5 @@
 import type { TFunction } from 'i18next'
-import { api } from '../api'
+import { alarms, masterdata, settings } from '../api'
 import type { SiteSetting } from '../types'
 import type { IconRequest } from '../features/icons'
 
@@ -42,14 +42,14 @@ const monstersKey = (locale: string): string => `monsters|${locale}`
 export const loadedMonsters = (locale: string): Monster[] | undefined => settled.get(monstersKey(locale)) as Monster[] | undefined
 
 export const loadMonsters = (locale: string): Promise<Monster[]> => once(monstersKey(locale), async () => {
-  const data = await api<Record<string, Monster>>(`/api/masterdata/monsters?locale=${encodeURIComponent(locale)}`)
+  const data = await masterdata.monsters(locale) as Record<string, Monster>
   return Object.values(data).sort((a, b) => a.id - b.id || a.form.id - b.form.id)
 })
 
-export const loadRaidLevels = (): Promise<RaidLevel[]> => once('raid-levels', async () => await api<RaidLevel[]>('/api/masterdata/raid-levels'))
+export const loadRaidLevels = (): Promise<RaidLevel[]> => once('raid-levels', async () => await masterdata.raidLevels())
 
 /** Max battle levels (1-5 stars, 7 and 8 Gigantamax): their own list, the raid levels do not apply. */
-export const loadMaxLevels = (): Promise<RaidLevel[]> => once('max-levels', async () => await api<RaidLevel[]>('/api/masterdata/max-levels'))
+export const loadMaxLevels = (): Promise<RaidLevel[]> => once('max-levels', async () => await masterdata.maxLevels())
 
 /** A max battle level's name in the interface language; 9000 is the engine's "any level". */
 export const maxLevelName = (t: TFunction, level: number, fallback: string): string =>
@@ -65,7 +65,7 @@ export const raidLevelName = (t: TFunction, level: number, fallback: string): st
 export const gruntName = (grunt: string): string => grunt.charAt(0).toUpperCase() + grunt.slice(1)
 
 /** The engine's grunts by game id (`{ type, gender, grunt }`), once per page load. */
-export const loadGrunts = (): Promise<Record<string, Grunt>> => once('grunts', async () => await api<Record<string, Grunt>>('/api/masterdata/grunts'))
+export const loadGrunts = (): Promise<Record<string, Grunt>> => once('grunts', async () => await masterdata.grunts() as Record<string, Grunt>)
 
 /** Grunt types by their engine name (lower case), each once: the typed grunts, not the leaders. */
 export const loadGruntTypes = async (): Promise<string[]> => {
@@ -106,7 +106,7 @@ export function invasionIcon (value: string, grunts: Record<string, Grunt> | nul
  * The site settings a member may read (icon sets, language list, switched-off types), once per page load:
  * the pages that need one key each share one request. Admin pages read their own fresh copy to edit.
  */
-export const loadSiteSettings = (): Promise<SiteSetting[]> => once('settings', async () => await api<SiteSetting[]>('/api/settings'))
+export const loadSiteSettings = (): Promise<SiteSetting[]> => once('settings', async () => await settings.list())
 
 /** "Mewtwo (Armored)", or "Mewtwo" for the base form; "#123" when the engine does not know the id. */
 /** Each game data list indexed once by "id-form" and by id (its first form): a long alarm list names every row. */
@@ -139,10 +139,10 @@ export interface Gym { id: string, name: string | null, url: string | null, lat:
  * cannot be told, the picker stays hidden: without a scanner a gym id cannot be found anyway.
  */
 export const loadGymPickerAvailable = (): Promise<boolean> => once('gym-picker', async () =>
-  (await api<{ gymPicker?: boolean }>('/api/config')).gymPicker === true).catch(() => false)
+  (await alarms.engineConfig()).gymPicker).catch(() => false)
 
 /** One gym by id, for the name on a card or in an opened form; rejects when the scanner does not know it. */
-export const loadGym = (id: string): Promise<Gym> => once(`gym|${id}`, async () => await api<Gym>(`/api/scanner/gyms/${encodeURIComponent(id)}`))
+export const loadGym = (id: string): Promise<Gym> => once(`gym|${id}`, async () => await masterdata.gym(id))
 
 /** "Central Fountain", or the id for a gym without a name. */
 export const gymLabel = (gym: Gym): string => gym.name !== null && gym.name.trim() !== '' ? gym.name : gym.id

@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next'
-import { api } from '../api'
+import { auth } from '../api'
 import { useSession } from './session-context'
 import { useSubmit } from '../forms/useSubmit'
 
@@ -9,7 +9,7 @@ export function AlertsToggle () {
   const { user, update } = useSession()
   const { busy, error, run } = useSubmit()
   const toggle = () => run(async () => {
-    const { enabled } = await api<{ enabled: boolean }>('/api/auth/alerts/toggle', { method: 'POST' })
+    const { enabled } = await auth.toggleAlerts()
     update({ enabled })
   })
 

@@ -1,8 +1,7 @@
 import { useId } from 'react'
 import { useTranslation } from 'react-i18next'
-import { api } from '../api'
+import { profiles as profilesApi } from '../api'
 import { getRefreshToken, storeTokens } from '../session'
-import type { Profile } from '../types'
 import { useSession } from './session-context'
 import { useSubmit } from '../forms/useSubmit'
 import { useLoad } from './useLoad'
@@ -16,10 +15,10 @@ export function ProfileSwitcher ({ inMenu = false }: { inMenu?: boolean }) {
   const { t } = useTranslation()
   const id = useId()
   const { user, reload } = useSession()
-  const [profiles] = useLoad((signal) => api<Profile[]>('/api/profiles', { signal }), [user.profileNo])
+  const [profiles] = useLoad((signal) => profilesApi.list(signal), [user.profileNo])
   const { busy, error, run } = useSubmit()
   const switchTo = (profileNo: number) => run(async () => {
-    const { token } = await api<{ token: string }>(`/api/profiles/switch/${profileNo}`, { method: 'PUT' })
+    const { token } = await profilesApi.switchTo(profileNo)
     storeTokens(token, getRefreshToken())
     reload()
   })

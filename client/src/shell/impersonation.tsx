@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next'
-import { api } from '../api'
+import { admin } from '../api'
 import { VIEW_AS_KEY, clearSession, getRefreshToken, getToken, storeTokens } from '../session'
 import { useSession } from './session-context'
 
@@ -26,7 +26,7 @@ function startViewingAs (token: string): void {
  * Throws the server's refusal, so the page that asked shows it.
  */
 export async function viewAs (userId: string): Promise<void> {
-  const { token } = await api<{ token: string }>('/api/admin/impersonate', { method: 'POST', json: { userId } })
+  const { token } = await admin.impersonate(userId)
   startViewingAs(token)
 }
 

@@ -1,7 +1,7 @@
 import { createContext, useCallback, useContext, useMemo, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
-import { api, signOut } from '../api'
-import { loadAlarmTypes, type AlarmTypeDescriptor } from '../alarm-types'
+import { alarms, auth, signOut } from '../api'
+import type { AlarmTypeDescriptor } from '../alarm-types'
 import { loadSiteSettings } from '../pickers/game-data'
 import { getRefreshToken, storeTokens } from '../session'
 import type { User } from '../types'
@@ -29,11 +29,11 @@ const SessionContext = createContext<SessionValue | null>(null)
 interface Loaded { user: User, alarmTypes: AlarmTypeDescriptor[], allAlarmTypes: AlarmTypeDescriptor[], settings: ReadonlyMap<string, string | null> }
 
 async function loadSession (signal: AbortSignal): Promise<Loaded> {
-  const user = await api<User>('/api/auth/me', { signal })
+  const user = await auth.me(signal)
   // The active profile changed outside this site: the server re-issued the JWT to match.
   if (user.token !== undefined) storeTokens(user.token, getRefreshToken())
   // Without the settings the site still works, with every feature shown: the server refuses what is off.
-  const [allAlarmTypes, rows] = await Promise.all([loadAlarmTypes(signal), loadSiteSettings().catch(() => [])])
+  const [allAlarmTypes, rows] = await Promise.all([alarms.types(signal), loadSiteSettings().catch(() => [])])
   const alarmTypes = allAlarmTypes.filter((type) => type.available)
   return { user, alarmTypes, allAlarmTypes, settings: new Map(rows.map((row) => [row.key, row.value])) }
 }

@@ -1,7 +1,8 @@
 import { useId, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link, useSearchParams } from 'react-router'
-import { api, ApiError } from '../../api'
+import type { AdminUserDetail, UserOverview as Overview, UserUpdate } from '../../../../schemas/admin-users'
+import { admin, ApiError } from '../../api'
 import { SettingSwitch } from '../../components/SettingSwitch'
 import { useSubmit } from '../../forms/useSubmit'
 import { LANGUAGES } from '../../i18n'
@@ -13,24 +14,7 @@ import { usePageTitle } from '../../shell/usePageTitle'
 import { maskedAddress } from '../../pages/webhooks/webhook-state'
 import '../../forms/forms.css'
 
-/** GET /api/admin/users/by-id (schemas/admin-users.ts). */
-interface UserDetail {
-  id: string
-  name: string
-  type: string
-  enabled: boolean
-  adminDisable: boolean
-  language: string | null
-  notes: string
-  area: string[]
-  latitude: number
-  longitude: number
-}
-/** GET /api/admin/users/overview. */
-interface Overview {
-  profiles: Array<{ profileNo: number, name: string, active: boolean, counts: Record<string, number> }>
-  areas: Array<{ name: string, group: string }>
-}
+type UserDetail = AdminUserDetail
 
 const nativeName = (language: string): string => new Intl.DisplayNames([language], { type: 'language' }).of(language) ?? language
 
@@ -44,14 +28,13 @@ export default function UserEdit () {
   usePageTitle(t('nav.adminUserEdit'))
   const [params] = useSearchParams()
   const id = params.get('id') ?? ''
-  const query = `id=${encodeURIComponent(id)}`
   const [state, retry, replace] = useLoad(async (signal) => {
     const [user, overview] = await Promise.all([
-      api<UserDetail>(`/api/admin/users/by-id?${query}`, { signal }),
-      api<Overview>(`/api/admin/users/overview?${query}`, { signal })
+      admin.user(id, signal),
+      admin.userOverview(id, signal)
     ])
     return { user, overview }
-  }, [query])
+  }, [id])
 
   return (
     <div className='page'>
@@ -95,7 +78,7 @@ function AccountForm ({ user, areas, saved }: { user: UserDetail, areas: Overvie
     if (longitude.trim() === '' || !Number.isFinite(lon) || lon < -180 || lon > 180) found.longitude = t('userEdit.longitudeRange')
     setProblems(found)
     if (Object.keys(found).length > 0) throw new ApiError(400, t('userEdit.fix'))
-    const patch: Record<string, unknown> = {}
+    const patch: UserUpdate = {}
     if (name.trim() !== user.name) patch.name = name.trim()
     if (notes !== user.notes) patch.notes = notes
     if (language !== (user.language ?? '')) patch.language = language === '' ? null : language
@@ -104,7 +87,7 @@ function AccountForm ({ user, areas, saved }: { user: UserDetail, areas: Overvie
     if ([...chosen].sort().join(',') !== before) patch.area = chosen
     if (Object.keys(patch).length === 0) { setDone(true); return }
     try {
-      saved(await api<UserDetail>(`/api/admin/users?id=${encodeURIComponent(user.id)}`, { method: 'PATCH', json: patch }))
+      saved(await admin.updateUser(user.id, patch))
     } catch (err) {
       // The server names the field it refused: said there, in the interface language.
       if (err instanceof ApiError && err.status === 400) {
@@ -197,7 +180,7 @@ function AccountForm ({ user, areas, saved }: { user: UserDetail, areas: Overvie
 function StateCard ({ user, changed }: { user: UserDetail, changed: (user: UserDetail) => void }) {
   const { t } = useTranslation()
   const { user: me } = useSession()
-  const act = async (path: string): Promise<void> => { changed(await api<UserDetail>(`/api/admin/users/${path}?id=${encodeURIComponent(user.id)}`, { method: 'PUT' })) }
+  const act = async (action: 'disable' | 'enable' | 'pause' | 'resume'): Promise<void> => { changed(await admin.setUserState(user.id, action)) }
   return (
     <section className='card' aria-labelledby='user-state'>
       <h2 id='user-state'>{t('userEdit.state')}</h2>

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next'
 import type { TFunction } from 'i18next'
 import type { Static } from '@sinclair/typebox'
 import type { AuditEntrySchema, AuditPageSchema } from '../../../../schemas/audit'
-import { api } from '../../api'
+import { admin } from '../../api'
 import { Facts } from '../../components/Facts'
 import { useFormat } from '../../i18n/format'
 import { Status } from '../../shell/Status'
@@ -50,15 +50,18 @@ export default function Audit () {
   const [query, setQuery] = useState({ filters: NO_FILTERS, cursors: [] as number[], turned: false })
   const [state, retry] = useLoad((signal) => {
     const { filters, cursors } = query
-    const params = new URLSearchParams({ limit: String(PAGE_SIZE) })
-    if (filters.actor !== '') params.set('actor', filters.actor)
-    if (filters.target !== '') params.set('target', filters.target)
-    if (filters.action !== '') params.set('action', filters.action)
-    if (filters.from !== '') params.set('from', new Date(filters.from).toISOString())
-    if (filters.to !== '') params.set('to', new Date(filters.to).toISOString())
+    const given = (value: string): string | undefined => value === '' ? undefined : value
+    const time = (value: string): string | undefined => value === '' ? undefined : new Date(value).toISOString()
     const before = cursors[cursors.length - 1]
-    if (before !== undefined) params.set('before', String(before))
-    return api<AuditPage>(`/api/admin/audit?${params.toString()}`, { signal })
+    return admin.audit({
+      limit: PAGE_SIZE,
+      actor: given(filters.actor),
+      target: given(filters.target),
+      action: given(filters.action),
+      from: time(filters.from),
+      to: time(filters.to),
+      before
+    }, signal)
   }, [query])
   const toField = useRef<HTMLInputElement>(null)
 

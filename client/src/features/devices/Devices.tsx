@@ -2,7 +2,7 @@ import { useEffect, useId, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { TFunction } from 'i18next'
 import type { DeviceSession } from '../../../../schemas/devices'
-import { api } from '../../api'
+import { auth } from '../../api'
 import { ConfirmDialog } from '../../components/Dialog'
 import { Facts } from '../../components/Facts'
 import { useSubmit } from '../../forms/useSubmit'
@@ -34,7 +34,7 @@ function deviceName (t: TFunction, device: string | null): string {
 export default function Devices () {
   const { t } = useTranslation()
   usePageTitle(t('nav.devices'))
-  const [state, retry, replace] = useLoad((signal) => api<{ sessions: DeviceSession[] }>('/api/auth/sessions', { signal }))
+  const [state, retry, replace] = useLoad((signal) => auth.sessions(signal))
   // Announced from here: ending a session removes its entry, and the outcome must outlive that.
   const [message, setMessage] = useState<string | null>(null)
   const [pending, setPending] = useState<Pending | null>(null)
@@ -59,11 +59,11 @@ export default function Devices () {
     if (pending === null) return
     void dialog.run(async () => {
       if (pending.kind === 'one') {
-        await api(`/api/auth/sessions/${encodeURIComponent(pending.session.id)}`, { method: 'DELETE' })
+        await auth.endSession(pending.session.id)
         replace({ sessions: sessions.filter((s) => s.id !== pending.session.id) })
         setMessage(t('devices.ended', { device: deviceName(t, pending.session.device) }))
       } else {
-        await api('/api/auth/sessions?others=true', { method: 'DELETE' })
+        await auth.endOtherSessions()
         replace({ sessions: sessions.filter((s) => s.current) })
         setMessage(t('devices.endedOthers'))
       }

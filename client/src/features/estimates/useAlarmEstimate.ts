@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react'
-import { fetchEstimate, fetchProfileEstimate, type Estimate, type ProfileEstimate } from './api'
+import { estimates } from '../../api'
+import type { Estimate, ProfileEstimate } from './api'
 
 /** How long typing may pause before the estimate is asked for. */
 const DEBOUNCE_MS = 400
@@ -19,7 +20,7 @@ export function useAlarmEstimate (type: string, body: Record<string, unknown> | 
     const controller = new AbortController()
     setState((s) => (s.status === 'ready' ? s : { status: 'loading' }))
     const timer = setTimeout(() => {
-      fetchEstimate(type, JSON.parse(key) as Record<string, unknown>, uid, controller.signal)
+      estimates.estimate(type, JSON.parse(key) as Record<string, unknown>, uid, controller.signal)
         .then((estimate) => { if (!controller.signal.aborted) setState({ status: 'ready', estimate }) })
         .catch(() => { if (!controller.signal.aborted) setState({ status: 'failed' }) })
     }, DEBOUNCE_MS)
@@ -35,7 +36,7 @@ const shared = new Map<string, { at: number, answer: Promise<ProfileEstimate> }>
 export function loadProfileEstimate (type: string, fresh = false): Promise<ProfileEstimate> {
   const kept = shared.get(type)
   if (!fresh && kept !== undefined && Date.now() - kept.at < SHARED_MS) return kept.answer
-  const answer = fetchProfileEstimate(type)
+  const answer = estimates.profileEstimate(type)
   shared.set(type, { at: Date.now(), answer })
   answer.catch(() => { if (shared.get(type)?.answer === answer) shared.delete(type) })
   return answer

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react'
-import { api } from '../../api'
-import { categoryOf, IconSet, resolve, type IconCategory, type IconFiles, type IconRequest } from './uicons'
+import { masterdata } from '../../api'
+import { categoryOf, IconSet, resolve, type IconCategory, type IconRequest } from './uicons'
 
 const FOLDERS: Record<IconCategory, string> = {
   pokemon: 'pokemon',
@@ -27,7 +27,7 @@ const ready = new Map<IconCategory, IconSet>()
 export function loadIconSet (category: IconCategory): Promise<IconSet> {
   let pending = sets.get(category)
   if (pending === undefined) {
-    pending = api<{ base: string, files: IconFiles | null }>(`/api/masterdata/icons/${category}`)
+    pending = masterdata.icons(category)
       .then((answer) => new IconSet(answer.base, FOLDERS[category], answer.files))
       .catch(() => {
         sets.delete(category)

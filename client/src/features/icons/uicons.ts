@@ -21,7 +21,7 @@ export type IconRequest =
 /** The reward folders of the standard, named after the proto's QuestRewardProto.Type. */
 export type RewardKind = 'item' | 'stardust' | 'candy' | 'xl_candy' | 'mega_resource' | 'pokemon_encounter'
 
-/** The icon categories the service serves indexes for (`/api/masterdata/icons/:category`). */
+/** The icon categories the service serves indexes for (`masterdata.icons` of the API module). */
 export type IconCategory = 'pokemon' | 'raid' | 'gym' | 'team' | 'invasion' | 'pokestop' | 'reward' | 'item' | 'type' | 'weather' | 'misc'
 
 /** A folder of a set's index: file names with extension, or lists by subfolder (`raid`, `reward`). */

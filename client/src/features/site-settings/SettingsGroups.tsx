@@ -1,6 +1,6 @@
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { api } from '../../api'
+import { admin } from '../../api'
 import { SettingSwitch } from '../../components/SettingSwitch'
 import { useSubmit } from '../../forms/useSubmit'
 import { LANGUAGES } from '../../i18n'
@@ -115,7 +115,7 @@ const PRESETS = [
   { id: 'wwmWebp', url: 'https://raw.githubusercontent.com/WatWowMap/wwm-uicons-webp/main' }
 ] as const
 
-type Check = { ok: true, categories: string[] } | { ok: false, problem: string, status?: number }
+type Check = Awaited<ReturnType<typeof admin.checkIconSet>>
 
 function IconSetCheck ({ address, folder }: { address: string, folder: string }) {
   const { t } = useTranslation()
@@ -125,7 +125,7 @@ function IconSetCheck ({ address, folder }: { address: string, folder: string })
   // A path on this site is checked at this site's address.
   const absolute = base.startsWith('/') ? `${window.location.origin}${base}` : base
   const check = () => run(async () => {
-    setResult({ address: base, check: await api<Check>('/api/admin/icon-sets/check', { method: 'POST', json: { url: absolute } }) })
+    setResult({ address: base, check: await admin.checkIconSet(absolute) })
   })
   const current = result !== null && result.address === base ? result.check : null
   return (

@@ -1,7 +1,7 @@
 import { useEffect, useId, useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { ApiError } from '../../api'
-import { fetchTemplatePreview, type TemplatePreview as Preview } from './api'
+import { alarms, ApiError } from '../../api'
+import type { TemplatePreview as Preview } from './api'
 import { messageParts } from './message'
 import './template-preview.css'
 
@@ -28,7 +28,7 @@ export function TemplatePreview ({ type, alarm, template }: { type: string, alar
     const controller = new AbortController()
     setState((s) => ({ status: 'loading', last: s.status === 'ready' ? s.preview : s.status === 'loading' ? s.last : null }))
     const timer = setTimeout(() => {
-      fetchTemplatePreview(type, JSON.parse(key) as Record<string, unknown>, template, controller.signal)
+      alarms.templatePreview(type, JSON.parse(key) as Record<string, unknown>, template, controller.signal)
         .then((preview) => { if (!controller.signal.aborted) setState({ status: 'ready', preview }) })
         .catch((err: unknown) => {
           if (controller.signal.aborted) return

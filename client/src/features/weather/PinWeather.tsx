@@ -1,11 +1,7 @@
 import { useTranslation } from 'react-i18next'
-import type { Static } from '@sinclair/typebox'
-import { api } from '../../api'
+import { userLocation } from '../../api'
 import { useLoad } from '../../shell/useLoad'
 import { IconImage, iconUrl, useIconSets } from '../icons'
-import type { WeatherSchema } from '../../../../schemas/scanner'
-
-type Weather = Static<typeof WeatherSchema>
 
 /**
  * The in-game weather at the active profile's location, from the site's scanner, with the types it
@@ -14,7 +10,7 @@ type Weather = Static<typeof WeatherSchema>
  */
 export function PinWeather ({ version }: { version: string }) {
   const { t, i18n } = useTranslation()
-  const [state] = useLoad((signal) => api<Weather | undefined>('/api/location/weather', { signal }), [version])
+  const [state] = useLoad((signal) => userLocation.weather(signal), [version])
   const sets = useIconSets(['weather'])
   if (state.status !== 'ready' || state.data === undefined) return null
   const weather = state.data

@@ -1,18 +1,17 @@
 import { useId, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import L from 'leaflet'
-import { api } from '../../api'
+import { geofences } from '../../api'
 import { Dialog } from '../../components/Dialog'
 import { useSubmit } from '../../forms/useSubmit'
 import { MapView, fitTo, toLatLngs } from '../../maps/MapView'
-import type { UserFence } from '../maps/Geofences'
 import { Status } from '../../shell/Status'
 import { useLoad } from '../../shell/useLoad'
 import { usePageTitle } from '../../shell/usePageTitle'
 import '../../forms/forms.css'
 
-type Submission = UserFence & { ownerName: string | null, humanId: string, parentId?: number | null }
-interface Region { id: number, name: string, displayName: string }
+type Submission = Awaited<ReturnType<typeof geofences.submissions>>[number]
+type Region = Awaited<ReturnType<typeof geofences.regions>>[number]
 type View = 'queue' | 'all'
 
 /**
@@ -48,8 +47,8 @@ function Queue () {
   const { t } = useTranslation()
   const [state, retry, replace] = useLoad(async (signal) => {
     const [list, regions] = await Promise.all([
-      api<Submission[]>('/api/admin/geofences/submissions', { signal }),
-      api<Region[]>('/api/geofences/regions', { signal }).catch(() => [])
+      geofences.submissions(signal),
+      geofences.regions(signal).catch(() => [])
     ])
     return { list, regions }
   })
@@ -119,16 +118,17 @@ function Decision ({ submission, regions, done }: { submission: Submission, regi
     setNameProblem(null)
     void run(async () => {
       const chosen = regions.find((r) => String(r.id) === region)
-      await api(`/api/admin/geofences/submissions/${submission.id}/approve`, {
-        method: 'POST',
-        json: { promotedName: name.trim(), groupName: group.trim() === '' && chosen !== undefined ? chosen.displayName : group.trim(), ...(chosen !== undefined && { parentId: chosen.id }) }
+      await geofences.approve(submission.id, {
+        promotedName: name.trim(),
+        groupName: group.trim() === '' && chosen !== undefined ? chosen.displayName : group.trim(),
+        ...(chosen !== undefined && { parentId: chosen.id })
       })
       done(submission.id, t('geofenceReview.approved', { name: name.trim() }))
     })
   }
   const reject = (): void => {
     void run(async () => {
-      await api(`/api/admin/geofences/submissions/${submission.id}/reject`, { method: 'POST', json: { reviewNotes: reason.trim() } })
+      await geofences.reject(submission.id, reason.trim())
       done(submission.id, t('geofenceReview.rejected', { name: submission.displayName }))
     })
   }
@@ -175,7 +175,7 @@ const STATUS_COLOUR: Record<string, string> = { active: '#2563eb', pending_revie
 
 function AllFences () {
   const { t } = useTranslation()
-  const [state, retry, replace] = useLoad((signal) => api<Submission[]>('/api/admin/geofences/all', { signal }))
+  const [state, retry, replace] = useLoad((signal) => geofences.all(signal))
   const [pending, setPending] = useState<Submission | null>(null)
   const [message, setMessage] = useState<string | null>(null)
   const remove = useSubmit()
@@ -221,7 +221,7 @@ function AllFences () {
                         const fence = pending
                         if (fence === null) return
                         void remove.run(async () => {
-                          await api(`/api/admin/geofences/${fence.id}`, { method: 'DELETE' })
+                          await geofences.removeAny(fence.id)
                           setPending(null)
                           setMessage(t('geofenceReview.deleted', { name: fence.displayName }))
                           replace(list.filter((f) => f.id !== fence.id))

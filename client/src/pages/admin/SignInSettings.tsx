@@ -1,6 +1,7 @@
 import { useId, useState, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
-import { api, publicApi } from '../../api'
+import type { OidcConfig } from '../../../../schemas/sign-in'
+import { admin, auth, settings as settingsApi } from '../../api'
 import { useSubmit } from '../../forms/useSubmit'
 import { ConfirmDialog } from '../../components/Dialog'
 import { Facts } from '../../components/Facts'
@@ -12,28 +13,6 @@ import { usePageTitle } from '../../shell/usePageTitle'
 import type { Providers } from '../../types'
 import { isNotFalse, isTrue, loadSettings, saveSetting, type SettingValues } from './settings-api'
 
-interface OidcConfig {
-  configured: boolean
-  enabled: boolean
-  forceLocal: boolean
-  providerName: string
-  issuer: string
-  authorizationUrl: string
-  tokenUrl: string
-  userInfoUrl: string
-  endSessionUrl: string
-  revocationUrl: string
-  clientId: string
-  clientSecret: string
-  requestedScopes: string
-  identityClaim: string
-  usePkce: boolean
-  tokenEndpointAuthMethod: string
-  useRefreshTokens: boolean
-  accessTokenMinutes: number
-  refreshTokenLifetimeDays: number
-}
-
 interface PageData {
   settings: SettingValues
   oidc: OidcConfig
@@ -43,8 +22,8 @@ interface PageData {
 async function loadPage (signal: AbortSignal): Promise<PageData> {
   const [settings, oidc, providers] = await Promise.all([
     loadSettings(signal),
-    api<OidcConfig>('/api/settings/oidc-config', { signal }),
-    publicApi<Providers>('/api/auth/providers', { signal })
+    settingsApi.oidcConfig(signal),
+    auth.providers(signal)
   ])
   return { settings, oidc, providers }
 }
@@ -252,7 +231,7 @@ function SessionsPanel () {
   const { busy, error, run } = useSubmit()
   const revoke = () => run(async () => {
     setDone(null)
-    const { revoked } = await api<{ revoked: number }>(`/api/admin/users/sessions?id=${encodeURIComponent(userId.trim())}`, { method: 'DELETE' })
+    const { revoked } = await admin.revokeSessions(userId.trim())
     setDone(t('signIn.sessions.revoked', { count: revoked, formatted: format.number(revoked) }))
   })
 

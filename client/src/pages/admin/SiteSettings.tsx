@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { api, ApiError } from '../../api'
+import { admin, ApiError, settings as settingsApi } from '../../api'
 import { brandingFrom, setBranding } from '../../branding'
 import { Facts } from '../../components/Facts'
 import { SettingSwitch } from '../../components/SettingSwitch'
@@ -25,7 +25,7 @@ interface PageData {
 async function loadPage (signal: AbortSignal): Promise<PageData> {
   const [settings, upstreamDisabled] = await Promise.all([
     loadSettings(signal),
-    api<string[]>('/api/settings/upstream-disabled', { signal })
+    settingsApi.upstreamDisabled(signal)
   ])
   return { settings, upstreamDisabled }
 }
@@ -306,23 +306,12 @@ function AlarmTypeSwitches ({ settings, upstreamDisabled, set }: { settings: Set
   )
 }
 
-/** GET /api/admin/server-profile (schemas/server-profile.ts). */
-interface ServerProfile {
-  engine: string | null
-  reachable: boolean
-  version: string | null
-  schemaVersion: string | null
-  capabilities: Record<string, boolean>
-  minimumSupported: string
-  belowMinimum: boolean
-  checkedAt: string
-  web: { version: string | null, revision: string | null, buildDate: string | null }
-}
+type ServerProfile = Awaited<ReturnType<typeof admin.serverProfile>>
 
 /** Capabilities the interface has words for; others are shown by their name. */
 const KNOWN_CAPABILITIES = new Set(['fortChanges', 'maxBattles', 'summaries', 'testAlerts', 'reload', 'userCreation', 'savedPlaces'])
 
-const loadProfile = (signal: AbortSignal): Promise<ServerProfile> => api<ServerProfile>('/api/admin/server-profile', { signal })
+const loadProfile = (signal: AbortSignal): Promise<ServerProfile> => admin.serverProfile(false, signal)
 
 function EngineCard () {
   const { t } = useTranslation()
@@ -330,7 +319,7 @@ function EngineCard () {
   const [state, retry, replace] = useLoad(loadProfile)
   const { busy, error, run } = useSubmit()
   const checkAgain = () => run(async () => {
-    replace(await api<ServerProfile>('/api/admin/server-profile?refresh=true'))
+    replace(await admin.serverProfile(true))
   })
   const yes = (value: boolean): string => value ? t('siteSettings.engine.yes') : t('siteSettings.engine.no')
   const shown = (value: string | null): string => value === null || value === '' ? t('siteSettings.engine.unknown') : value

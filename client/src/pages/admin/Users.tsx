@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
-import { api } from '../../api'
+import { admin } from '../../api'
 import { useDialogs } from '../../components/Dialog'
 import { useSubmit } from '../../forms/useSubmit'
 import { useFormat } from '../../i18n/format'
@@ -11,15 +11,8 @@ import { Status } from '../../shell/Status'
 import { useLoad } from '../../shell/useLoad'
 import { usePageTitle } from '../../shell/usePageTitle'
 
-interface AdminUser {
-  id: string
-  name: string
-  type: string
-  enabled: boolean
-  adminDisable: boolean
-  lastChecked: string | null
-}
-interface UserPage { users: AdminUser[], total: number, page: number, pageSize: number }
+type UserPage = Awaited<ReturnType<typeof admin.users>>
+type AdminUser = UserPage['users'][number]
 type StatusFilter = '' | 'active' | 'paused' | 'blocked'
 
 const PAGE_SIZE = 25
@@ -42,10 +35,12 @@ export default function Users () {
   // `turned`: the list was reloaded by the pager, whose button goes away meanwhile, so focus moves to the list's heading.
   const [query, setQuery] = useState({ search: '', status: '' as StatusFilter, page: 1, turned: false })
   const [state, retry, replace] = useLoad((signal) => {
-    const params = new URLSearchParams({ page: String(query.page), pageSize: String(PAGE_SIZE) })
-    if (query.search !== '') params.set('search', query.search)
-    if (query.status !== '') params.set('status', query.status)
-    return api<UserPage>(`/api/admin/users?${params.toString()}`, { signal })
+    return admin.users({
+      page: query.page,
+      pageSize: PAGE_SIZE,
+      ...(query.search !== '' && { search: query.search }),
+      ...(query.status !== '' && { status: query.status })
+    }, signal)
   }, [query])
   // Announced from here: a deletion reloads the list, and the outcome must outlive that.
   const [message, setMessage] = useState<string | null>(null)
@@ -107,21 +102,21 @@ function UserList ({ page, announce: setMessage, changed, removed, turned, goTo 
 
   const action = (user: AdminUser, path: 'disable' | 'enable' | 'pause' | 'resume', done: string): void => {
     void run(async () => {
-      changed(await api<AdminUser>(`/api/admin/users/${path}?id=${id(user)}`, { method: 'PUT' }))
+      changed(await admin.setUserState(user.id, path))
       setMessage(done)
     })
   }
   const deleteAlarms = async (user: AdminUser): Promise<void> => {
     if (!await ask.confirm({ title: t('adminUsers.confirmDeleteAlarms', { name: user.name }), confirmLabel: t('dialog.delete'), danger: true })) return
     void run(async () => {
-      const { deleted } = await api<{ deleted: number }>(`/api/admin/users/alarms?id=${id(user)}`, { method: 'DELETE' })
+      const { deleted } = await admin.deleteUserAlarms(user.id)
       setMessage(t('adminUsers.alarmsDeleted', { name: user.name, count: deleted }))
     })
   }
   const deleteUser = async (user: AdminUser): Promise<void> => {
     if (!await ask.confirm({ title: t('adminUsers.confirmDelete', { name: user.name, id: shownId(user) }), confirmLabel: t('dialog.delete'), danger: true })) return
     void run(async () => {
-      await api(`/api/admin/users?id=${id(user)}`, { method: 'DELETE' })
+      await admin.deleteUser(user.id)
       setMessage(t('adminUsers.deleted', { name: user.name }))
       removed()
     })

@@ -1,9 +1,8 @@
 import { useEffect, useId, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import type { Static } from '@sinclair/typebox'
 import type { AdminUser } from '../../../../schemas/admin-users'
-import type { NamedDelegate, WebhookWithDelegatesSchema } from '../../../../schemas/delegates'
-import { ApiError, api } from '../../api'
+import type { NamedDelegate } from '../../../../schemas/delegates'
+import { admin, ApiError } from '../../api'
 import { ConfirmDialog } from '../../components/Dialog'
 import { useSubmit } from '../../forms/useSubmit'
 import { viewAs } from '../../shell/impersonation'
@@ -14,7 +13,7 @@ import { maskedAddress, stateKey } from '../webhooks/webhook-state'
 import '../../forms/forms.css'
 import '../webhooks/webhooks.css'
 
-type Webhook = Static<typeof WebhookWithDelegatesSchema>
+type Webhook = Awaited<ReturnType<typeof admin.webhooks>>[number]
 
 /** What the one confirmation dialog of the page is asking about. */
 type Pending =
@@ -34,7 +33,7 @@ const displayName = (user: { id: string, name: string | null }): string => user.
 export default function Webhooks () {
   const { t } = useTranslation()
   usePageTitle(t('nav.adminWebhooks'))
-  const [state, retry, replace] = useLoad((signal) => api<Webhook[]>('/api/admin/webhooks', { signal }))
+  const [state, retry, replace] = useLoad((signal) => admin.webhooks(signal))
   // Announced from here: a grant, revoke or deletion changes the list, and the outcome must outlive that.
   const [message, setMessage] = useState<string | null>(null)
   const [pending, setPending] = useState<Pending | null>(null)
@@ -57,11 +56,11 @@ export default function Webhooks () {
       // The list as it is now: the webhook may have been paused since the dialog opened.
       const webhook = list.find((w) => w.id === pending.webhook.id) ?? pending.webhook
       if (pending.kind === 'revoke') {
-        const ids = await api<string[]>('/api/admin/webhook-delegates', { method: 'DELETE', json: { webhookId: webhook.id, userId: pending.delegate.id } })
+        const ids = await admin.revokeDelegate(webhook.id, pending.delegate.id)
         update(list, { ...webhook, delegates: webhook.delegates.filter((d) => ids.includes(d.id)) })
         setMessage(t('adminWebhooks.revoked', { name: displayName(pending.delegate), webhook: webhook.name }))
       } else {
-        await api(`/api/admin/users?id=${encodeURIComponent(webhook.id)}`, { method: 'DELETE' })
+        await admin.deleteUser(webhook.id)
         replace(list.filter((w) => w.id !== webhook.id))
         setMessage(t('adminWebhooks.deleted', { name: webhook.name }))
         setRefocus(true)
@@ -128,7 +127,7 @@ function WebhookItem ({ webhook, changed, announce, ask }: WebhookItemProps) {
   const pause = (): void => {
     void run(async () => {
       const path = webhook.enabled ? 'pause' : 'resume'
-      const user = await api<AdminUser>(`/api/admin/users/${path}?id=${encodeURIComponent(webhook.id)}`, { method: 'PUT' })
+      const user = await admin.setUserState(webhook.id, path)
       changed({ ...webhook, enabled: user.enabled, adminDisable: user.adminDisable })
       announce(t(user.enabled ? 'adminWebhooks.resumed' : 'adminWebhooks.paused', { name: webhook.name }))
     })
@@ -221,15 +220,14 @@ function AddDelegate ({ webhook, granted }: { webhook: Webhook, granted: (delega
     if (text === '') { setFieldError(t('adminWebhooks.searchRequired')); return }
     setFieldError(null)
     void run(async () => {
-      const params = new URLSearchParams({ search: text, pageSize: '10' })
-      const page = await api<{ users: AdminUser[] }>(`/api/admin/users?${params.toString()}`)
+      const page = await admin.users({ search: text, page: 1, pageSize: 10 })
       // A webhook never signs in, and people already granted need no second grant.
       setFound(page.users.filter((u) => u.type !== 'webhook' && !webhook.delegates.some((d) => d.id === u.id)))
     })
   }
   const grant = (user: AdminUser): void => {
     void run(async () => {
-      const ids = await api<string[]>('/api/admin/webhook-delegates', { method: 'POST', json: { webhookId: webhook.id, userId: user.id } })
+      const ids = await admin.grantDelegate(webhook.id, user.id)
       const known = new Map<string, string | null>(webhook.delegates.map((d) => [d.id, d.name]))
       known.set(user.id, user.name)
       granted(ids.map((d) => ({ id: d, name: known.get(d) ?? null })), user)
@@ -304,7 +302,7 @@ function CreateWebhook ({ created }: { created: (name: string) => void }) {
     setErrors({})
     void run(async () => {
       try {
-        await api('/api/admin/webhooks', { method: 'POST', json: { name: name.trim(), url: url.trim() } })
+        await admin.createWebhook({ name: name.trim(), url: url.trim() })
       } catch (err) {
         // A duplicate address and the server's field checks belong at their field; the rest above the button.
         if (err instanceof ApiError && err.status === 409) { show({ url: err.message }); return }

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import { useWindowVirtualizer } from '@tanstack/react-virtual'
 import { useTranslation } from 'react-i18next'
 import { Link, useParams } from 'react-router'
-import { api, ApiError } from '../../api'
+import { alarms as alarmsApi, ApiError } from '../../api'
 import { pagePath, type AlarmTypeDescriptor } from '../../alarm-types'
 import { AlarmCard } from '../../alarms/AlarmCard'
 import { AlarmForm, type Outcome } from '../../alarms/AlarmForm'
@@ -70,7 +70,7 @@ function AlarmList ({ type }: { type: AlarmTypeDescriptor }) {
   const { monsters } = useMonsters()
   usePreparedPokemonCatalogue()
   const [raidLevels, setRaidLevels] = useState<RaidLevel[] | null>(null)
-  const [alarms, retry, replace] = useLoad((signal) => api<Alarm[]>(type.path, { signal }), [type.path, user.profileNo])
+  const [alarms, retry, replace] = useLoad(async (signal): Promise<Alarm[]> => await alarmsApi.list(type, signal), [type.path, user.profileNo])
   const [editing, setEditing] = useState<Alarm | 'new' | null>(null)
   const [bulkEditing, setBulkEditing] = useState(false)
   const [selecting, setSelecting] = useState(false)
@@ -111,7 +111,7 @@ function AlarmList ({ type }: { type: AlarmTypeDescriptor }) {
   /** Reads the list again without the loading state, so the page does not jump. */
   const refresh = async (): Promise<void> => {
     try {
-      replace(await api<Alarm[]>(type.path))
+      replace(await alarmsApi.list(type))
     } catch (err) {
       announce({ message: err instanceof ApiError ? err.message : t('status.failed'), tone: 'error' })
     }
@@ -132,7 +132,7 @@ function AlarmList ({ type }: { type: AlarmTypeDescriptor }) {
 
   const recreate = (gone: Alarm[]) => async (): Promise<void> => {
     await act(async () => {
-      await api(`${type.path}/batch`, { method: 'POST', json: { alarms: gone.map((a) => recreateBody(type, a)) } })
+      await alarmsApi.createBatch(type, gone.map((a) => recreateBody(type, a)))
       await refresh()
       announce({ message: t('alarms.restored', { count: gone.length }), tone: 'info' })
     })
@@ -152,7 +152,7 @@ function AlarmList ({ type }: { type: AlarmTypeDescriptor }) {
       const done: Alarm[] = []
       try {
         for (const alarm of gone) {
-          await api(`${type.path}/${alarm.uid}`, { method: 'DELETE' })
+          await alarmsApi.remove(type, alarm.uid)
           done.push(alarm)
         }
       } finally {
@@ -166,7 +166,7 @@ function AlarmList ({ type }: { type: AlarmTypeDescriptor }) {
   }
 
   const test = (alarm: Alarm) => act(async () => {
-    const { message } = await api<{ message: string }>(`/api/test-alert/${type.type}/${alarm.uid}`, { method: 'POST' })
+    const { message } = await alarmsApi.testAlert(type.type, alarm.uid)
     announce({ message, tone: 'info' })
   })
 

@@ -1,11 +1,11 @@
 import { useId, useRef, useState, type FormEvent } from 'react'
 import { useTranslation } from 'react-i18next'
-import { api, ApiError } from '../../api'
+import { ApiError, userLocation } from '../../api'
 import { useSubmit } from '../../forms/useSubmit'
 import { useLoad } from '../../shell/useLoad'
 
 export interface Point { latitude: number, longitude: number }
-interface AddressMatch { label: string, lat: number, lon: number }
+type AddressMatch = Awaited<ReturnType<typeof userLocation.geocode>>[number]
 
 /** The geocoder's failures in the reader's language; anything else keeps the server's message. */
 function geocoderMessage (err: unknown, t: (key: string) => string): string | null {
@@ -35,7 +35,7 @@ export function AddressSearch ({ onPick, disabled }: { onPick: (point: Point) =>
     void run(async () => {
       setFound(null)
       try {
-        const matches = await api<AddressMatch[]>(`/api/location/geocode?${new URLSearchParams({ q, lang: i18n.language }).toString()}`)
+        const matches = await userLocation.geocode(q, i18n.language)
         setFound({ query: q, matches })
       } catch (err) {
         const message = geocoderMessage(err, t)
@@ -94,8 +94,7 @@ export function AddressSearch ({ onPick, disabled }: { onPick: (point: Point) =>
 export function PinAddress ({ pin }: { pin: Point }) {
   const { t, i18n } = useTranslation()
   const [state] = useLoad(async (signal) => {
-    const params = new URLSearchParams({ lat: String(pin.latitude), lon: String(pin.longitude), lang: i18n.language })
-    return (await api<{ label: string | null }>(`/api/location/reverse?${params.toString()}`, { signal })).label
+    return (await userLocation.reverse(pin.latitude, pin.longitude, i18n.language, signal)).label
   }, [pin.latitude, pin.longitude, i18n.language])
   if (state.status === 'failed' && state.code === 501) return null
   return (

@@ -1,7 +1,7 @@
 import { useMemo, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import L from 'leaflet'
-import { api } from '../../api'
+import { areas } from '../../api'
 import { useSubmit } from '../../forms/useSubmit'
 import '../../forms/forms.css'
 import { MapView, fitTo, toLatLngs } from '../../maps/MapView'
@@ -9,22 +9,14 @@ import { Status } from '../../shell/Status'
 import { useLoad } from '../../shell/useLoad'
 import { usePageTitle } from '../../shell/usePageTitle'
 
-interface MapFence {
-  name: string
-  group?: string
-  description?: string
-  color?: string
-  path?: Array<[number, number]>
-  multipath?: Array<Array<[number, number]>>
-  userSelectable?: boolean
-}
+type MapFence = Awaited<ReturnType<typeof areas.fences>>['geofence'][number]
 
 interface Loaded { fences: MapFence[], selected: string[] }
 
 async function load (signal: AbortSignal): Promise<Loaded> {
   const [map, selected] = await Promise.all([
-    api<{ geofence: MapFence[] }>('/api/areas/geofence', { signal }),
-    api<string[]>('/api/areas', { signal })
+    areas.fences(signal),
+    areas.chosen(signal)
   ])
   // The engine matches area names case-insensitively and stores them lower-cased.
   return { fences: map.geofence.filter((f) => f.userSelectable !== false), selected: selected.map((n) => n.toLowerCase()) }
@@ -63,7 +55,7 @@ function AreaPicker ({ fences, selected: initial }: Loaded) {
     const key = name.toLowerCase()
     const next = latest.current.includes(key) ? latest.current.filter((n) => n !== key) : [...latest.current, key]
     void run(async () => {
-      const saved = await api<string[]>('/api/areas', { method: 'PUT', json: { areas: next } })
+      const saved = await areas.choose(next)
       const lower = saved.map((n) => n.toLowerCase())
       setSelected(lower)
       setAnswer(saved)

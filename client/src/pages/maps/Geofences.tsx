@@ -1,7 +1,9 @@
 import { useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import L from 'leaflet'
-import { ApiError, api } from '../../api'
+import type { Static } from '@sinclair/typebox'
+import type { ImportProblemSchema } from '../../../../schemas/geofences'
+import { ApiError, areas as areasApi, geofences } from '../../api'
 import { useDialogs } from '../../components/Dialog'
 import { useSubmit } from '../../forms/useSubmit'
 import { MapView, fitTo, toLatLngs } from '../../maps/MapView'
@@ -13,26 +15,15 @@ import { usePageTitle } from '../../shell/usePageTitle'
 /** The server's limit (MAX_FENCES_PER_USER), shown so nobody draws an eleventh to find out. */
 const FENCE_LIMIT = 10
 
-type FenceStatus = 'active' | 'pending_review' | 'approved' | 'rejected'
-export interface UserFence {
-  id: number
-  kojiName: string
-  displayName: string
-  groupName: string
-  status: FenceStatus
-  polygon: Array<[number, number]>
-  pointCount: number
-  reviewNotes: string | null
-  promotedName: string | null
-}
-interface ImportProblem { featureName: string, reason: string }
+type UserFence = Awaited<ReturnType<typeof geofences.custom>>[number]
+type ImportProblem = Static<typeof ImportProblemSchema>
 
 interface Loaded { fences: UserFence[], areas: string[] }
 
 async function load (signal: AbortSignal): Promise<Loaded> {
   const [fences, areas] = await Promise.all([
-    api<UserFence[]>('/api/geofences/custom', { signal }),
-    api<string[]>('/api/areas', { signal })
+    geofences.custom(signal),
+    areasApi.chosen(signal)
   ])
   return { fences, areas: areas.map((a) => a.toLowerCase()) }
 }
@@ -91,7 +82,7 @@ function Editor ({ data, reload, replace }: { data: Loaded, reload: () => void, 
 
   const save = (): void => {
     void run(async () => {
-      await api<UserFence>('/api/geofences/custom', { method: 'POST', json: { displayName: name.trim(), polygon: points } })
+      await geofences.create(name.trim(), points)
       setDrawing(false)
       setPoints([])
       setName('')
@@ -102,8 +93,8 @@ function Editor ({ data, reload, replace }: { data: Loaded, reload: () => void, 
   const act = async (fence: UserFence, action: 'activate' | 'deactivate' | 'submit' | 'delete'): Promise<void> => {
     if (action === 'delete' && !await ask.confirm({ title: t('geofences.confirmDelete', { name: fence.displayName }), confirmLabel: t('geofences.delete'), danger: true })) return
     void run(async () => {
-      if (action === 'delete') await api(`/api/geofences/custom/${fence.id}`, { method: 'DELETE' })
-      else await api(`/api/geofences/custom/${fence.id}/${action}`, { method: 'POST' })
+      if (action === 'delete') await geofences.remove(fence.id)
+      else await geofences.act(fence.id, action)
       reload()
     })
   }
@@ -112,7 +103,7 @@ function Editor ({ data, reload, replace }: { data: Loaded, reload: () => void, 
     const next = await ask.prompt({ title: t('geofences.rename'), confirmLabel: t('geofences.rename'), input: { label: t('geofences.renamePrompt'), value: fence.displayName } })
     if (next === null || next.trim() === '' || next === fence.displayName) return
     void run(async () => {
-      const renamed = await api<UserFence>(`/api/geofences/custom/${fence.id}`, { method: 'PUT', json: { displayName: next.trim() } })
+      const renamed = await geofences.rename(fence.id, next.trim())
       replace({ ...data, fences: data.fences.map((f) => f.id === fence.id ? renamed : f) })
     })
   }
@@ -128,7 +119,7 @@ function Editor ({ data, reload, replace }: { data: Loaded, reload: () => void, 
         return
       }
       try {
-        await api('/api/geofences/import/geojson', { method: 'POST', json: body })
+        await geofences.importGeoJson(body)
         reload()
       } catch (err) {
         if (err instanceof ApiError) setProblems(importProblems(err.body))
@@ -138,7 +129,7 @@ function Editor ({ data, reload, replace }: { data: Loaded, reload: () => void, 
   }
 
   const exportFile = (): void => {
-    void run(async () => { downloadJson('geofences.geojson', await api('/api/geofences/export/geojson')) })
+    void run(async () => { downloadJson('geofences.geojson', await geofences.exportGeoJson()) })
   }
 
   return (

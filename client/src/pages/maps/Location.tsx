@@ -1,7 +1,7 @@
 import { useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import L from 'leaflet'
-import { api } from '../../api'
+import { alarms, userLocation } from '../../api'
 import { useSubmit } from '../../forms/useSubmit'
 import { useFormat } from '../../i18n/format'
 import { MapView } from '../../maps/MapView'
@@ -12,9 +12,9 @@ import { usePageTitle } from '../../shell/usePageTitle'
 import { AddressSearch, PinAddress } from './AddressSearch'
 import { DevicePositionButton } from '../../forms/DevicePositionButton'
 
-interface Location { latitude: number, longitude: number }
+type Location = Awaited<ReturnType<typeof userLocation.save>>
 /** `geocoder`: the site offers address search (the engine names a geocoder and it is not switched off). */
-interface LocationAnswer extends Location { geocoder: boolean }
+type LocationAnswer = Awaited<ReturnType<typeof userLocation.get>>
 
 /**
  * The active profile's location: tap the map, search an address (where the site has a geocoder) or use
@@ -28,10 +28,10 @@ export default function LocationPage () {
   const [state, retry] = useLoad(async (signal) => {
     const withDistance = alarmTypes.filter((type) => type.fields.some((f) => f.name === 'distance'))
     const [location, lists] = await Promise.all([
-      api<LocationAnswer>('/api/location', { signal }),
-      Promise.all(withDistance.map((type) => api<Array<{ distance?: number }>>(type.path, { signal })))
+      userLocation.get(signal),
+      Promise.all(withDistance.map((type) => alarms.list(type, signal)))
     ])
-    const distances = [...new Set(lists.flat().map((a) => a.distance ?? 0).filter((d) => d > 0))].sort((a, b) => a - b)
+    const distances = [...new Set(lists.flat().map((a) => typeof a.distance === 'number' ? a.distance : 0).filter((d) => d > 0))].sort((a, b) => a - b)
     return { location, distances }
   }, [user.profileNo])
   return (
@@ -54,7 +54,7 @@ function Pin ({ location, distances }: { location: LocationAnswer, distances: nu
   const save = (next: Location): void => {
     setSaved(false)
     void run(async () => {
-      setPin(await api<Location>('/api/location', { method: 'PUT', json: next }))
+      setPin(await userLocation.save(next))
       setSaved(true)
     })
   }

@@ -1,17 +1,14 @@
 import { useTranslation } from 'react-i18next'
-import { api } from '../../api'
+import { profiles } from '../../api'
 import { useSession } from '../../shell/session-context'
 import { Status } from '../../shell/Status'
 import { useLoad } from '../../shell/useLoad'
-
-type Row = Record<string, unknown>
-type OverviewAnswer = Record<string, Row[]> & { profile: Row[] }
 
 /** Every profile's alarm counts per type, in one table read from one call. */
 export function Overview () {
   const { t } = useTranslation()
   const { alarmTypes } = useSession()
-  const [overview, retry] = useLoad((signal) => api<OverviewAnswer>('/api/profile-overview', { signal }))
+  const [overview, retry] = useLoad((signal) => profiles.overview(signal))
   return (
     <section className='card' aria-labelledby='profiles-overview'>
       <h2 id='profiles-overview'>{t('profiles.overview')}</h2>
@@ -19,7 +16,12 @@ export function Overview () {
         {(data) => {
           const profiles = [...data.profile].sort((a, b) => Number(a.profile_no) - Number(b.profile_no))
           if (profiles.length === 0) return <p className='muted'>{t('profiles.empty')}</p>
-          const count = (type: string, profileNo: unknown): number => (data[type] ?? []).filter((a) => Number(a.profile_no) === Number(profileNo)).length
+          const rowsOf = (type: string): Array<Record<string, unknown>> => {
+            // The answer holds one list per alarm type, keyed by the engine's name for it.
+            const rows: unknown = (data as Record<string, unknown>)[type]
+            return Array.isArray(rows) ? rows as Array<Record<string, unknown>> : []
+          }
+          const count = (type: string, profileNo: unknown): number => rowsOf(type).filter((a) => Number(a.profile_no) === Number(profileNo)).length
           return (
             <div className='table-scroll' tabIndex={0} role='region' aria-label={t('profiles.overview')}>
               <table className='overview'>

@@ -1,6 +1,6 @@
 import { useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { api, ApiError } from '../../api'
+import { ApiError, auth, profiles as profilesApi } from '../../api'
 import { NameForm } from '../../forms/NameForm'
 import { useSubmit } from '../../forms/useSubmit'
 import { useFormat } from '../../i18n/format'
@@ -9,7 +9,7 @@ import { useSession } from '../../shell/session-context'
 import { Status } from '../../shell/Status'
 import { useLoad } from '../../shell/useLoad'
 import { usePageTitle } from '../../shell/usePageTitle'
-import type { Profile, User } from '../../types'
+import type { Profile } from '../../types'
 import { ActiveHoursEditor, parseHours } from './ActiveHoursEditor'
 import { Overview } from './Overview'
 import '../../forms/forms.css'
@@ -24,8 +24,6 @@ function freeName (profiles: Profile[], name: string): string {
   return candidate
 }
 
-interface CopyResult { alarmsCopied: number, newProfileNo: number, token: string }
-
 /**
  * Profiles: list, create, rename, switch, active hours, both kinds of copy, export and import as a file,
  * delete (never the last one), and an overview of every profile's alarms.
@@ -34,7 +32,7 @@ export default function Profiles () {
   const { t } = useTranslation()
   const { user, update } = useSession()
   usePageTitle(t('nav.profiles'))
-  const [profiles, retry] = useLoad((signal) => api<Profile[]>('/api/profiles', { signal }), [user.profileNo])
+  const [profiles, retry] = useLoad((signal) => profilesApi.list(signal), [user.profileNo])
   const [open, setOpen] = useState<{ profileNo: number, action: Action } | null>(null)
   const [message, setMessage] = useState<string | null>(null)
   const [overviewRound, setOverviewRound] = useState(0)
@@ -52,7 +50,7 @@ export default function Profiles () {
    */
   const finish = async (text: string, token?: string): Promise<void> => {
     if (token !== undefined) storeTokens(token, getRefreshToken())
-    const me = await api<User>('/api/auth/me')
+    const me = await auth.me()
     if (me.token !== undefined) storeTokens(me.token, getRefreshToken())
     update(me)
     setOpen(null)
@@ -76,7 +74,7 @@ export default function Profiles () {
   const toggleForm = (next: { profileNo: number, action: Action } | null): void => { setNameTaken(null); setOpen(next) }
 
   const download = (profile: Profile) => act(async () => {
-    const data = await api<unknown>(`/api/profile-overview/export/${profile.profileNo}`)
+    const data = await profilesApi.exportProfile(profile.profileNo)
     const url = URL.createObjectURL(new Blob([JSON.stringify(data, null, 2)], { type: 'application/json' }))
     const link = document.createElement('a')
     link.href = url
@@ -123,7 +121,7 @@ export default function Profiles () {
                       {!profile.active && (
                         <button
                           type='button' className='button button-primary' disabled={busy} onClick={() => act(async () => {
-                            const { token } = await api<{ token: string }>(`/api/profiles/switch/${profile.profileNo}`, { method: 'PUT' })
+                            const { token } = await profilesApi.switchTo(profile.profileNo)
                             await finish(t('profiles.switched', { name: profile.name }), token)
                           })}
                         >{t('profiles.switch')}
@@ -141,7 +139,7 @@ export default function Profiles () {
                       <NameForm
                         label={t('profiles.newName')} submit={t('profiles.rename')} initial={profile.name} busy={busy} refused={refusedAt(`${profile.profileNo}-rename`)} onCancel={() => { toggleForm(null) }}
                         onSubmit={(name) => actOnName(`${profile.profileNo}-rename`, async () => {
-                          await api(`/api/profiles/${profile.profileNo}`, { method: 'PUT', json: { name } })
+                          await profilesApi.update(profile.profileNo, { name })
                           await finish(t('profiles.renamed', { name }))
                         })}
                       />
@@ -152,7 +150,7 @@ export default function Profiles () {
                         <ActiveHoursEditor
                           initial={hours} busy={busy} onCancel={() => { setOpen(null) }}
                           onSave={(rules) => act(async () => {
-                            await api(`/api/profiles/${profile.profileNo}`, { method: 'PUT', json: { activeHours: rules } })
+                            await profilesApi.update(profile.profileNo, { activeHours: rules })
                             await finish(t('profiles.hours.saved'))
                           })}
                         />
@@ -164,7 +162,7 @@ export default function Profiles () {
                         <NameForm
                           label={t('profiles.copyName')} submit={t('profiles.duplicate')} initial={freeName(list, t('profiles.copyOf', { name: profile.name }))} busy={busy} refused={refusedAt(`${profile.profileNo}-duplicate`)} onCancel={() => { toggleForm(null) }}
                           onSubmit={(name) => actOnName(`${profile.profileNo}-duplicate`, async () => {
-                            await api('/api/profiles/duplicate', { method: 'POST', json: { fromProfileNo: profile.profileNo, name } })
+                            await profilesApi.duplicate(profile.profileNo, name)
                             await finish(t('profiles.duplicated', { name }))
                           })}
                         />
@@ -176,7 +174,7 @@ export default function Profiles () {
                         <NameForm
                           label={t('profiles.copyName')} submit={t('profiles.copyAlarms')} initial={freeName(list, t('profiles.copyOf', { name: profile.name }))} busy={busy} refused={refusedAt(`${profile.profileNo}-copy`)} onCancel={() => { toggleForm(null) }}
                           onSubmit={(name) => actOnName(`${profile.profileNo}-copy`, async () => {
-                            const result = await api<CopyResult>(`/api/profile-overview/duplicate/${profile.profileNo}`, { method: 'POST', json: { name } })
+                            const result = await profilesApi.copyWithAlarms(profile.profileNo, name)
                             await finish(t('profiles.copied', { name, count: result.alarmsCopied }), result.token)
                           })}
                         />
@@ -188,7 +186,7 @@ export default function Profiles () {
                         <div className='row'>
                           <button
                             type='button' className='button button-danger' disabled={busy} onClick={() => act(async () => {
-                              await api(`/api/profiles/${profile.profileNo}`, { method: 'DELETE' })
+                              await profilesApi.remove(profile.profileNo)
                               await finish(t('profiles.deleted', { name: profile.name }))
                             })}
                           >{t('profiles.deleteYes')}
@@ -209,7 +207,7 @@ export default function Profiles () {
         <NameForm
           key={overviewRound} label={t('profiles.name')} submit={t('profiles.create')} busy={busy} refused={refusedAt('create')}
           onSubmit={(name) => actOnName('create', async () => {
-            await api('/api/profiles', { method: 'POST', json: { name } })
+            await profilesApi.create(name)
             await finish(t('profiles.created', { name }))
           })}
         />
@@ -224,7 +222,7 @@ export default function Profiles () {
             key={importing.profileName} label={t('profiles.name')} submit={t('profiles.import')} initial={importing.profileName} busy={busy} onCancel={() => { setImporting(null) }}
             onSubmit={(name) => act(async () => {
               try {
-                const result = await api<CopyResult>('/api/profile-overview/import', { method: 'POST', json: { ...importing, profileName: name } })
+                const result = await profilesApi.importProfile({ ...importing, profileName: name })
                 setImporting(null)
                 if (fileInput.current !== null) fileInput.current.value = ''
                 await finish(t('profiles.imported', { name, count: result.alarmsCopied }), result.token)

@@ -1,6 +1,6 @@
 import { useEffect, useId, useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { api, ApiError } from '../../api'
+import { ApiError, quickPicks } from '../../api'
 import type { AlarmTypeDescriptor } from '../../alarm-types'
 import { AlarmForm } from '../../alarms/AlarmForm'
 import type { Vocabulary } from '../../alarms/describe'
@@ -21,18 +21,8 @@ import { usePageTitle } from '../../shell/usePageTitle'
 import '../../forms/forms.css'
 import '../../alarms/alarms.css'
 
-interface QuickPick {
-  id: string
-  name: string
-  description: string | null
-  category: string
-  alarmType: string
-  enabled: boolean
-  scope: 'global' | 'user'
-  filters: Record<string, unknown>
-}
-interface AppliedState { trackedUids: number[], excludePokemonIds: number[] }
-interface Entry { definition: QuickPick, appliedState: AppliedState | null }
+type Entry = Awaited<ReturnType<typeof quickPicks.list>>[number]
+type QuickPick = Entry['definition']
 type Open = { kind: 'edit', entry: Entry | null } | { kind: 'apply', entry: Entry } | null
 
 const ALARM_TYPES = ['monster', 'raid', 'egg', 'quest', 'invasion', 'lure', 'nest', 'gym', 'maxbattle'] as const
@@ -50,7 +40,7 @@ export default function QuickPicks () {
   const { t } = useTranslation()
   const { user } = useSession()
   usePageTitle(t('nav.quickPicks'))
-  const [state, retry] = useLoad((signal) => api<Entry[]>('/api/quick-picks', { signal }), [user.profileNo])
+  const [state, retry] = useLoad((signal) => quickPicks.list(signal), [user.profileNo])
   const [open, setOpen] = useState<Open>(null)
   // Announced from here: the list reloads after every change, and the outcome must outlive that.
   const [message, setMessage] = useState<string | null>(null)
@@ -89,7 +79,7 @@ function AdminActions ({ add, seeded }: { add: () => void, seeded: (outcome: str
             void ask.confirm({ title: t('quickPicks.confirmSeed'), confirmLabel: t('quickPicks.seed') }).then(async (yes) => {
               if (!yes) return
               await run(async () => {
-                await api('/api/quick-picks/seed', { method: 'POST' })
+                await quickPicks.seed()
                 seeded(t('quickPicks.seeded'))
               })
             })
@@ -113,10 +103,10 @@ function PickList ({ entries, changed, open }: { entries: Entry[], changed: (out
     if (action === 'delete' && !await ask.confirm({ title: t('quickPicks.confirmDelete', { name }), confirmLabel: t('dialog.delete'), danger: true })) return
     void run(async () => {
       if (action === 'remove') {
-        await api(`/api/quick-picks/${id}/remove`, { method: 'DELETE' })
+        await quickPicks.unapply(id)
         changed(t('quickPicks.removed', { name }))
       } else {
-        await api(`/api/quick-picks/${id}`, { method: 'DELETE' })
+        await quickPicks.remove(id)
         changed(t('quickPicks.deleted', { name }))
       }
     })
@@ -210,7 +200,7 @@ function PickEditor ({ pick, saved, cancel }: { pick: QuickPick | null, saved: (
       enabled,
       filters
     }
-    await api('/api/quick-picks', { method: 'POST', json: body })
+    await quickPicks.save(body)
     saved(t('quickPicks.saved', { name: name.trim() }))
   }
 
@@ -288,7 +278,7 @@ function ApplyForm ({ entry, applied, cancel }: { entry: Entry, applied: (outcom
     }
     void run(async () => {
       const verb = appliedState === null ? 'apply' : 'reapply'
-      const answer = await api<AppliedState & { requested: number }>(`/api/quick-picks/${pick.id}/${verb}`, { method: 'POST', json: body })
+      const answer = await quickPicks.apply(pick.id, verb, body)
       const created = answer.trackedUids.length
       const existing = Math.max(0, answer.requested - created)
       applied(existing === 0

@@ -1,6 +1,5 @@
 import { useTranslation } from 'react-i18next'
-import type { AdminUser } from '../../../../schemas/admin-users'
-import { api } from '../../api'
+import { admin } from '../../api'
 import { useSubmit } from '../../forms/useSubmit'
 import { viewAs } from '../../shell/impersonation'
 import { Status } from '../../shell/Status'
@@ -18,7 +17,7 @@ import './webhooks.css'
 export default function MyWebhooks () {
   const { t } = useTranslation()
   usePageTitle(t('nav.myWebhooks'))
-  const [state, retry] = useLoad((signal) => api<AdminUser[]>('/api/admin/my-webhooks', { signal }))
+  const [state, retry] = useLoad((signal) => admin.myWebhooks(signal))
   const { busy, error, run } = useSubmit()
   return (
     <div className='page'>

@@ -1,5 +1,7 @@
-import { markSpent, storageMovedPast, wasSpent, withRefreshLock } from './cross-tab'
-import { clearSession, getRefreshToken, getSignInMethod, getToken, msUntilExpiry, storeTokens } from './session'
+import type { Static } from '@sinclair/typebox'
+import type { RefreshResponseSchema } from '../../../schemas/refresh-sessions'
+import { markSpent, storageMovedPast, wasSpent, withRefreshLock } from '../cross-tab'
+import { clearSession, getRefreshToken, getSignInMethod, getToken, msUntilExpiry, storeTokens } from '../session'
 
 /** Refresh this long before the JWT expires, so no request leaves with a token that dies in flight. */
 const REFRESH_AHEAD_MS = 60_000
@@ -18,14 +20,10 @@ export class ApiError extends Error {
 export interface RequestOptions {
   method?: string
   json?: unknown
-  signal?: AbortSignal
+  signal?: AbortSignal | undefined
 }
 
-interface RefreshResponse {
-  token: string
-  refreshToken: string
-  expiresIn: number
-}
+type RefreshResponse = Static<typeof RefreshResponseSchema>
 
 async function send (path: string, options: RequestOptions, token: string | null): Promise<Response> {
   const headers = new Headers({ Accept: 'application/json' })
@@ -149,3 +147,17 @@ export async function signOut (): Promise<void> {
   clearSession()
   window.location.assign(sso ? '/api/auth/oidc/logout' : '/login?loggedout=1')
 }
+
+/** A query as a caller builds it: any parameter may be left undefined. */
+export type Query<T> = { [K in keyof T]?: T[K] | undefined }
+
+/** `path` with `params` as its query string; undefined values are left out. */
+export function withQuery (path: string, params: Record<string, string | number | boolean | undefined>): string {
+  const query = new URLSearchParams()
+  for (const [key, value] of Object.entries(params)) if (value !== undefined) query.set(key, String(value))
+  const text = query.toString()
+  return text === '' ? path : `${path}?${text}`
+}
+
+/** One path segment taken from data (an id, a key): escaped, so it cannot reach another route. */
+export const segment = (value: string | number): string => encodeURIComponent(String(value))
