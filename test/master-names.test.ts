@@ -50,11 +50,14 @@ t.test('without any copy of the master file the names answer 503', async (t) => 
   t.same(res.json(), { error: 'Game data is unavailable right now.' })
 })
 
-t.test('template previews come from PoracleNG; PoracleJS answers 501 naming the engine', async (t) => {
+t.test('the engine\'s message templates come from PoracleNG; PoracleJS answers 501 naming the engine', async (t) => {
   const ng = await build(t)
   const res = await ng.app.inject({ method: 'GET', url: '/api/config/dts' })
   t.equal(res.statusCode, 200)
-  t.match(res.json(), [{ type: 'monster', platform: 'discord', template: { content: String } }])
+  t.match(res.json(), [
+    { type: 'monster', platform: 'discord', template: { embed: { title: String } } },
+    { type: 'monster', platform: 'telegram', template: { content: String } }
+  ], 'each template as the engine stores it, per platform')
   const js = await build(t, { engineMode: 'js' })
   const refused = await js.app.inject({ method: 'GET', url: '/api/config/dts' })
   t.equal(refused.statusCode, 501)
