@@ -7,7 +7,7 @@ import { Agent, request, setGlobalDispatcher, type Dispatcher } from 'undici'
 import { ENGINE_SECRET, ROOT, baseEnv, testDatabases } from './helper.js'
 import { startAlarmEngineFake } from './fakes/alarm-engine.js'
 import { insertAlarm, insertHuman } from './fakes/engine-db.js'
-import { startOidcProvider } from './fakes/oidc-provider.js'
+import { oidcClientEnv, startOidcProvider } from './fakes/oidc-provider.js'
 import { CookieJar, followLogin, type FlowResponse } from './fakes/browser-flow.js'
 import { ROOT_DIR, buildIfDue, startBuiltServer, type BuiltServer } from './built-server.js'
 import { freePort, startNginx } from './nginx.js'
@@ -49,12 +49,7 @@ const env = {
   RATE_LIMIT_AUTH_MAX: String(AUTH_MAX),
   PORACLE_ADMIN_IDS: ADMIN,
   METRICS_TOKEN,
-  OIDC_CLIENT_ID: op.clientId,
-  OIDC_CLIENT_SECRET: op.clientSecret,
-  OIDC_AUTHORIZATION_URL: op.authorizationUrl,
-  OIDC_TOKEN_URL: op.tokenUrl,
-  OIDC_USERINFO_URL: op.userinfoUrl,
-  OIDC_USE_REFRESH_TOKENS: 'true'
+  ...oidcClientEnv(op)
 }
 // No OIDC_TOKEN_ENCRYPTION_KEY and separate data folders: the provider-token key comes from JWT_SECRET.
 const instances = await Promise.all([startBuiltServer(t, env), startBuiltServer(t, env)])

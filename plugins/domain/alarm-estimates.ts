@@ -278,53 +278,61 @@ function createAlarmEstimates (fastify: FastifyInstance) {
     return counts
   }
 
-  async function countRaids (pool: Pool, pass: Pass, matches: (a: FullAlarm, e: RaidEvent) => boolean): Promise<number[]> {
+  /**
+   * Counts, per target, the scanner's events inside the pass's boxes that its alarm matches in its place.
+   * `read` selects the rows inside the boxes, each starting with lat and lon; `eventsOf` turns a row into
+   * its events (a stop can hold two quests).
+   */
+  async function countEvents<E> (pass: Pass, read: (boxes: BoundingBox[]) => Promise<unknown[][]>, eventsOf: (r: unknown[]) => E[], matches: (a: FullAlarm, e: E) => boolean): Promise<number[]> {
     const counts = new Array<number>(pass.targets.length).fill(0)
     const boxes = boxesOf(pass)
     if (boxes.length === 0) return counts
-    const box = boxSql(boxes)
-    const rows = await query(pool, `SELECT id, lat, lon, raid_level, raid_pokemon_id, raid_pokemon_form, team_id, raid_is_exclusive, raid_pokemon_move_1, raid_pokemon_move_2, raid_pokemon_evolution
-      FROM gym WHERE raid_end_timestamp >= ? AND raid_level > 0 AND deleted = 0 AND ${box.sql}`, [nowSeconds() - windowHours * 3600, ...box.params])
+    const rows = await read(boxes)
     const at = placeTest(pass)
     for (const r of rows) {
-      const e: RaidEvent = {
-        gymId: String(r[0]),
-        level: Number(r[3]),
-        pokemonId: n(r[4]) ?? 0,
-        form: n(r[5]) ?? 0,
-        team: n(r[6]) ?? 0,
-        exclusive: n(r[7]) === 1,
-        move1: n(r[8]) ?? 0,
-        move2: n(r[9]) ?? 0,
-        evolution: n(r[10]) ?? 0
-      }
-      const inPlace = at(Number(r[1]), Number(r[2]))
-      pass.targets.forEach((t, i) => { if (matches(t.alarm, e) && inPlace(t)) counts[i] = (counts[i] ?? 0) + 1 })
+      const events = eventsOf(r)
+      if (events.length === 0) continue
+      const inPlace = at(Number(r[0]), Number(r[1]))
+      for (const e of events) pass.targets.forEach((t, i) => { if (matches(t.alarm, e) && inPlace(t)) counts[i] = (counts[i] ?? 0) + 1 })
     }
     return counts
   }
 
+  async function countRaids (pool: Pool, pass: Pass, matches: (a: FullAlarm, e: RaidEvent) => boolean): Promise<number[]> {
+    return await countEvents(pass, async (boxes) => {
+      const box = boxSql(boxes)
+      return await query(pool, `SELECT lat, lon, id, raid_level, raid_pokemon_id, raid_pokemon_form, team_id, raid_is_exclusive, raid_pokemon_move_1, raid_pokemon_move_2, raid_pokemon_evolution
+        FROM gym WHERE raid_end_timestamp >= ? AND raid_level > 0 AND deleted = 0 AND ${box.sql}`, [nowSeconds() - windowHours * 3600, ...box.params])
+    }, (r): RaidEvent[] => [{
+      gymId: String(r[2]),
+      level: Number(r[3]),
+      pokemonId: n(r[4]) ?? 0,
+      form: n(r[5]) ?? 0,
+      team: n(r[6]) ?? 0,
+      exclusive: n(r[7]) === 1,
+      move1: n(r[8]) ?? 0,
+      move2: n(r[9]) ?? 0,
+      evolution: n(r[10]) ?? 0
+    }], matches)
+  }
+
   async function countQuests (pool: Pool, pass: Pass): Promise<number[]> {
-    const counts = new Array<number>(pass.targets.length).fill(0)
-    const boxes = boxesOf(pass)
-    if (boxes.length === 0) return counts
-    const box = boxSql(boxes)
     const now = nowSeconds()
     const slot = (p: string) => `${p}quest_reward_type, ${p}quest_item_id, ${p}quest_reward_amount, ${p}quest_pokemon_id, ${p}quest_pokemon_form_id, ${p}quest_expiry`
-    const rows = await query(pool, `SELECT lat, lon, ${slot('')}, ${slot('alternative_')} FROM pokestop
-      WHERE deleted = 0 AND (quest_reward_type IS NOT NULL OR alternative_quest_reward_type IS NOT NULL) AND ${box.sql}`, box.params)
-    const at = placeTest(pass)
-    for (const r of rows) {
-      const inPlace = at(Number(r[0]), Number(r[1]))
+    return await countEvents(pass, async (boxes) => {
+      const box = boxSql(boxes)
+      return await query(pool, `SELECT lat, lon, ${slot('')}, ${slot('alternative_')} FROM pokestop
+        WHERE deleted = 0 AND (quest_reward_type IS NOT NULL OR alternative_quest_reward_type IS NOT NULL) AND ${box.sql}`, box.params)
+    }, (r) => {
+      const quests: QuestEvent[] = []
       for (const offset of [2, 8]) {
         const type = n(r[offset])
         const expiry = n(r[offset + 5])
         if (type === null || (expiry !== null && expiry <= now)) continue
-        const e: QuestEvent = { rewardType: type, itemId: n(r[offset + 1]) ?? 0, amount: n(r[offset + 2]) ?? 0, pokemonId: n(r[offset + 3]) ?? 0, form: n(r[offset + 4]) ?? 0 }
-        pass.targets.forEach((t, i) => { if (questMatches(t.alarm, e) && inPlace(t)) counts[i] = (counts[i] ?? 0) + 1 })
+        quests.push({ rewardType: type, itemId: n(r[offset + 1]) ?? 0, amount: n(r[offset + 2]) ?? 0, pokemonId: n(r[offset + 3]) ?? 0, form: n(r[offset + 4]) ?? 0 })
       }
-    }
-    return counts
+      return quests
+    }, questMatches)
   }
 
   async function grunts (): Promise<Map<number, Grunt>> {
@@ -339,35 +347,19 @@ function createAlarmEstimates (fastify: FastifyInstance) {
   }
 
   async function countInvasions (pool: Pool, pass: Pass): Promise<number[]> {
-    const counts = new Array<number>(pass.targets.length).fill(0)
-    const boxes = boxesOf(pass)
-    if (boxes.length === 0) return counts
     const names = await grunts()
-    const box = boxSql(boxes, 'p.')
-    const rows = await query(pool, `SELECT p.lat, p.lon, i.\`character\` FROM incident i JOIN pokestop p ON p.id = i.pokestop_id
-      WHERE i.expiration > ? AND ${box.sql}`, [nowSeconds(), ...box.params])
-    const at = placeTest(pass)
-    for (const r of rows) {
-      const grunt = names.get(Number(r[2]))
-      const inPlace = at(Number(r[0]), Number(r[1]))
-      pass.targets.forEach((t, i) => { if (invasionMatches(t.alarm, grunt) && inPlace(t)) counts[i] = (counts[i] ?? 0) + 1 })
-    }
-    return counts
+    return await countEvents(pass, async (boxes) => {
+      const box = boxSql(boxes, 'p.')
+      return await query(pool, `SELECT p.lat, p.lon, i.\`character\` FROM incident i JOIN pokestop p ON p.id = i.pokestop_id
+        WHERE i.expiration > ? AND ${box.sql}`, [nowSeconds(), ...box.params])
+    }, (r) => [names.get(Number(r[2]))], invasionMatches)
   }
 
   async function countLures (pool: Pool, pass: Pass): Promise<number[]> {
-    const counts = new Array<number>(pass.targets.length).fill(0)
-    const boxes = boxesOf(pass)
-    if (boxes.length === 0) return counts
-    const box = boxSql(boxes)
-    const rows = await query(pool, `SELECT lat, lon, lure_id FROM pokestop WHERE lure_expire_timestamp > ? AND lure_id > 0 AND deleted = 0 AND ${box.sql}`, [nowSeconds(), ...box.params])
-    const at = placeTest(pass)
-    for (const r of rows) {
-      const lure = Number(r[2])
-      const inPlace = at(Number(r[0]), Number(r[1]))
-      pass.targets.forEach((t, i) => { if (lureMatches(t.alarm, lure) && inPlace(t)) counts[i] = (counts[i] ?? 0) + 1 })
-    }
-    return counts
+    return await countEvents(pass, async (boxes) => {
+      const box = boxSql(boxes)
+      return await query(pool, `SELECT lat, lon, lure_id FROM pokestop WHERE lure_expire_timestamp > ? AND lure_id > 0 AND deleted = 0 AND ${box.sql}`, [nowSeconds(), ...box.params])
+    }, (r) => [Number(r[2])], lureMatches)
   }
 
   /* A typical day of a pokemon alarm from Golbat's daily counts per fence. */
