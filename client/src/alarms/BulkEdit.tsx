@@ -13,7 +13,8 @@ export type BulkResult = Awaited<ReturnType<typeof alarmsApi.bulkUpdate>>['resul
 interface Props {
   type: AlarmTypeDescriptor
   uids: number[]
-  onDone: (results: BulkResult[]) => void
+  /** The answer per alarm and the patch that was sent (its keys say what the change touched). */
+  onDone: (results: BulkResult[], patch: Record<string, unknown>) => void
   onCancel: () => void
 }
 
@@ -53,7 +54,7 @@ export function BulkEdit ({ type, uids, onDone, onCancel }: Props) {
     setError(null)
     await run(async () => {
       const answer = await alarmsApi.bulkUpdate(type, uids, patch)
-      onDone(answer.results)
+      onDone(answer.results, patch)
     }, (err) => { setError(err instanceof ApiError ? err.message : t('status.failed')) })
   }
 

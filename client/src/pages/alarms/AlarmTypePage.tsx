@@ -191,16 +191,42 @@ function AlarmList ({ type }: { type: AlarmTypeDescriptor }) {
     void refresh()
   }
 
-  const bulkDone = (results: BulkResult[]): void => {
+  /**
+   * Takes a bulk edit back: each changed alarm gets its earlier values of the fields the patch touched.
+   * Alarms that had the same earlier values go back together, so a typical undo is one request.
+   */
+  const revert = (changed: Array<{ before: Alarm, uid: number }>, keys: string[]) => async (): Promise<void> => {
+    const groups = new Map<string, { patch: Record<string, unknown>, uids: number[] }>()
+    for (const { before, uid } of changed) {
+      const body = recreateBody(type, before)
+      const patch = Object.fromEntries(keys.map((k) => [k, body[k] ?? null]).filter(([, v]) => v !== null))
+      const key = JSON.stringify(patch)
+      const group = groups.get(key) ?? { patch, uids: [] as number[] }
+      group.uids.push(uid)
+      groups.set(key, group)
+    }
+    await act(async () => {
+      for (const { patch, uids } of groups.values()) await alarmsApi.bulkUpdate(type, uids, patch)
+      await refresh()
+      announce({ message: t('alarms.restored', { count: changed.length }), tone: 'info' })
+    })
+  }
+
+  const bulkDone = (results: BulkResult[], patch: Record<string, unknown>): void => {
     setBulkEditing(false)
     const byOld = new Map(results.flatMap((r) => (r.alarm !== undefined ? [[r.uid, r.alarm] as const] : [])))
+    const changed = results.flatMap((r) => {
+      const before = list.find((a) => a.uid === r.uid)
+      return r.status === 'updated' && r.alarm !== undefined && before !== undefined ? [{ before, uid: r.alarm.uid }] : []
+    })
     replace(list.map((a) => byOld.get(a.uid) ?? a))
     setSelected(new Set(results.map((r) => r.alarm?.uid ?? r.uid)))
     const count = (status: BulkResult['status']) => results.filter((r) => r.status === status).length
     const refused = results.filter((r) => r.status === 'refused')
     announce({
       message: [t('bulk.done', { updated: count('updated'), unchanged: count('unchanged') }), ...(refused.length > 0 ? [t('bulk.refused', { count: refused.length, reason: refused[0]?.reason ?? '' })] : [])].join(' '),
-      tone: refused.length > 0 ? 'error' : 'info'
+      tone: refused.length > 0 ? 'error' : 'info',
+      ...(changed.length > 0 && { undo: revert(changed, Object.keys(patch)) })
     })
   }
 
