@@ -27,5 +27,19 @@ export default [
       // deliberately not awaited (React ignores what a handler returns).
       'no-void': ['error', { allowAsStatement: true }]
     }
+  },
+  {
+    // The API module is the one place that knows the server's URLs and speaks HTTP: a page calls a named,
+    // typed function of it, so a changed route is one edit and every call is typed by the server's schemas.
+    files: ['client/src/**/*.{ts,tsx}'],
+    ignores: ['client/src/api/**'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['**/api/transport'], message: 'Call a named function of client/src/api instead.' }] }],
+      'no-restricted-syntax': ['error',
+        { selector: 'Literal[value=/^\\/api\\//]', message: 'Server URLs live in client/src/api: call its function for this endpoint.' },
+        { selector: 'TemplateElement[value.raw=/^\\/api\\//]', message: 'Server URLs live in client/src/api: call its function for this endpoint.' },
+        { selector: "CallExpression[callee.name='fetch']", message: 'HTTP goes through client/src/api (its transport adds the token, timeouts and errors).' }
+      ]
+    }
   }
 ]
