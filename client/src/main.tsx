@@ -14,8 +14,8 @@ import './styles.css'
 applyStoredTheme()
 startBranding()
 
-const Login = lazy(() => import('./pages/Login'))
-const Callback = lazy(() => import('./pages/Callback'))
+const Login = lazy(() => import('./features/sign-in/Login'))
+const Callback = lazy(() => import('./features/sign-in/Callback'))
 // The signed-in frame (navigation, profile, menus) is not part of the sign-in path either.
 const Layout = lazy(() => import('./shell/Layout'))
 

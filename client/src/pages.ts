@@ -22,21 +22,21 @@ export interface PageEntry {
 }
 
 export const PAGES: PageEntry[] = [
-  { path: '/', label: 'nav.home', section: 'main', Component: lazy(() => import('./pages/Home')) },
-  { path: '/profiles', label: 'nav.profiles', section: 'main', feature: 'disable_profiles', Component: lazy(() => import('./pages/profiles/Profiles')) },
-  { path: '/preferences', label: 'nav.preferences', section: 'main', Component: lazy(() => import('./pages/Preferences')) },
-  { path: '/location', label: 'nav.location', section: 'main', feature: 'disable_location', Component: lazy(() => import('./pages/maps/Location')) },
-  { path: '/areas', label: 'nav.areas', section: 'main', feature: 'disable_areas', Component: lazy(() => import('./pages/maps/Areas')) },
-  { path: '/geofences', label: 'nav.geofences', section: 'main', feature: 'disable_user_geofences', Component: lazy(() => import('./pages/maps/Geofences')) },
+  { path: '/', label: 'nav.home', section: 'main', Component: lazy(() => import('./features/dashboard/Home')) },
+  { path: '/profiles', label: 'nav.profiles', section: 'main', feature: 'disable_profiles', Component: lazy(() => import('./features/profiles/Profiles')) },
+  { path: '/preferences', label: 'nav.preferences', section: 'main', Component: lazy(() => import('./features/preferences/Preferences')) },
+  { path: '/location', label: 'nav.location', section: 'main', feature: 'disable_location', Component: lazy(() => import('./features/location/Location')) },
+  { path: '/areas', label: 'nav.areas', section: 'main', feature: 'disable_areas', Component: lazy(() => import('./features/areas/Areas')) },
+  { path: '/geofences', label: 'nav.geofences', section: 'main', feature: 'disable_user_geofences', Component: lazy(() => import('./features/geofences/Geofences')) },
   { path: '/quick-picks', label: 'nav.quickPicks', section: 'main', Component: lazy(() => import('./pages/quick-picks/QuickPicks')) },
-  { path: '/my-webhooks', label: 'nav.myWebhooks', section: 'main', delegatesOnly: true, Component: lazy(() => import('./pages/webhooks/MyWebhooks')) },
+  { path: '/my-webhooks', label: 'nav.myWebhooks', section: 'main', delegatesOnly: true, Component: lazy(() => import('./features/webhooks/MyWebhooks')) },
   { path: '/devices', label: 'nav.devices', section: 'menu', ownerOnly: true, Component: lazy(() => import('./features/devices/Devices')) },
   { path: '/help', label: 'nav.help', section: 'menu', Component: lazy(() => import('./features/help/Help')) },
-  { path: '/admin/users', label: 'nav.adminUsers', section: 'admin', adminOnly: true, Component: lazy(() => import('./pages/admin/Users')) },
-  { path: '/admin/webhooks', label: 'nav.adminWebhooks', section: 'admin', adminOnly: true, Component: lazy(() => import('./pages/admin/Webhooks')) },
-  { path: '/admin/geofences', label: 'nav.geofenceReview', section: 'admin', adminOnly: true, Component: lazy(() => import('./pages/admin/GeofenceReview')) },
-  { path: '/admin/sign-in', label: 'nav.signInSettings', section: 'admin', adminOnly: true, Component: lazy(() => import('./pages/admin/SignInSettings')) },
-  { path: '/admin/settings', label: 'nav.siteSettings', section: 'admin', adminOnly: true, Component: lazy(() => import('./pages/admin/SiteSettings')) },
+  { path: '/admin/users', label: 'nav.adminUsers', section: 'admin', adminOnly: true, Component: lazy(() => import('./features/admin-users/Users')) },
+  { path: '/admin/webhooks', label: 'nav.adminWebhooks', section: 'admin', adminOnly: true, Component: lazy(() => import('./features/webhooks/Webhooks')) },
+  { path: '/admin/geofences', label: 'nav.geofenceReview', section: 'admin', adminOnly: true, Component: lazy(() => import('./features/geofence-review/GeofenceReview')) },
+  { path: '/admin/sign-in', label: 'nav.signInSettings', section: 'admin', adminOnly: true, Component: lazy(() => import('./features/sign-in-settings/SignInSettings')) },
+  { path: '/admin/settings', label: 'nav.siteSettings', section: 'admin', adminOnly: true, Component: lazy(() => import('./features/site-settings/SiteSettings')) },
   { path: '/admin/audit', label: 'nav.audit', section: 'admin', adminOnly: true, Component: lazy(() => import('./features/audit/Audit')) },
   { path: '/admin/users/edit', label: 'nav.adminUserEdit', section: 'hidden', adminOnly: true, Component: lazy(() => import('./features/admin-users/UserEdit')) }
 ]

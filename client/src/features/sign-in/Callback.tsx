@@ -1,9 +1,9 @@
 import { useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link, useLocation, useNavigate } from 'react-router'
-import { ApiError, auth } from '../api'
-import { startSession, type SignInMethod } from '../session'
-import { usePageTitle } from '../shell/usePageTitle'
+import { ApiError, auth } from '../../api'
+import { startSession, type SignInMethod } from '../../session'
+import { usePageTitle } from '../../shell/usePageTitle'
 
 /** The Telegram widget's fields, as it appends them to the return address. */
 const TELEGRAM_FIELDS = ['id', 'first_name', 'last_name', 'username', 'photo_url', 'auth_date', 'hash']

@@ -9,9 +9,9 @@ import { viewAs } from '../../shell/impersonation'
 import { Status } from '../../shell/Status'
 import { useLoad } from '../../shell/useLoad'
 import { usePageTitle } from '../../shell/usePageTitle'
-import { maskedAddress, stateKey } from '../webhooks/webhook-state'
+import { maskedAddress, stateKey } from './webhook-state'
 import '../../forms/forms.css'
-import '../webhooks/webhooks.css'
+import './webhooks.css'
 
 type Webhook = Awaited<ReturnType<typeof admin.webhooks>>[number]
 

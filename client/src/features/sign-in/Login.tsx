@@ -1,12 +1,12 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Navigate, useLocation, useSearchParams } from 'react-router'
-import { auth } from '../api'
-import { Brand, loadPublicSettings } from '../branding'
-import { LanguageSelect } from '../i18n/LanguageSelect'
-import { clearSession, getToken } from '../session'
-import { usePageTitle } from '../shell/usePageTitle'
-import type { Providers } from '../types'
+import { auth } from '../../api'
+import { Brand, loadPublicSettings } from '../../branding'
+import { LanguageSelect } from '../../i18n/LanguageSelect'
+import { clearSession, getToken } from '../../session'
+import { usePageTitle } from '../../shell/usePageTitle'
+import type { Providers } from '../../types'
 
 /** The codes the server puts in `/login#error=<code>` when a sign-in is refused (each has a message). */
 const KNOWN_ERRORS = new Set([

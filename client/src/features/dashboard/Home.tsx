@@ -1,20 +1,20 @@
 import { lazy, Suspense, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
-import { alarms, areas as areasApi, userLocation } from '../api'
-import { pagePath } from '../alarm-types'
-import { useSubmit } from '../forms/useSubmit'
-import { useFormat } from '../i18n/format'
-import { useSession } from '../shell/session-context'
-import { Status } from '../shell/Status'
-import { useLoad } from '../shell/useLoad'
-import { usePageTitle } from '../shell/usePageTitle'
-import { DevicePositionButton } from '../forms/DevicePositionButton'
-import '../forms/forms.css'
-import { ProfileTotal } from '../features/estimates/ProfileTotal'
-import { PinWeather } from '../features/weather/PinWeather'
+import { alarms, areas as areasApi, userLocation } from '../../api'
+import { pagePath } from '../../alarm-types'
+import { useSubmit } from '../../forms/useSubmit'
+import { useFormat } from '../../i18n/format'
+import { useSession } from '../../shell/session-context'
+import { Status } from '../../shell/Status'
+import { useLoad } from '../../shell/useLoad'
+import { usePageTitle } from '../../shell/usePageTitle'
+import { DevicePositionButton } from '../../forms/DevicePositionButton'
+import '../../forms/forms.css'
+import { ProfileTotal } from '../estimates/ProfileTotal'
+import { PinWeather } from '../weather/PinWeather'
 
-const CoverageMap = lazy(() => import('../features/dashboard-map/CoverageMap'))
+const CoverageMap = lazy(() => import('../dashboard-map/CoverageMap'))
 
 type Location = Awaited<ReturnType<typeof userLocation.save>>
 
