@@ -1,11 +1,11 @@
-import { useEffect, useId, useRef, useState } from 'react'
+import { useId } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { TFunction } from 'i18next'
 import type { DeviceSession } from '../../../../schemas/devices'
 import { auth } from '../../api'
 import { ConfirmDialog } from '../../components/Dialog'
 import { Facts } from '../../components/Facts'
-import { useSubmit } from '../../forms/useSubmit'
+import { useConfirmation } from '../../forms/useConfirmation'
 import { useFormat } from '../../i18n/format'
 import { Status } from '../../shell/Status'
 import { useLoad } from '../../shell/useLoad'
@@ -36,23 +36,11 @@ export default function Devices () {
   usePageTitle(t('nav.devices'))
   const [state, retry, replace] = useLoad((signal) => auth.sessions(signal))
   // Announced from here: ending a session removes its entry, and the outcome must outlive that.
-  const [message, setMessage] = useState<string | null>(null)
-  const [pending, setPending] = useState<Pending | null>(null)
-  const dialog = useSubmit()
-  const heading = useRef<HTMLHeadingElement>(null)
-  const [refocus, setRefocus] = useState(false)
-  // The button that opened the dialog is gone with its session: keyboard focus starts again at the
-  // heading, once the dialog has closed and the page is no longer inert.
-  useEffect(() => {
-    if (!refocus || pending !== null) return
-    heading.current?.focus()
-    setRefocus(false)
-  }, [refocus, pending])
+  const { message, announce, pending, dialog, heading, ask: open, close } = useConfirmation<Pending>()
 
   const ask = (question: Pending): void => {
-    dialog.setError(null)
-    setMessage(null)
-    setPending(question)
+    announce(null)
+    open(question)
   }
 
   const confirm = (sessions: DeviceSession[]): void => {
@@ -61,14 +49,13 @@ export default function Devices () {
       if (pending.kind === 'one') {
         await auth.endSession(pending.session.id)
         replace({ sessions: sessions.filter((s) => s.id !== pending.session.id) })
-        setMessage(t('devices.ended', { device: deviceName(t, pending.session.device) }))
+        announce(t('devices.ended', { device: deviceName(t, pending.session.device) }))
       } else {
         await auth.endOtherSessions()
         replace({ sessions: sessions.filter((s) => s.current) })
-        setMessage(t('devices.endedOthers'))
+        announce(t('devices.endedOthers'))
       }
-      setPending(null)
-      setRefocus(true)
+      close(true)
     })
   }
 
@@ -99,7 +86,7 @@ export default function Devices () {
               error={dialog.error}
               danger
               onConfirm={() => { confirm(sessions) }}
-              onCancel={() => { setPending(null) }}
+              onCancel={() => { close() }}
             >
               <p>{pending?.kind === 'others' ? t('devices.confirmOthers') : t('devices.confirmEnd')}</p>
             </ConfirmDialog>

@@ -1,9 +1,10 @@
-import { useEffect, useId, useRef, useState } from 'react'
+import { useId, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { AdminUser } from '../../../../schemas/admin-users'
 import type { NamedDelegate } from '../../../../schemas/delegates'
 import { admin, ApiError } from '../../api'
 import { ConfirmDialog } from '../../components/Dialog'
+import { useConfirmation } from '../../forms/useConfirmation'
 import { useSubmit } from '../../forms/useSubmit'
 import { viewAs } from '../../shell/impersonation'
 import { Status } from '../../shell/Status'
@@ -35,18 +36,7 @@ export default function Webhooks () {
   usePageTitle(t('nav.adminWebhooks'))
   const [state, retry, replace] = useLoad((signal) => admin.webhooks(signal))
   // Announced from here: a grant, revoke or deletion changes the list, and the outcome must outlive that.
-  const [message, setMessage] = useState<string | null>(null)
-  const [pending, setPending] = useState<Pending | null>(null)
-  const dialog = useSubmit()
-  const heading = useRef<HTMLHeadingElement>(null)
-  const [refocus, setRefocus] = useState(false)
-  // After a deletion the button that opened the dialog is gone with its webhook: keyboard focus starts
-  // again at the heading. Run here, after the dialog (a child) has closed and the page is no longer inert.
-  useEffect(() => {
-    if (!refocus || pending !== null) return
-    heading.current?.focus()
-    setRefocus(false)
-  }, [refocus, pending])
+  const { message, announce, pending, dialog, heading, ask, close } = useConfirmation<Pending>()
 
   const update = (list: Webhook[], changed: Webhook): void => { replace(list.map((w) => w.id === changed.id ? changed : w)) }
 
@@ -58,14 +48,14 @@ export default function Webhooks () {
       if (pending.kind === 'revoke') {
         const ids = await admin.revokeDelegate(webhook.id, pending.delegate.id)
         update(list, { ...webhook, delegates: webhook.delegates.filter((d) => ids.includes(d.id)) })
-        setMessage(t('adminWebhooks.revoked', { name: displayName(pending.delegate), webhook: webhook.name }))
+        announce(t('adminWebhooks.revoked', { name: displayName(pending.delegate), webhook: webhook.name }))
+        close()
       } else {
         await admin.deleteUser(webhook.id)
         replace(list.filter((w) => w.id !== webhook.id))
-        setMessage(t('adminWebhooks.deleted', { name: webhook.name }))
-        setRefocus(true)
+        announce(t('adminWebhooks.deleted', { name: webhook.name }))
+        close(true)
       }
-      setPending(null)
     })
   }
 
@@ -86,8 +76,8 @@ export default function Webhooks () {
                       key={webhook.id}
                       webhook={webhook}
                       changed={(w) => { update(list, w) }}
-                      announce={setMessage}
-                      ask={(p) => { dialog.setError(null); setPending(p) }}
+                      announce={announce}
+                      ask={ask}
                     />
                   ))}
                 </ul>
@@ -99,7 +89,7 @@ export default function Webhooks () {
               busy={dialog.busy}
               error={dialog.error}
               onConfirm={() => { confirm(list) }}
-              onCancel={() => { setPending(null) }}
+              onCancel={() => { close() }}
             >
               <p>
                 {pending?.kind === 'delete' && t('adminWebhooks.confirmDelete', { name: pending.webhook.name })}
@@ -109,7 +99,7 @@ export default function Webhooks () {
           </>
         )}
       </Status>
-      <CreateWebhook created={(name) => { setMessage(t('adminWebhooks.created', { name })); retry() }} />
+      <CreateWebhook created={(name) => { announce(t('adminWebhooks.created', { name })); retry() }} />
     </div>
   )
 }
