@@ -23,18 +23,21 @@ export const DEMO_FENCES: FakeFence[] = [
   { name: 'Harbour', group: 'South', path: square(-0.04, 0.02), userSelectable: true, displayInMatches: true }
 ]
 
-/** A few alarms of every type, so each page of the demo has something to show. */
+/**
+ * A few alarms of every type, so each page of the demo has something to show; the pokemon are ones the
+ * engine stand-in's game data names, so every card shows a name and a picture.
+ */
 const ALARMS = {
-  pokemon: [{ pokemon_id: 149, min_iv: 90, distance: 2000 }, { pokemon_id: 25, form: 0 }, { pokemon_id: 0, min_iv: 100 }],
+  pokemon: [{ pokemon_id: 4, min_iv: 90, distance: 2000 }, { pokemon_id: 25, form: 0 }, { pokemon_id: 0, min_iv: 100 }],
   raid: [{ pokemon_id: 9000, level: 5 }, { pokemon_id: 150, level: 9000, distance: 5000 }],
   egg: [{ level: 5 }, { level: 3, distance: 1500 }],
-  quest: [{ reward_type: 3, reward: 1000 }, { reward_type: 7, reward: 147 }],
+  quest: [{ reward_type: 3, reward: 1000 }, { reward_type: 7, reward: 129 }],
   invasion: [{ grunt_type: 'dragon' }, { grunt_type: 'giovanni', distance: 3000 }],
   lure: [{ lure_id: 501 }, { lure_id: 504 }],
-  nest: [{ pokemon_id: 1, min_spawn_avg: 5 }, { pokemon_id: 133 }],
+  nest: [{ pokemon_id: 1, min_spawn_avg: 5 }, { pokemon_id: 7 }],
   gym: [{ team: 1, slot_changes: 1 }, { team: 4, battle_changes: 1 }],
   fort: [{ fort_type: 'pokestop', change_types: '["name","location"]' }, { fort_type: 'gym', include_empty: 1 }],
-  maxbattle: [{ pokemon_id: 9000, level: 5 }, { pokemon_id: 6, gmax: 1 }]
+  maxbattle: [{ pokemon_id: 9000, level: 5 }, { pokemon_id: 3, gmax: 1 }]
 } as const
 
 /** Creates the engine's tables in the runner's (empty) database and fills them with the demo community. */
