@@ -239,7 +239,7 @@ t.test('a member keeps at most 50 picks of their own; edits still pass at the li
   )
   const pick = { name: 'One more', alarmType: 'raid', filters: { level: 6 } }
   const refused = await s.app.inject({ method: 'POST', url: '/api/quick-picks/user', headers: asUser(s.app), payload: pick })
-  t.equal(refused.statusCode, 409)
+  t.equal(refused.statusCode, 403)
   t.match(refused.json().error, /50 quick picks/)
   const [count] = await s.app.db.pool.query('SELECT COUNT(*) AS n FROM quick_pick_definitions WHERE owner_user_id = ?', [USER]) as Array<{ n: number }>
   t.equal(Number(count?.n), MAX_OWN_PICKS, 'nothing stored')

@@ -164,7 +164,8 @@ function createQuickPicks (fastify: FastifyInstance) {
   async function ensureRoom (actor: Actor): Promise<void> {
     const [row] = await db.db.select({ n: sql<number>`COUNT(*)` }).from(quickPickDefinitions)
       .where(and(eq(quickPickDefinitions.scope, 'user'), eq(quickPickDefinitions.ownerUserId, actor.userId)))
-    if (Number(row?.n ?? 0) >= MAX_OWN_PICKS) throw conflict(`You already keep ${MAX_OWN_PICKS} quick picks of your own; delete one first.`)
+    // A 403, not a 409: nothing is in the way that another try could clear; only a delete makes room.
+    if (Number(row?.n ?? 0) >= MAX_OWN_PICKS) throw forbidden(`You already keep ${MAX_OWN_PICKS} quick picks of your own; delete one first.`)
   }
 
   async function save (write: QuickPickWrite, scope: 'global' | 'user', ownerUserId: string | null, existing: DefinitionRow | null): Promise<QuickPick> {
