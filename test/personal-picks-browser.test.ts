@@ -1,8 +1,9 @@
 import t, { type Test } from 'tap'
 import { fileURLToPath } from 'node:url'
 import type { Page } from 'playwright-core'
-import { axeViolations, browserMissing, choosePokemon, DESKTOP, PHONE, setMinIv, startBrowserApp } from './browser.js'
+import { axeViolations, browserMissing, choosePokemon, DESKTOP, PHONE, setMinIv } from './browser.js'
 import { bearer, seedHuman } from './helper.js'
+import { ADMIN, startQuickPicksApp } from './quick-picks-browser-app.js'
 
 /**
  * A member's own quick picks in Chromium on a 360-px phone and a desktop, against the whole service and
@@ -11,7 +12,6 @@ import { bearer, seedHuman } from './helper.js'
  * server's words; another member never sees the pick; an admin's refused save says why. axe-core checks
  * each step. `SCREENSHOTS=1` saves the phone page to docs/screenshots/personal-picks-phone.png.
  */
-const ADMIN = '222222222222222222'
 const OTHER = '333333333333333333'
 const CROWDED = '444444444444444444'
 
@@ -20,19 +20,12 @@ if (missing !== undefined) t.fail(missing)
 else await personalPickTests()
 
 async function personalPickTests (): Promise<void> {
-  const env = await startBrowserApp(t, { env: { PORACLE_ADMIN_IDS: ADMIN } })
-  const { testApp, rows } = env
+  const { testApp, rows, open: openPage } = await startQuickPicksApp(t)
   const { app } = testApp
-  await seedHuman(testApp, { id: ADMIN, name: 'Alice' })
-  const seeded = await app.inject({ method: 'POST', url: '/api/quick-picks/seed', headers: bearer(app, { userId: ADMIN, isAdmin: true }) })
-  t.equal(seeded.statusCode, 204, 'built-ins seeded')
-
-  /** The quick picks page signed in as `id`; a native dialog fails the test. */
-  const open = async (test: Test, id: string, viewport = PHONE, isAdmin = false): Promise<Page> => {
-    const page = await env.signIn(test, { id, name: `Member ${id.slice(0, 2)}`, latitude: 51.5, longitude: -0.12, area: ['centre'], isAdmin, seeded: id === ADMIN }, '/quick-picks', viewport)
-    page.on('dialog', (dialog) => { test.fail(`native ${dialog.type()} dialog`); dialog.dismiss().catch(() => undefined) })
-    await page.getByRole('heading', { name: 'Available quick picks' }).waitFor()
-    return page
+  /** The page for a member with a home and an area, so applies have somewhere to deliver. */
+  const open = async (test: Test, id: string, viewport = PHONE): Promise<Page> => {
+    await seedHuman(testApp, { id, name: `Member ${id.slice(0, 2)}`, latitude: 51.5, longitude: -0.12, area: ['centre'] })
+    return await openPage(test, id, { viewport })
   }
   const ownPicks = async (userId: string) =>
     (await app.db.pool.query('SELECT id, name, description, scope, alarm_type AS alarmType, filters_json AS filters FROM quick_pick_definitions WHERE owner_user_id = ? ORDER BY id', [userId]) as Array<Record<string, unknown>>)
@@ -160,7 +153,7 @@ async function personalPickTests (): Promise<void> {
     const admin = bearer(app, { userId: ADMIN, isAdmin: true })
     const made = await app.inject({ method: 'POST', url: '/api/quick-picks', headers: admin, payload: { id: 'night-owls', name: 'Night owls', alarmType: 'raid', filters: { level: 5 } } })
     t.equal(made.statusCode, 200, 'a global pick')
-    const page = await open(t, ADMIN, PHONE, true)
+    const page = await openPage(t, ADMIN, { isAdmin: true })
     await page.getByRole('region', { name: 'Available quick picks' }).getByRole('button', { name: 'Edit Night owls' }).click()
     const sheet = page.getByRole('dialog', { name: 'Edit Night owls' })
     // Meanwhile another admin deletes it and a member's new pick takes the free id.
