@@ -147,6 +147,17 @@ async function personalPickTests (): Promise<void> {
     await edit.getByText('Quick pick not found.').waitFor()
     t.equal(await edit.getByRole('textbox', { name: 'Name' }).inputValue(), 'Carla seven', 'the edited name stays')
     t.equal((await ownPicks(CROWDED)).length, 49, 'the deleted pick is not made again')
+
+    // The same for a delete: the question stays open with the server's answer.
+    await edit.getByRole('button', { name: 'Close' }).click()
+    await mine.getByRole('button', { name: 'Delete Carla 8' }).click()
+    const question = page.getByRole('dialog', { name: 'Delete your pick Carla 8?' })
+    t.equal((await app.inject({ method: 'DELETE', url: '/api/quick-picks/user/carla-8', headers: bearer(app, { userId: CROWDED }) })).statusCode, 204)
+    await question.getByRole('button', { name: 'Delete', exact: true }).click()
+    await question.getByRole('alert').getByText('Quick pick not found.').waitFor()
+    t.same(await axeViolations(page), [], 'axe: the refused delete at 360 px')
+    await question.getByRole('button', { name: 'Cancel' }).click()
+    await question.waitFor({ state: 'hidden' })
   })
 
   t.test('admin quick-pick save failure shows the server\'s error', async (t) => {
