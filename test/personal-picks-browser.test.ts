@@ -1,7 +1,8 @@
 import t, { type Test } from 'tap'
 import { fileURLToPath } from 'node:url'
 import type { Page } from 'playwright-core'
-import { axeViolations, browserMissing, choosePokemon, DESKTOP, PHONE, setMinIv } from './browser.js'
+import { readStrings, translations } from '../scripts/i18n-missing.js'
+import { axeViolations, browserMissing, choosePokemon, DESKTOP, PHONE, setMinIv, translationSlips } from './browser.js'
 import { bearer, seedHuman } from './helper.js'
 import { ADMIN, startQuickPicksApp } from './quick-picks-browser-app.js'
 
@@ -10,7 +11,7 @@ import { ADMIN, startQuickPicksApp } from './quick-picks-browser-app.js'
  * the engine fake: made in the alarm editor, applied (the alarms appear at the engine), re-applied,
  * removed, edited and deleted after a question in the client's dialog. Refusals stay in the form with the
  * server's words; another member never sees the pick; an admin's refused save says why. axe-core checks
- * each step. `SCREENSHOTS=1` saves the phone page to docs/screenshots/personal-picks-phone.png.
+ * each step, and the section reads right in every language. `SCREENSHOTS=1` saves the phone page to docs/screenshots/personal-picks-phone.png.
  */
 const OTHER = '333333333333333333'
 const CROWDED = '444444444444444444'
@@ -114,6 +115,22 @@ async function personalPickTests (): Promise<void> {
     const page = await open(t, OTHER)
     await page.getByRole('region', { name: 'My picks' }).getByText('You have no picks of your own yet.').waitFor()
     t.equal(await page.getByText('Secret spot').count(), 0, 'nowhere on the page')
+  })
+
+  t.test('My picks in each language: no raw key, no unfilled variable, no English fallback', async (t) => {
+    const page = await openPage(t, OTHER)
+    const mine = page.locator('section[aria-labelledby="my-picks"]')
+    for (const language of ['en', ...translations()]) {
+      const strings = readStrings(language)
+      await page.evaluate((value) => { localStorage.setItem('aw.language', value) }, language)
+      await page.goto('/quick-picks')
+      await page.waitForFunction((value) => document.documentElement.lang === value, language)
+      await mine.getByText(String(strings.get('quickPicks.mine.none')), { exact: true }).waitFor()
+      await mine.getByRole('button', { name: String(strings.get('quickPicks.mine.add')) }).click()
+      await page.getByRole('dialog', { name: String(strings.get('quickPicks.mine.newTitle')) }).waitFor()
+      await page.waitForFunction(() => document.querySelector('.spinner') === null)
+      t.same(await translationSlips(page, language), [], `${language}: no raw key, no unfilled variable, no English fallback`)
+    }
   })
 
   t.test('a save the server refuses shows its reason in the editor, which keeps what was entered', async (t) => {
