@@ -26,6 +26,9 @@ export const QuickPickWriteSchema = Type.Object({
 }, { additionalProperties: false })
 export type QuickPickWrite = Static<typeof QuickPickWriteSchema>
 
+/** An edit of an existing pick: its id is the path's. */
+export const QuickPickEditSchema = Type.Omit(QuickPickWriteSchema, ['id'], { additionalProperties: false })
+
 export const QuickPickSchema = Type.Object({
   id: Type.String(),
   name: Type.String(),

@@ -135,7 +135,7 @@ const NO_PEER = new Set([
   'POST /api/admin/webhook-delegates', 'DELETE /api/admin/webhook-delegates', 'GET /api/admin/my-webhooks',
   'GET /api/settings/discord-config', 'GET /api/settings/telegram-config',
   'GET /api/quick-picks', 'POST /api/quick-picks', 'GET /api/quick-picks/{id}', 'DELETE /api/quick-picks/{id}', 'POST /api/quick-picks/user',
-  'DELETE /api/quick-picks/user/{id}', 'POST /api/quick-picks/seed', 'GET /api/map', 'GET /api/masterdata/raid-levels',
+  'DELETE /api/quick-picks/user/{id}', 'PUT /api/quick-picks/user/{id}', 'POST /api/quick-picks/seed', 'GET /api/map', 'GET /api/masterdata/raid-levels',
   'GET /api/geofence-feed', 'GET /api/geofences/custom', 'GET /api/geofences/export/geojson', 'POST /api/geofences/import/geojson',
   'GET /api/admin/geofences/all', 'GET /api/admin/geofences/submissions', 'POST /api/admin/geofences/submissions/{id}/reject',
   'GET /api/scanner/gyms', 'GET /api/scanner/gyms/{id}', 'GET /api/scanner/raids', 'GET /api/scanner/quests', 'GET /api/scanner/max-battle-pokemon',

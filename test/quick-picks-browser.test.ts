@@ -1,9 +1,9 @@
-import t, { type Test } from 'tap'
+import t from 'tap'
 import { mkdirSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
-import type { Page } from 'playwright-core'
-import { axeViolations, browserMissing, choosePokemon, PHONE, setMinIv, startBrowserApp } from './browser.js'
-import { bearer, seedHuman } from './helper.js'
+import { axeViolations, browserMissing, choosePokemon, setMinIv } from './browser.js'
+import { seedHuman } from './helper.js'
+import { ADMIN, startQuickPicksApp } from './quick-picks-browser-app.js'
 import { insertAlarm } from './fakes/engine-db.js'
 
 /**
@@ -11,7 +11,6 @@ import { insertAlarm } from './fakes/engine-db.js'
  * edits a pick's alarm in the alarm editor members use, and a member applies it leaving a pokemon out
  * and reads what was created and what was already there; a refused apply says why. axe-core checks each step.
  */
-const ADMIN = '222222222222222222'
 const MEMBER = '111111111111111111'
 
 const missing = browserMissing()
@@ -19,29 +18,12 @@ if (missing !== undefined) t.fail(missing)
 else await pickTests()
 
 async function pickTests (): Promise<void> {
-  const env = await startBrowserApp(t, { env: { PORACLE_ADMIN_IDS: ADMIN } })
-  const { testApp, rows } = env
+  const env = await startQuickPicksApp(t)
+  const { testApp, rows, open } = env
   const { app } = testApp
-  await seedHuman(testApp, { id: ADMIN, name: 'Alice' })
-  const seeded = await app.inject({ method: 'POST', url: '/api/quick-picks/seed', headers: bearer(app, { userId: ADMIN, isAdmin: true }) })
-  t.equal(seeded.statusCode, 204, 'built-ins seeded')
-
-  /** A phone signed in as `userId`, admin or not, on the quick picks page. */
-  const open = async (test: Test, userId: string, isAdmin: boolean): Promise<Page> => {
-    const context = await env.browser.newContext({ baseURL: env.base, viewport: PHONE })
-    test.teardown(async () => { await context.close() })
-    const page = await context.newPage()
-    page.on('dialog', (dialog) => { test.fail(`native ${dialog.type()} dialog`); dialog.dismiss().catch(() => undefined) })
-    const token = bearer(app, { userId, isAdmin }).authorization.slice('Bearer '.length)
-    await page.goto('/login?loggedout=1')
-    await page.evaluate((value) => { localStorage.setItem('aw.token', value); localStorage.setItem('aw.signIn', 'discord') }, token)
-    await page.goto('/quick-picks')
-    await page.getByRole('heading', { name: 'Available quick picks' }).waitFor()
-    return page
-  }
 
   t.test('an admin edits a pick in the alarm editor and saves it', async (t) => {
-    const page = await open(t, ADMIN, true)
+    const page = await open(t, ADMIN, { isAdmin: true })
     await page.getByRole('button', { name: 'Edit 100% IV' }).click()
     const sheet = page.getByRole('dialog')
     t.equal(await sheet.getByRole('textbox', { name: 'Name' }).inputValue(), '100% IV', 'the pick\'s name')
@@ -65,7 +47,7 @@ async function pickTests (): Promise<void> {
   t.test('a member applies the pick leaving Pikachu out and is told what was created and what was there', async (t) => {
     await seedHuman(testApp, { id: MEMBER, name: 'Bob', latitude: 51.5, longitude: -0.12, area: ['centre'] })
     await insertAlarm(app.engineDb.pool, 'pokemon', { id: MEMBER, pokemon_id: 4, min_iv: 95, max_iv: 100, clean: 1 })
-    const page = await open(t, MEMBER, false)
+    const page = await open(t, MEMBER)
     t.equal(await page.getByRole('button', { name: 'Edit 95% IV' }).count(), 0, 'members do not edit global picks')
     await page.getByRole('button', { name: 'Apply 95% IV' }).click()
     const sheet = page.getByRole('dialog')
@@ -84,7 +66,7 @@ async function pickTests (): Promise<void> {
   })
 
   t.test('a refused apply keeps the form open with the server\'s reason and creates nothing', async (t) => {
-    const page = await open(t, MEMBER, false)
+    const page = await open(t, MEMBER)
     // Lures are switched off after the page loaded: the pick is still listed, the server refuses it.
     await app.db.pool.query("INSERT INTO site_settings (`key`, value) VALUES ('disable_lures', 'true')")
     app.siteSettings.evict('disable_lures')

@@ -2,6 +2,7 @@ import t from 'tap'
 import type { FastifyInstance } from 'fastify'
 import { build, bearer, seedHuman, type Test, type TestApp } from './helper.js'
 import { insertAlarm } from './fakes/engine-db.js'
+import { MAX_OWN_PICKS } from '../plugins/domain/quick-picks.js'
 
 const ADMIN = '100000000000000001'
 const USER = '100000000000000002'
@@ -187,4 +188,62 @@ t.test('a disabled alarm type refuses the apply with the gate\'s 403', async (t)
   t.equal(res.statusCode, 403)
   t.equal(res.json().disableKey, 'disable_lures')
   t.same(await uidsOf(s, 'lures'), [])
+})
+
+t.test('a member edits a pick of their own in place; someone else\'s, a missing one and bad input change nothing', async (t) => {
+  const s = await setup(t)
+  const pick = { name: 'Dratini hunt', alarmType: 'monster', filters: { pokemon_id: 147, min_iv: 90 } }
+  const created = await s.app.inject({ method: 'POST', url: '/api/quick-picks/user', headers: asUser(s.app), payload: pick })
+  t.equal(created.statusCode, 200)
+  const id = (created.json() as { id: string }).id
+  const applied = await apply(s, id)
+  t.equal(applied.statusCode, 200, 'a member applies a pick of their own')
+
+  const stored = async () => (await s.app.db.pool.query('SELECT name, description, alarm_type AS alarmType, filters_json AS filters, owner_user_id AS owner FROM quick_pick_definitions WHERE id = ?', [id]) as Array<Record<string, unknown>>)[0]
+  const before = await stored()
+  const put = (payload: object, userId = USER, target = id) =>
+    s.app.inject({ method: 'PUT', url: `/api/quick-picks/user/${target}`, headers: asUser(s.app, userId), payload })
+
+  t.equal((await put({ ...pick, name: 'Taken over' }, OTHER)).statusCode, 404, 'someone else\'s pick is not found')
+  t.equal((await put({ ...pick, name: 'Global now' }, USER, 'hundo')).statusCode, 404, 'a global pick is not a member\'s to edit')
+  t.equal((await put(pick, USER, 'gone-missing')).statusCode, 404, 'a missing pick is not made')
+  for (const bad of [
+    { ...pick, name: '   ' },
+    { ...pick, id: 'other-id' },
+    { ...pick, alarmType: 'weather' },
+    { ...pick, filters: { min_iv: 'high' } },
+    { name: 'No type', filters: {} }
+  ]) {
+    t.equal((await put(bad)).statusCode, 400, JSON.stringify(bad).slice(0, 60))
+  }
+  t.same(await stored(), before, 'refused edits changed nothing')
+  const [count] = await s.app.db.pool.query('SELECT COUNT(*) AS n FROM quick_pick_definitions WHERE id = ?', ['gone-missing']) as Array<{ n: number }>
+  t.equal(Number(count?.n), 0, 'the missing pick stays missing')
+
+  const edited = await put({ name: 'Dragonite line', description: 'Dratini family', alarmType: 'monster', filters: { pokemon_id: [147, 148, 149], min_iv: 95 } })
+  t.equal(edited.statusCode, 200)
+  t.match(edited.json(), { id, name: 'Dragonite line', description: 'Dratini family', scope: 'user', ownerUserId: USER, filters: { pokemon_id: [147, 148, 149], min_iv: 95 } })
+  const list = (await s.app.inject({ method: 'GET', url: '/api/quick-picks', headers: asUser(s.app) })).json() as Array<{ definition: { id: string, name: string }, appliedState: unknown }>
+  t.match(list.find((e) => e.definition.id === id), { definition: { name: 'Dragonite line' }, appliedState: { trackedUids: { length: 1 } } }, 'the applied state outlives the edit')
+  const others = (await s.app.inject({ method: 'GET', url: '/api/quick-picks', headers: asUser(s.app, OTHER) })).json() as Array<{ definition: { id: string } }>
+  t.notOk(others.some((e) => e.definition.id === id), 'never listed for another member')
+})
+
+t.test('a member keeps at most 50 picks of their own; edits still pass at the limit', async (t) => {
+  const s = await setup(t)
+  const values = Array.from({ length: MAX_OWN_PICKS }, (_, i) => [`own-${i}`, `Own ${i}`, 'raid', 'user', USER, JSON.stringify({ level: 5 })])
+  await s.app.db.pool.query(
+    'INSERT INTO quick_pick_definitions (id, name, alarm_type, scope, owner_user_id, filters_json, icon, category, sort_order, enabled, created_at, updated_at) VALUES ' +
+    values.map(() => "(?, ?, ?, ?, ?, ?, 'bolt', 'Common', 0, 1, NOW(), NOW())").join(', '),
+    values.flat()
+  )
+  const pick = { name: 'One more', alarmType: 'raid', filters: { level: 6 } }
+  const refused = await s.app.inject({ method: 'POST', url: '/api/quick-picks/user', headers: asUser(s.app), payload: pick })
+  t.equal(refused.statusCode, 403)
+  t.match(refused.json().error, /50 quick picks/)
+  const [count] = await s.app.db.pool.query('SELECT COUNT(*) AS n FROM quick_pick_definitions WHERE owner_user_id = ?', [USER]) as Array<{ n: number }>
+  t.equal(Number(count?.n), MAX_OWN_PICKS, 'nothing stored')
+  t.equal((await s.app.inject({ method: 'PUT', url: '/api/quick-picks/user/own-0', headers: asUser(s.app), payload: pick })).statusCode, 200, 'an edit is no new pick')
+  t.equal((await s.app.inject({ method: 'POST', url: '/api/quick-picks/user', headers: asUser(s.app), payload: { ...pick, id: 'own-1' } })).statusCode, 200, 'a replace is no new pick')
+  t.equal((await s.app.inject({ method: 'POST', url: '/api/quick-picks/user', headers: asUser(s.app, OTHER), payload: pick })).statusCode, 200, 'the limit is per member')
 })

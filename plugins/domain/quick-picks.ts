@@ -15,6 +15,12 @@ import type { FenceSplit } from './alarm-writer.js'
 
 const BUILT_IN_IDS: ReadonlySet<string> = new Set(BUILT_IN_PICKS.map((p) => p.id))
 
+/**
+ * How many picks of their own a member keeps: every pick is a row the list reads on each page load,
+ * and a few dozen is more than anyone applies by hand.
+ */
+export const MAX_OWN_PICKS = 50
+
 type Row = Record<string, unknown>
 type DefinitionRow = typeof quickPickDefinitions.$inferSelect
 type StateRow = typeof quickPickAppliedStates.$inferSelect
@@ -152,6 +158,14 @@ function createQuickPicks (fastify: FastifyInstance) {
       if (!BUILT_IN_IDS.has(candidate) && await definition(candidate) === null) return candidate
     }
     return `${base.slice(0, 41)}-${Math.random().toString(36).slice(2, 10)}`
+  }
+
+  /** A new pick of the actor's own fits under the limit; callers hold the actor's write lock, so two creates do not both pass. */
+  async function ensureRoom (actor: Actor): Promise<void> {
+    const [row] = await db.db.select({ n: sql<number>`COUNT(*)` }).from(quickPickDefinitions)
+      .where(and(eq(quickPickDefinitions.scope, 'user'), eq(quickPickDefinitions.ownerUserId, actor.userId)))
+    // A 403, not a 409: nothing is in the way that another try could clear; only a delete makes room.
+    if (Number(row?.n ?? 0) >= MAX_OWN_PICKS) throw forbidden(`You already keep ${MAX_OWN_PICKS} quick picks of your own; delete one first.`)
   }
 
   async function save (write: QuickPickWrite, scope: 'global' | 'user', ownerUserId: string | null, existing: DefinitionRow | null): Promise<QuickPick> {
@@ -293,7 +307,18 @@ function createQuickPicks (fastify: FastifyInstance) {
       if (BUILT_IN_IDS.has(write.id ?? '') || (existing !== null && (existing.scope !== 'user' || existing.ownerUserId !== actor.userId))) {
         throw forbidden('This quick pick is not yours.')
       }
+      if (existing === null) await ensureRoom(actor)
       return save(write, 'user', actor.userId, existing)
+    },
+
+    /**
+     * Edits one of the actor's own picks that exists now: a pick deleted meanwhile (another tab) is not
+     * made again, and someone else's is "not found", as it is to every other read.
+     */
+    async updateOwn (id: string, write: Omit<QuickPickWrite, 'id'>, actor: Actor): Promise<QuickPick> {
+      const existing = await definition(id)
+      if (existing === null || existing.scope !== 'user' || existing.ownerUserId !== actor.userId) throw notFound('Quick pick not found.')
+      return save({ ...write, id }, 'user', actor.userId, existing)
     },
 
     /** Deletes a pick and every user's applied state of it (their alarms stay). */

@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify'
 import { errors } from '../../schemas/common.js'
 import type { Actor } from '../../plugins/domain/quick-picks.js'
 import {
-  ApplyOptionsSchema, ApplyResultSchema, QuickPickEntrySchema, QuickPickIdSchema, QuickPickSchema, QuickPickWriteSchema
+  ApplyOptionsSchema, ApplyResultSchema, QuickPickEditSchema, QuickPickEntrySchema, QuickPickIdSchema, QuickPickSchema, QuickPickWriteSchema
 } from '../../schemas/quick-picks.js'
 
 const actorOf = (request: FastifyRequest): Actor => ({ userId: request.user.userId, profileNo: request.user.profileNo, isAdmin: request.user.isAdmin })
@@ -38,8 +38,13 @@ const quickPickRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
 
   fastify.post('/user', {
     ...user,
-    schema: { tags, summary: 'Create or replace one of the caller\'s own picks', body: QuickPickWriteSchema, response: { 200: QuickPickSchema, ...errors(400, 401, 403) } }
-  }, async (request) => quickPicks.saveOwn(request.body, actorOf(request)))
+    schema: { tags, summary: 'Create or replace one of the caller\'s own picks', body: QuickPickWriteSchema, response: { 200: QuickPickSchema, ...errors(400, 401, 403, 409) } }
+  }, async (request) => userWriteLock.run(request.user.userId, () => quickPicks.saveOwn(request.body, actorOf(request))))
+
+  fastify.put('/user/:id', {
+    ...user,
+    schema: { tags, summary: 'Edit one of the caller\'s own picks (someone else\'s is not found)', params, body: QuickPickEditSchema, response: { 200: QuickPickSchema, ...errors(400, 401, 404) } }
+  }, async (request) => quickPicks.updateOwn(request.params.id, request.body, actorOf(request)))
 
   fastify.delete('/:id', {
     ...admin,

@@ -1,5 +1,5 @@
 import type { Static } from '@sinclair/typebox'
-import type { ApplyOptionsSchema, ApplyResultSchema, QuickPickEntrySchema, QuickPickSchema, QuickPickWriteSchema } from '../../../schemas/quick-picks'
+import type { ApplyOptionsSchema, ApplyResultSchema, QuickPickEditSchema, QuickPickEntrySchema, QuickPickSchema, QuickPickWriteSchema } from '../../../schemas/quick-picks'
 import { api, segment } from './transport'
 
 /** The picks the caller sees, each with what an earlier apply created. */
@@ -8,6 +8,15 @@ export const list = async (signal?: AbortSignal): Promise<Array<Static<typeof Qu
 /** Creates or replaces a global pick (administrators). */
 export const save = async (pick: Static<typeof QuickPickWriteSchema>): Promise<Static<typeof QuickPickSchema>> =>
   await api('/api/quick-picks', { method: 'POST', json: pick })
+
+/** Creates one of the caller's own picks, or edits the one named by `id` (someone else's is not found). */
+export const saveMine = async (pick: Static<typeof QuickPickEditSchema>, id?: string): Promise<Static<typeof QuickPickSchema>> =>
+  await (id === undefined
+    ? api('/api/quick-picks/user', { method: 'POST', json: pick })
+    : api(`/api/quick-picks/user/${segment(id)}`, { method: 'PUT', json: pick }))
+
+/** Deletes one of the caller's own picks; the alarms an apply of it created stay. */
+export const removeMine = async (id: string): Promise<void> => { await api(`/api/quick-picks/user/${segment(id)}`, { method: 'DELETE' }) }
 
 /** Replaces the global picks with the built-in set (administrators). */
 export const seed = async (): Promise<void> => { await api('/api/quick-picks/seed', { method: 'POST' }) }

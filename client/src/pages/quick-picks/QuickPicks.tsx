@@ -8,7 +8,7 @@ import { listItems, type Alarm, type FormValues } from '../../alarms/form-model'
 import { ScopeField } from '../../alarms/ScopeField'
 import { parseKey } from '../../alarms/selection-key'
 import { TemplateInput } from '../../alarms/TemplateInput'
-import { Dialog, useDialogs } from '../../components/Dialog'
+import { ConfirmDialog, Dialog, useDialogs } from '../../components/Dialog'
 import { PokemonGridPicker } from '../../features/picker'
 import { useSubmit } from '../../forms/useSubmit'
 import { useFormat } from '../../i18n/format'
@@ -23,7 +23,9 @@ import '../../alarms/alarms.css'
 
 type Entry = Awaited<ReturnType<typeof quickPicks.list>>[number]
 type QuickPick = Entry['definition']
-type Open = { kind: 'edit', entry: Entry | null } | { kind: 'apply', entry: Entry } | null
+/** Whose picks a list or editor is about: the site's (administrators edit them) or the member's own. */
+type Owner = 'site' | 'mine'
+type Open = { kind: 'edit', owner: Owner, entry: Entry | null } | { kind: 'apply', entry: Entry } | null
 
 const ALARM_TYPES = ['monster', 'raid', 'egg', 'quest', 'invasion', 'lure', 'nest', 'gym', 'maxbattle'] as const
 type PickType = typeof ALARM_TYPES[number]
@@ -34,7 +36,8 @@ const NO_GYMS: string[] = []
 /**
  * Ready-made sets of alarms: a member applies one to the active profile with their own scope, delivery
  * and exclusions (its alarms are created and remembered) and removes it again (exactly those alarms go).
- * Administrators define the global ones in the same editor members use for their alarms.
+ * Administrators define the global ones in the same editor members use for their alarms; every member
+ * keeps picks of their own in it too, listed apart from the site's and seen by nobody else.
  */
 export default function QuickPicks () {
   const { t } = useTranslation()
@@ -51,15 +54,22 @@ export default function QuickPicks () {
       <h1>{t('quickPicks.title')}</h1>
       <p className='muted'>{t('quickPicks.intro')}</p>
       <div role='status' aria-live='polite'>{message !== null && <p className='notice'>{message}</p>}</div>
-      {user.isAdmin && <AdminActions add={() => { setOpen({ kind: 'edit', entry: null }) }} seeded={changed} />}
-      <Status state={state} retry={retry}>{(entries) => <PickList entries={entries} changed={changed} open={setOpen} />}</Status>
+      {user.isAdmin && <AdminActions add={() => { setOpen({ kind: 'edit', owner: 'site', entry: null }) }} seeded={changed} />}
+      <Status state={state} retry={retry}>
+        {(entries) => (
+          <>
+            <PickList owner='mine' entries={entries.filter((e) => e.definition.scope === 'user')} changed={changed} open={setOpen} />
+            <PickList owner='site' entries={entries.filter((e) => e.definition.scope !== 'user')} changed={changed} open={setOpen} />
+          </>
+        )}
+      </Status>
       <Dialog
         open={open !== null}
         variant='sheet'
-        title={open === null ? '' : open.kind === 'apply' ? t('quickPicks.applyTitle', { name: open.entry.definition.name }) : open.entry === null ? t('quickPicks.newTitle') : t('quickPicks.editTitle', { name: open.entry.definition.name })}
+        title={open === null ? '' : open.kind === 'apply' ? t('quickPicks.applyTitle', { name: open.entry.definition.name }) : open.entry !== null ? t('quickPicks.editTitle', { name: open.entry.definition.name }) : open.owner === 'mine' ? t('quickPicks.mine.newTitle') : t('quickPicks.newTitle')}
         onClose={close}
       >
-        {open?.kind === 'edit' && <PickEditor pick={open.entry?.definition ?? null} saved={changed} cancel={close} />}
+        {open?.kind === 'edit' && <PickEditor owner={open.owner} pick={open.entry?.definition ?? null} saved={changed} cancel={close} />}
         {open?.kind === 'apply' && <ApplyForm entry={open.entry} applied={changed} cancel={close} />}
       </Dialog>
     </div>
@@ -93,30 +103,50 @@ function AdminActions ({ add, seeded }: { add: () => void, seeded: (outcome: str
   )
 }
 
-function PickList ({ entries, changed, open }: { entries: Entry[], changed: (outcome: string) => void, open: (next: Open) => void }) {
+/**
+ * One list of picks with what the member may do to each: apply, re-apply and remove any; edit and delete
+ * their own, and administrators the site's. A delete asks first, in a dialog that shows its progress and
+ * the server's refusal; a remove shows its progress on its own button.
+ */
+function PickList ({ owner, entries, changed, open }: { owner: Owner, entries: Entry[], changed: (outcome: string) => void, open: (next: Open) => void }) {
   const { t } = useTranslation()
   const { user } = useSession()
   const { busy, error, run } = useSubmit()
-  const ask = useDialogs()
-  const act = async (entry: Entry, action: 'remove' | 'delete'): Promise<void> => {
-    const { id, name } = entry.definition
-    if (action === 'delete' && !await ask.confirm({ title: t('quickPicks.confirmDelete', { name }), confirmLabel: t('dialog.delete'), danger: true })) return
+  const deletion = useSubmit()
+  const [removing, setRemoving] = useState<string | null>(null)
+  const [deleting, setDeleting] = useState<QuickPick | null>(null)
+  const mine = owner === 'mine'
+  const headingId = mine ? 'my-picks' : 'pick-list'
+  const remove = (pick: QuickPick): void => {
+    setRemoving(pick.id)
     void run(async () => {
-      if (action === 'remove') {
-        await quickPicks.unapply(id)
-        changed(t('quickPicks.removed', { name }))
-      } else {
-        await quickPicks.remove(id)
-        changed(t('quickPicks.deleted', { name }))
-      }
+      await quickPicks.unapply(pick.id)
+      changed(t('quickPicks.removed', { name: pick.name }))
+    }).finally(() => { setRemoving(null) })
+  }
+  const confirmDelete = (): void => {
+    if (deleting === null) return
+    const { id, name } = deleting
+    void deletion.run(async () => {
+      await (mine ? quickPicks.removeMine(id) : quickPicks.remove(id))
+      setDeleting(null)
+      changed(t('quickPicks.deleted', { name }))
     })
   }
+  const editable = mine || user.isAdmin
   return (
-    <section className='card stack' aria-labelledby='pick-list'>
-      {ask.dialog}
-      <h2 id='pick-list'>{t('quickPicks.listTitle')}</h2>
+    <section className='card stack' aria-labelledby={headingId}>
+      <div className='stack-tight'>
+        <h2 id={headingId}>{mine ? t('quickPicks.mine.title') : t('quickPicks.listTitle')}</h2>
+        {mine && <p className='muted'>{t('quickPicks.mine.intro')}</p>}
+      </div>
+      {mine && (
+        <div className='row'>
+          <button type='button' className='button button-primary' onClick={() => { open({ kind: 'edit', owner, entry: null }) }}>{t('quickPicks.mine.add')}</button>
+        </div>
+      )}
       <div role='alert'>{error !== null && <p className='notice notice-error'>{error}</p>}</div>
-      {entries.length === 0 && <p className='muted'>{t('quickPicks.none')}</p>}
+      {entries.length === 0 && <p className='muted'>{mine ? t('quickPicks.mine.none') : t('quickPicks.none')}</p>}
       <ul className='list'>
         {entries.map((entry) => {
           const { definition: pick, appliedState: applied } = entry
@@ -124,7 +154,7 @@ function PickList ({ entries, changed, open }: { entries: Entry[], changed: (out
             <li key={pick.id} className='list-item stack'>
               <div className='stack-tight'>
                 <strong>{pick.name}</strong>
-                <span className='small muted'>{pick.category} · {t(`quickPicks.types.${pick.alarmType}`)}{!pick.enabled && ` · ${t('quickPicks.disabled')}`}</span>
+                <span className='small muted'>{mine ? t(`quickPicks.types.${pick.alarmType}`) : `${pick.category} · ${t(`quickPicks.types.${pick.alarmType}`)}`}{!pick.enabled && ` · ${t('quickPicks.disabled')}`}</span>
                 {pick.description !== null && <span>{pick.description}</span>}
                 {applied !== null && (
                   <span className='badge'>
@@ -139,11 +169,17 @@ function PickList ({ entries, changed, open }: { entries: Entry[], changed: (out
                     {applied === null ? t('quickPicks.apply', { name: pick.name }) : t('quickPicks.reapply', { name: pick.name })}
                   </button>
                 )}
-                {applied !== null && <button type='button' className='button' disabled={busy} onClick={() => { void act(entry, 'remove') }}>{t('quickPicks.remove', { name: pick.name })}</button>}
-                {user.isAdmin && pick.scope === 'global' && (
+                {applied !== null && (
+                  <button type='button' className='button' disabled={busy} aria-busy={removing === pick.id} onClick={() => { remove(pick) }}>
+                    {removing === pick.id ? t('quickPicks.removing') : t('quickPicks.remove', { name: pick.name })}
+                  </button>
+                )}
+                {editable && (
                   <>
-                    <button type='button' className='button' disabled={busy} onClick={() => { open({ kind: 'edit', entry }) }}>{t('quickPicks.edit', { name: pick.name })}</button>
-                    <button type='button' className='button button-danger' disabled={busy} onClick={() => { void act(entry, 'delete') }}>{t('quickPicks.delete', { name: pick.name })}</button>
+                    <button type='button' className='button' disabled={busy} onClick={() => { open({ kind: 'edit', owner, entry }) }}>{t('quickPicks.edit', { name: pick.name })}</button>
+                    <button type='button' className='button button-danger' disabled={busy} onClick={() => { deletion.setError(null); setDeleting(pick) }}>
+                      {mine ? t('quickPicks.mine.delete', { name: pick.name }) : t('quickPicks.delete', { name: pick.name })}
+                    </button>
                   </>
                 )}
               </div>
@@ -151,6 +187,19 @@ function PickList ({ entries, changed, open }: { entries: Entry[], changed: (out
           )
         })}
       </ul>
+      <ConfirmDialog
+        open={deleting !== null}
+        title={deleting === null ? '' : mine ? t('quickPicks.mine.confirmDelete', { name: deleting.name }) : t('quickPicks.confirmDelete', { name: deleting.name })}
+        confirmLabel={t('dialog.delete')}
+        busy={deletion.busy}
+        busyLabel={t('quickPicks.deleting')}
+        error={deletion.error}
+        danger
+        onConfirm={confirmDelete}
+        onCancel={() => { if (!deletion.busy) setDeleting(null) }}
+      >
+        {mine && <p>{t('quickPicks.mine.alarmsStay')}</p>}
+      </ConfirmDialog>
     </section>
   )
 }
@@ -167,10 +216,12 @@ function useVocabulary (): Vocabulary {
 }
 
 /**
- * Administrators: a global pick's name, category and type, and its alarm in the alarm editor itself;
- * the editor hands back the filled alarm, which becomes the pick's filters.
+ * A pick's name, description and type, and its alarm in the alarm editor itself; the editor hands back
+ * the filled alarm, which becomes the pick's filters. The site's picks (administrators) also have a
+ * category and can be withheld from members; a member's own go to their own list. A refused save is
+ * shown in the editor, which keeps what was entered.
  */
-function PickEditor ({ pick, saved, cancel }: { pick: QuickPick | null, saved: (outcome: string) => void, cancel: () => void }) {
+function PickEditor ({ owner, pick, saved, cancel }: { owner: Owner, pick: QuickPick | null, saved: (outcome: string) => void, cancel: () => void }) {
   const { t } = useTranslation()
   const { allAlarmTypes } = useSession()
   const vocabulary = useVocabulary()
@@ -191,16 +242,9 @@ function PickEditor ({ pick, saved, cancel }: { pick: QuickPick | null, saved: (
       document.getElementById('pick-name')?.focus()
       return
     }
-    const body = {
-      ...(pick !== null && { id: pick.id }),
-      name: name.trim(),
-      description: description.trim() === '' ? null : description.trim(),
-      ...(category.trim() !== '' && { category: category.trim() }),
-      alarmType,
-      enabled,
-      filters
-    }
-    await quickPicks.save(body)
+    const common = { name: name.trim(), description: description.trim() === '' ? null : description.trim(), alarmType, filters }
+    if (owner === 'mine') await quickPicks.saveMine(common, pick?.id)
+    else await quickPicks.save({ ...(pick !== null && { id: pick.id }), ...common, ...(category.trim() !== '' && { category: category.trim() }), enabled })
     saved(t('quickPicks.saved', { name: name.trim() }))
   }
 
@@ -219,20 +263,24 @@ function PickEditor ({ pick, saved, cancel }: { pick: QuickPick | null, saved: (
         <label className='label' htmlFor='pick-description'>{t('quickPicks.description')}</label>
         <input id='pick-description' className='input' maxLength={2000} value={description} onChange={(e) => { setDescription(e.target.value) }} />
       </div>
-      <div className='field'>
-        <label className='label' htmlFor='pick-category'>{t('quickPicks.category')}</label>
-        <input id='pick-category' className='input' maxLength={50} value={category} onChange={(e) => { setCategory(e.target.value) }} />
-      </div>
+      {owner === 'site' && (
+        <div className='field'>
+          <label className='label' htmlFor='pick-category'>{t('quickPicks.category')}</label>
+          <input id='pick-category' className='input' maxLength={50} value={category} onChange={(e) => { setCategory(e.target.value) }} />
+        </div>
+      )}
       <div className='field'>
         <label className='label' htmlFor='pick-type'>{t('quickPicks.alarmType')}</label>
         <select id='pick-type' className='select' value={alarmType} onChange={(e) => { setAlarmType(e.target.value as PickType) }}>
           {offered.map((type) => <option key={type} value={type}>{t(`quickPicks.types.${type}`)}</option>)}
         </select>
       </div>
-      <label className='check'>
-        <input type='checkbox' checked={enabled} onChange={(e) => { setEnabled(e.target.checked) }} />
-        <span>{t('quickPicks.enabled')}</span>
-      </label>
+      {owner === 'site' && (
+        <label className='check'>
+          <input type='checkbox' checked={enabled} onChange={(e) => { setEnabled(e.target.checked) }} />
+          <span>{t('quickPicks.enabled')}</span>
+        </label>
+      )}
       {descriptor === undefined
         ? <p className='notice notice-warning'>{t('quickPicks.typeUnknown')}</p>
         : <AlarmForm key={alarmType} type={descriptor} alarm={alarm} vocabulary={vocabulary} onSubmitBody={save} onDone={cancel} onCancel={cancel} />}
