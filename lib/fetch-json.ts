@@ -34,18 +34,23 @@ export class BodyTooLargeError extends Error {
 
 interface DestroyableBody extends AsyncIterable<Uint8Array> {
   destroy: (error?: Error) => unknown
+  /** A stream's error listener (undici's bodies have it). */
+  on?: (event: 'error', listener: (error: Error) => void) => unknown
 }
 
 /**
- * Reads a response body as UTF-8 text, never holding more than `maxBytes` of it: a declared length over
- * the limit is refused before reading, and a streamed one is counted chunk by chunk and cut off at the
- * limit. Either way the body is destroyed, so the connection is dropped rather than drained, and
- * BodyTooLargeError is thrown.
+ * Reads a response body, never holding more than `maxBytes` of it: a declared length over the limit is
+ * refused before reading, and a streamed one is counted chunk by chunk and cut off at the limit. Either
+ * way the body is destroyed, so the connection is dropped rather than drained, and BodyTooLargeError is
+ * thrown.
  */
-export async function readBounded (body: DestroyableBody, maxBytes: number, declaredLength?: string | string[]): Promise<string> {
+export async function readBoundedBytes (body: DestroyableBody, maxBytes: number, declaredLength?: string | string[]): Promise<Buffer> {
   const declared = typeof declaredLength === 'string' ? Number(declaredLength) : Number.NaN
   if (Number.isFinite(declared) && declared > maxBytes) {
     const error = new BodyTooLargeError(maxBytes)
+    // Nothing reads this body, so the error its destroy emits has no other listener: unheard, it would
+    // be an uncaught exception that ends the process. The caller gets the error thrown below.
+    body.on?.('error', () => {})
     body.destroy(error)
     throw error
   }
@@ -60,7 +65,12 @@ export async function readBounded (body: DestroyableBody, maxBytes: number, decl
     }
     chunks.push(chunk)
   }
-  return Buffer.concat(chunks, total).toString('utf8')
+  return Buffer.concat(chunks, total)
+}
+
+/** `readBoundedBytes` as UTF-8 text. */
+export async function readBounded (body: DestroyableBody, maxBytes: number, declaredLength?: string | string[]): Promise<string> {
+  return (await readBoundedBytes(body, maxBytes, declaredLength)).toString('utf8')
 }
 
 export interface JsonRequest {

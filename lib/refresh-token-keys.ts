@@ -1,7 +1,7 @@
 import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from 'node:crypto'
 import { readFile, readdir } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
-import type { Config } from '../plugins/data/config.js'
+import type { Config } from '../schemas/config.js'
 
 /**
  * Provider refresh tokens at rest: AES-256-GCM, random 96-bit IV, the family id as additional

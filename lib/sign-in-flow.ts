@@ -1,8 +1,8 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import type { Config } from '../plugins/data/config.js'
+import type { Config } from '../schemas/config.js'
 import { TtlCache } from './ttl-cache.js'
-import { SignInError } from '../plugins/domain/identity.js'
+import { SignInError } from '../schemas/refusals.js'
 
 /*
  * The state handling shared by the redirect sign-in flows (OIDC and the chat platform): a signed,

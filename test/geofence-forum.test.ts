@@ -1,8 +1,10 @@
 import t from 'tap'
-import { build, bearer, seedHuman, type Test, type TestApp } from './helper.js'
+import { build, bearer, seedHuman, ENGINE_SECRET, type Test, type TestApp } from './helper.js'
 import { startKojiFake, type KojiFake } from './fakes/koji.js'
 import { startChatPlatformFake, type ChatChannel, type ChatPlatformFake } from './fakes/chat-platform.js'
+import { MAP_PNG } from './fakes/alarm-engine.js'
 import { FORUM_TAGS } from '../plugins/domain/geofence-forum.js'
+import { downloadMapImage } from '../plugins/data/engine/map-image.js'
 
 const OWNER = '666666666666666666'
 const OTHER = '777777777777777777'
@@ -17,7 +19,7 @@ interface Setup extends TestApp {
   forum: ChatChannel
 }
 
-async function setup (t: Test, env: Record<string, string> = {}): Promise<Setup> {
+async function setup (t: Test, env: Record<string, string> = {}, engineMode: 'ng' | 'js' = 'ng'): Promise<Setup> {
   const koji = await startKojiFake({ fences: [] })
   t.teardown(() => koji.close())
   const chat = await startChatPlatformFake()
@@ -26,6 +28,7 @@ async function setup (t: Test, env: Record<string, string> = {}): Promise<Setup>
   const forum = chat.addForum(FORUM_ID, [{ name: 'Announcements' }])
   const s = await build(t, {
     logLevel: 'warn',
+    engineMode,
     env: {
       KOJI_API_ADDRESS: koji.url,
       KOJI_BEARER_TOKEN: koji.token,
@@ -209,5 +212,128 @@ t.test('without a forum channel or a bot token nothing is posted', async (t) => 
     t.equal((await review(s, id, 'approve')).statusCode, 200)
     await s.app.geofenceForum.idle()
     t.same(forumCalls(s), [], `no call with ${Object.keys(env)[0]} unset`)
+  }
+})
+
+/** Makes the engine fake know the fence under its engine name, as after the feed's reload, with a tileserver. */
+async function mapped (s: Setup, id: number): Promise<string> {
+  const [row] = await s.app.db.pool.query('SELECT koji_name AS name FROM user_geofences WHERE id = ?', [id]) as Array<{ name: string }>
+  const name = row?.name ?? ''
+  s.engine.set({ staticMaps: true, fences: [...s.engine.settings.fences, { name, path: TRIANGLE as Array<[number, number]> }] })
+  return name
+}
+
+const mapRequests = (s: Setup) => s.engine.requests.filter((r) => r.path.startsWith('/staticmap/'))
+
+t.test('the opening post carries the engine\'s map of the fence, uploaded as a file; the verdict keeps it', async (t) => {
+  const s = await setup(t)
+  const id = await createFence(s, 'Park')
+  const name = await mapped(s, id)
+  t.equal((await submit(s, id)).statusCode, 200)
+  await s.app.geofenceForum.idle()
+
+  t.ok(s.engine.requests.some((r) => r.path === `/api/geofence/${encodeURIComponent(name)}/map`), 'the engine was asked for the area by its engine name')
+  const [download, ...again] = mapRequests(s)
+  t.equal(again.length, 0, 'downloaded once')
+  t.equal(download?.headers['x-poracle-secret'], undefined, 'the map server is not sent the engine\'s secret')
+  t.equal(download?.headers.authorization, undefined, 'nor any other credential')
+
+  const post = s.chat.requests.find((r) => r.method === 'POST' && r.path.endsWith(`/channels/${FORUM_ID}/threads`))
+  t.match(post?.headers['content-type'], /^multipart\/form-data; boundary=/, 'an upload')
+  t.match(post?.body, /name="payload_json"/, 'the JSON body in payload_json')
+  t.match(post?.body, /name="files\[0\]"; filename="geofence-map\.png"/, 'the image in files[0]')
+  const [thread] = s.chat.threadsOf(FORUM_ID)
+  const opening = thread?.messages[0]
+  t.equal(opening?.attachments.length, 1)
+  t.equal(opening?.attachments[0]?.filename, 'geofence-map.png')
+  t.equal(opening?.attachments[0]?.contentType, 'image/png')
+  t.ok(opening?.attachments[0]?.bytes.equals(MAP_PNG), 'the platform received the PNG\'s bytes')
+  t.match(opening?.embeds[0], { title: 'Park', image: { url: 'attachment://geofence-map.png' } }, 'the embed shows the file')
+  t.same(thread?.appliedTags, [tagId(s, FORUM_TAGS.pending.name)], 'tagged as before')
+
+  t.equal((await review(s, id, 'approve')).statusCode, 200)
+  await s.app.geofenceForum.idle()
+  t.match(opening, { edited: true, embeds: [{ color: 0x22c55e, image: { url: 'attachment://geofence-map.png' } }] }, 'the rewritten post still shows the map')
+  t.equal(opening?.attachments.length, 1, 'and keeps its file')
+  t.notOk(s.logs.some((l) => /geofence forum/.test(String(l.msg))), 'nothing failed')
+  for (const secret of [s.chat.botToken, ENGINE_SECRET]) t.notMatch(s.rawLogs(), secret, 'no secret in the logs')
+})
+
+t.test('a map image that cannot be downloaded is linked instead: too large, streamed past the limit, failing, not an image', async (t) => {
+  const s = await setup(t)
+  const nine = Buffer.alloc(9 * 1024 * 1024, 1)
+  const cases: Array<[string, () => void]> = [
+    ['declared too large', () => { s.engine.set({ mapImage: { bytes: nine, contentType: 'image/png', declareLength: true, delayMs: 0 } }) }],
+    ['streamed past 8 MB', () => { s.engine.set({ mapImage: { bytes: nine, contentType: 'image/png', declareLength: false, delayMs: 0 } }) }],
+    ['a server error', () => { s.engine.failWith({ path: /^\/staticmap\//, status: 500 }) }],
+    ['not an image', () => { s.engine.set({ mapImage: { bytes: Buffer.from('<html>'), contentType: 'text/html', declareLength: true, delayMs: 0 } }) }]
+  ]
+  const reasons = [/over 8 MB/, /over 8 MB/, /HTTP 500/, /not an image/]
+  for (const [index, [what, arrange]] of cases.entries()) {
+    s.engine.reset()
+    arrange()
+    const id = await createFence(s, `Park ${index}`)
+    const name = await mapped(s, id)
+    t.equal((await submit(s, id)).statusCode, 200, `${what}: submitted`)
+    await s.app.geofenceForum.idle()
+    const thread = s.chat.threadsOf(FORUM_ID)[index]
+    const opening = thread?.messages[0]
+    t.ok(opening !== undefined, `${what}: posted`)
+    t.same(opening?.attachments, [], `${what}: no file`)
+    t.match(opening?.embeds[0], { image: { url: `${s.engine.url}/staticmap/area-${encodeURIComponent(name)}.png` } }, `${what}: the map linked`)
+    t.ok(s.logs.some((l) => l.level === 40 && /map image could not be downloaded; linking it/.test(String(l.msg)) && l.geofenceId === id && reasons[index]?.test(String(l.reason))), `${what}: logged with the reason`)
+  }
+  t.notMatch(s.rawLogs(), /staticmap/, 'the map\'s address is not logged')
+  for (const secret of [s.chat.botToken, ENGINE_SECRET]) t.notMatch(s.rawLogs(), secret, 'no secret in the logs')
+})
+
+t.test('a map server slower than 15 s is given up: the map is linked and the post made', async (t) => {
+  const s = await setup(t)
+  s.engine.set({ mapImage: { bytes: MAP_PNG, contentType: 'image/png', declareLength: true, delayMs: 20_000 } })
+  const id = await createFence(s, 'Park')
+  await mapped(s, id)
+  const started = Date.now()
+  t.equal((await submit(s, id)).statusCode, 200, 'the member is answered at once')
+  t.ok(Date.now() - started < 2000)
+  await s.app.geofenceForum.idle()
+  const waited = Date.now() - started
+  t.ok(waited >= 15_000 && waited < 19_000, `given up after 15 s (${waited} ms)`)
+  const opening = s.chat.threadsOf(FORUM_ID)[0]?.messages[0]
+  t.same(opening?.attachments, [])
+  t.match(opening?.embeds[0], { image: { url: /\/staticmap\/area-.+\.png$/ } }, 'linked')
+  t.ok(s.logs.some((l) => /linking it instead/.test(String(l.msg)) && /longer than 15 s/.test(String(l.reason))))
+
+  t.equal((await review(s, id, 'reject', { reviewNotes: 'Overlaps' })).statusCode, 200)
+  await s.app.geofenceForum.idle()
+  t.match(opening, { edited: true, embeds: [{ color: 0xef4444, image: { url: /\/staticmap\// } }] }, 'the rewritten post keeps the link')
+})
+
+t.test('an engine without a tileserver gives no map: the post goes out without an image', async (t) => {
+  // PoracleJS answers 200 {"status":"error","message":"Unsupported configuration for staticProvider"}, NG 503.
+  for (const engineMode of ['js', 'ng'] as const) {
+    await t.test(engineMode, async (t) => {
+      const s = await setup(t, {}, engineMode)
+      const id = await createFence(s, 'Park')
+      t.equal((await submit(s, id)).statusCode, 200)
+      await s.app.geofenceForum.idle()
+      t.ok(s.engine.requests.some((r) => /^\/api\/geofence\/[^/]+\/map$/.test(r.path)), `${engineMode}: the engine was asked`)
+      t.same(mapRequests(s), [], `${engineMode}: nothing downloaded`)
+      const [thread] = s.chat.threadsOf(FORUM_ID)
+      t.match(thread?.messages[0]?.embeds[0], { title: 'Park' }, `${engineMode}: posted`)
+      t.notOk('image' in (thread?.messages[0]?.embeds[0] ?? {}), `${engineMode}: without an image`)
+      t.notOk(s.chat.requests.some((r) => /multipart/.test(String(r.headers['content-type']))), `${engineMode}: no upload`)
+      t.notOk(s.logs.some((l) => /geofence forum/.test(String(l.msg))), `${engineMode}: no warning: a site without maps is no fault`)
+
+      t.equal((await review(s, id, 'approve')).statusCode, 200)
+      await s.app.geofenceForum.idle()
+      t.match(thread, { locked: true, messages: [{ edited: true }] }, `${engineMode}: the verdict still lands`)
+      t.notOk('image' in (thread?.messages[0]?.embeds[0] ?? {}))
+    })
+  }
+})
+
+t.test('a map address that is no http(s) URL is not fetched', async (t) => {
+  for (const address of ['file:///etc/passwd', 'gopher://127.0.0.1:6379/_INFO', 'not a url']) {
+    await t.rejects(downloadMapImage(address), { name: 'MapImageError', fault: 'address' }, address)
   }
 })

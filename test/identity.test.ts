@@ -1,6 +1,7 @@
 import t from 'tap'
 import { siteSettings, webhookDelegates } from '../db/schema/service.js'
-import { parseRoleIds, SignInError } from '../plugins/domain/identity.js'
+import { parseRoleIds } from '../plugins/domain/identity.js'
+import { SignInError } from '../schemas/refusals.js'
 import { build, seedHuman, type TestApp } from './helper.js'
 
 /*

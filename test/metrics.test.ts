@@ -1,6 +1,6 @@
 import t from 'tap'
 import { bearer, build, seedHuman } from './helper.js'
-import { RefreshRefused } from '../plugins/domain/refresh-sessions.js'
+import { RefreshRefused } from '../schemas/refusals.js'
 import { refreshOutcomeOf, sameToken } from '../plugins/edge/metrics.js'
 
 /** GET /metrics (Prometheus text, behind METRICS_TOKEN) and the readiness check. */

@@ -3,6 +3,9 @@ import { promisify } from 'node:util'
 import t from 'tap'
 import { baseEnv, build, testDatabases } from './helper.js'
 import { startFaultPeer } from './fakes/fault-peer.js'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { request } from 'undici'
 import { readBounded, BodyTooLargeError } from '../lib/fetch-json.js'
 
 const run = promisify(execFile)
@@ -35,4 +38,18 @@ t.test('readBounded: a declared length over the limit is refused before reading;
   await t.rejects(readBounded(chunks([60, 60]), 100), BodyTooLargeError)
   t.equal(destroyed, 2, 'cut off when the running count passes the limit')
   t.equal((await readBounded(chunks([50, 50]), 100)).length, 100, 'exactly at the limit is read')
+})
+
+t.test('readBounded: refusing a real answer on its declared length drops it without an uncaught error', async (t) => {
+  const server = createServer((_req, res) => { res.writeHead(200, { 'content-length': 1000 }).end(Buffer.alloc(1000)) })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  t.teardown(() => { server.closeAllConnections(); server.close() })
+  const uncaught: Error[] = []
+  const listener = (error: Error) => { uncaught.push(error) }
+  process.prependListener('uncaughtException', listener)
+  t.teardown(() => { process.removeListener('uncaughtException', listener) })
+  const res = await request(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`)
+  await t.rejects(readBounded(res.body, 100, res.headers['content-length']), BodyTooLargeError)
+  await new Promise((resolve) => setTimeout(resolve, 100))
+  t.same(uncaught.map((e) => e.name), [], 'no uncaught exception')
 })

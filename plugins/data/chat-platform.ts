@@ -1,5 +1,5 @@
 import fp from 'fastify-plugin'
-import { request as send } from 'undici'
+import { FormData, request as send } from 'undici'
 import { deadline } from '../../lib/deadline.js'
 import { BodyTooLargeError, readBounded } from '../../lib/fetch-json.js'
 import type { Config } from './config.js'
@@ -63,6 +63,24 @@ export interface ChatMessage {
   content?: string
   embeds?: Array<Record<string, unknown>>
   allowed_mentions?: { parse: string[], users?: string[] }
+  /**
+   * The message's files: on a post, one entry per uploaded file (`id` its index); on an edit, the files
+   * it keeps, by their ids (absent, every file is kept).
+   */
+  attachments?: Array<{ id: number | string, filename?: string }>
+}
+
+/** A file sent with a message; an embed shows it as its image with the url `attachment://<name>`. */
+export interface ChatFile {
+  name: string
+  contentType: string
+  bytes: Buffer
+}
+
+/** A message as read back: its embeds, and its files. */
+export interface PostedMessage {
+  embeds: Array<Record<string, unknown>>
+  attachments: Array<{ id: string, filename: string }>
 }
 
 export interface ForumThread {
@@ -70,6 +88,8 @@ export interface ForumThread {
   autoArchiveMinutes: 60 | 1440 | 4320 | 10080
   appliedTags: string[]
   message: ChatMessage
+  /** Uploaded with the opening message. */
+  files?: ChatFile[]
 }
 
 export interface ChatPlatformOptions {
@@ -94,7 +114,7 @@ function toUser (body: Record<string, unknown>, status: number, what: string): C
 function createChatPlatform (options: ChatPlatformOptions) {
   const base = options.apiUrl.replace(/\/$/, '')
 
-  async function request (path: string, init: { method?: 'GET' | 'POST' | 'PATCH', headers: Record<string, string>, body?: string }): Promise<Answer> {
+  async function request (path: string, init: { method?: 'GET' | 'POST' | 'PATCH', headers: Record<string, string>, body?: string | FormData }): Promise<Answer> {
     const limit = deadline(TIMEOUT_MS)
     let status: number | null = null
     try {
@@ -119,18 +139,29 @@ function createChatPlatform (options: ChatPlatformOptions) {
 
   /**
    * A bot call with a JSON body to a versioned route (forums need API v9 or later; the unversioned API is
-   * an old version). Any answer but 2xx with a JSON object is a ChatPlatformError naming the platform's
-   * error code, never the body sent.
+   * an old version). With files it is an upload as the platform documents it: multipart/form-data, the
+   * JSON body as the `payload_json` part and each file as a `files[n]` part (undici writes the boundary).
+   * Any answer but 2xx with a JSON object is a ChatPlatformError naming the platform's error code, never
+   * the body sent.
    */
-  async function botJson (method: 'GET' | 'POST' | 'PATCH', path: string, what: string, body?: unknown): Promise<Record<string, unknown>> {
+  async function botJson (method: 'GET' | 'POST' | 'PATCH', path: string, what: string, body?: unknown, files: ChatFile[] = []): Promise<Record<string, unknown>> {
+    let payload: string | FormData | undefined
+    if (files.length > 0) {
+      const form = new FormData()
+      form.append('payload_json', JSON.stringify(body))
+      files.forEach((file, n) => { form.append(`files[${n}]`, new Blob([new Uint8Array(file.bytes)], { type: file.contentType }), file.name) })
+      payload = form
+    } else if (body !== undefined) {
+      payload = JSON.stringify(body)
+    }
     const res = await request(`/v10${path}`, {
       method,
       headers: {
         authorization: `Bot ${options.botToken}`,
         accept: 'application/json',
-        ...(body !== undefined && { 'content-type': 'application/json' })
+        ...(typeof payload === 'string' && { 'content-type': 'application/json' })
       },
-      ...(body !== undefined && { body: JSON.stringify(body) })
+      ...(payload !== undefined && { body: payload })
     })
     if (!res.ok) {
       const code = (jsonOf(res) as { code?: unknown } | null)?.code
@@ -214,14 +245,21 @@ function createChatPlatform (options: ChatPlatformOptions) {
       return toTags(await botJson('PATCH', channelPath(channelId), 'forum tag update', { available_tags: tags }))
     },
 
-    /** Opens a post in a forum channel (`POST /channels/{id}/threads`); answers the new thread's id. */
+    /**
+     * Opens a post in a forum channel (`POST /channels/{id}/threads`), with the opening message's files
+     * uploaded beside it; answers the new thread's id.
+     */
     async startForumThread (channelId: string, thread: ForumThread): Promise<string> {
+      const files = thread.files ?? []
       const body = await botJson('POST', `${channelPath(channelId)}/threads`, 'forum post', {
         name: thread.name,
         auto_archive_duration: thread.autoArchiveMinutes,
         ...(thread.appliedTags.length > 0 && { applied_tags: thread.appliedTags }),
-        message: thread.message
-      })
+        message: {
+          ...thread.message,
+          ...(files.length > 0 && { attachments: files.map((file, n) => ({ id: n, filename: file.name })) })
+        }
+      }, files)
       if (typeof body.id !== 'string' || !SNOWFLAKE.test(body.id)) throw new ChatPlatformError(200, 'forum post answered no usable thread id')
       return body.id
     },
@@ -229,6 +267,20 @@ function createChatPlatform (options: ChatPlatformOptions) {
     /** Posts a message in a channel or thread (`POST /channels/{id}/messages`). */
     async postMessage (channelId: string, message: ChatMessage): Promise<void> {
       await botJson('POST', `${channelPath(channelId)}/messages`, 'message post', message)
+    },
+
+    /** A message's embeds and files (`GET /channels/{id}/messages/{message}`). */
+    async message (channelId: string, messageId: string): Promise<PostedMessage> {
+      if (!SNOWFLAKE.test(messageId)) throw new ChatPlatformError(null, 'not a message id')
+      const body = await botJson('GET', `${channelPath(channelId)}/messages/${messageId}`, 'message read')
+      const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : [])
+      return {
+        embeds: list(body.embeds).filter((embed): embed is Record<string, unknown> => typeof embed === 'object' && embed !== null),
+        attachments: list(body.attachments).flatMap((file) => {
+          const { id, filename } = (file ?? {}) as { id?: unknown, filename?: unknown }
+          return typeof id === 'string' && typeof filename === 'string' ? [{ id, filename }] : []
+        })
+      }
     },
 
     /** Rewrites a message (`PATCH /channels/{id}/messages/{message}`); a forum post's opening message has the thread's id. */

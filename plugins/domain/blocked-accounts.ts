@@ -2,6 +2,7 @@ import fp from 'fastify-plugin'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { forbidden } from '../edge/errors.js'
 import { TtlCache } from '../../lib/ttl-cache.js'
+import { BLOCKED_MESSAGE } from '../../schemas/refusals.js'
 
 /** How long an account's block flag is reused before the engine is asked again. */
 const BLOCK_TTL_MS = 60_000
@@ -19,7 +20,6 @@ const CHECK_BUDGET_MS = 1500
 /** Accounts remembered at most; past that the oldest are asked again. */
 const MAX_ACCOUNTS = 50_000
 
-export const BLOCKED_MESSAGE = 'This account has been blocked by an administrator.'
 /** Tells the client that this 403 ends the session (unlike a 403 for one action); the login page explains it. */
 export const ACCOUNT_BLOCKED_CODE = 'account_blocked'
 

@@ -1,7 +1,8 @@
 import fp from 'fastify-plugin'
 import type { FastifyInstance } from 'fastify'
 import { sphericalAreaKm2, type LatLon } from '../../lib/polygon.js'
-import { ChatPlatformError, type ChatMessage, type ForumTag } from '../data/chat-platform.js'
+import { ChatPlatformError, type ChatFile, type ChatMessage, type ForumTag } from '../data/chat-platform.js'
+import { MapImageError } from '../data/engine/map-image.js'
 
 export type ForumStatus = 'pending' | 'approved' | 'rejected'
 
@@ -19,12 +20,19 @@ const AUTO_ARCHIVE_MINUTES = 10080
 /** The platform's limits on an embed field's value and a thread's name. */
 const FIELD_MAX = 1024
 const THREAD_NAME_MAX = 100
+/** The map's file name on the platform, as the reference names it; the embed shows it as `attachment://…`. */
+const MAP_FILE = 'geofence-map.png'
+const MAP_ATTACHMENT = `attachment://${MAP_FILE}`
 
 /** What a review post shows of a member's fence. */
 export interface ForumFence {
   id: number
   displayName: string
-  /** The area name it is (or would be) published under. */
+  /**
+   * The area name it is (or would be) published under. It is also the name the engine knows the fence
+   * by: the feed serves a submitted fence under its own (Koji) name, which is this until approval, and an
+   * approved one comes from Koji under this name.
+   */
   publishedName: string
   polygon: LatLon[]
   ownerId: string
@@ -44,13 +52,13 @@ function centroid (polygon: LatLon[]): LatLon {
 
 /**
  * The review post of member geofences in the chat platform's forum channel
- * (DISCORD_GEOFENCE_FORUM_CHANNEL_ID, with the bot token): a thread per submission, tagged pending, then
- * rewritten, answered and re-tagged on approval or rejection. The forum is a notice board beside the
- * admin page, never a step of the review: every call runs after the member's or admin's answer, one
- * fence's calls in order, and a failure is logged and dropped.
+ * (DISCORD_GEOFENCE_FORUM_CHANNEL_ID, with the bot token): a thread per submission, tagged pending, with
+ * the engine's map of the fence, then rewritten, answered and re-tagged on approval or rejection. The
+ * forum is a notice board beside the admin page, never a step of the review: every call runs after the
+ * member's or admin's answer, one fence's calls in order, and a failure is logged and dropped.
  */
 function createGeofenceForum (fastify: FastifyInstance) {
-  const { config, chatPlatform, log } = fastify
+  const { config, chatPlatform, engine, log } = fastify
   const forumId = config.DISCORD_GEOFENCE_FORUM_CHANNEL_ID
   const enabled = forumId !== '' && config.DISCORD_BOT_TOKEN !== ''
   const origin = config.PUBLIC_URL ?? config.CORS_ORIGIN[0]
@@ -88,7 +96,44 @@ function createGeofenceForum (fastify: FastifyInstance) {
     return tagIds
   }
 
-  function openingEmbed (fence: ForumFence, status: ForumStatus, reason?: string): Record<string, unknown> {
+  /**
+   * The fence's picture for the opening post: the engine's static map of its area, downloaded and uploaded
+   * with the post (the platform keeps the file; the tileserver's copy may expire), linked instead when the
+   * download fails, and none when the engine has no map to give: no tileserver configured (PoracleJS says
+   * so in a 200 with an error status, PoracleNG with a 503), or no such area yet. Never throws.
+   */
+  async function mapOf (fence: ForumFence): Promise<{ image?: string, file?: ChatFile }> {
+    let url: string
+    try {
+      url = await engine.geofence.areaMap(fence.publishedName)
+    } catch (err) {
+      log.info({ geofenceId: fence.id, reason: (err as Error).message }, 'geofence forum: the engine has no map of the area; posting without one')
+      return {}
+    }
+    try {
+      const { bytes, contentType } = await engine.geofence.mapImage(url)
+      return { image: MAP_ATTACHMENT, file: { name: MAP_FILE, contentType, bytes } }
+    } catch (err) {
+      // An address that is no http(s) URL is not one the platform would show either.
+      const linkable = !(err instanceof MapImageError && err.fault === 'address')
+      log.warn({ geofenceId: fence.id, reason: (err as Error).message }, `geofence forum: the map image could not be downloaded; ${linkable ? 'linking it instead' : 'posting without it'}`)
+      return linkable ? { image: url } : {}
+    }
+  }
+
+  /**
+   * What the opening post shows as its image, to keep through a rewrite: its uploaded map (kept by id,
+   * which also keeps the platform from showing the file a second time below the embed), or the linked one.
+   */
+  async function openingImage (threadId: string): Promise<{ image?: string, keep?: ChatMessage['attachments'] }> {
+    const opening = await chatPlatform.message(threadId, threadId)
+    const map = opening.attachments.find((file) => file.filename === MAP_FILE)
+    if (map !== undefined) return { image: MAP_ATTACHMENT, keep: [{ id: map.id }] }
+    const url = (opening.embeds[0]?.image as { url?: unknown } | undefined)?.url
+    return typeof url === 'string' ? { image: url } : {}
+  }
+
+  function openingEmbed (fence: ForumFence, status: ForumStatus, reason?: string, image?: string): Record<string, unknown> {
     const [lat, lon] = centroid(fence.polygon).map((v) => Number(v.toFixed(5))) as LatLon
     const fields = [
       { name: 'Status', value: LABELS[status], inline: true },
@@ -102,7 +147,8 @@ function createGeofenceForum (fastify: FastifyInstance) {
       ...(reviewPage !== null && { url: reviewPage }),
       color: COLOURS[status],
       ...(fence.ownerName !== null && { author: { name: cut(fence.ownerName, 256) } }),
-      fields
+      fields,
+      ...(image !== undefined && { image: { url: image } })
     }
   }
 
@@ -135,24 +181,26 @@ function createGeofenceForum (fastify: FastifyInstance) {
       while (queues.size > 0) await Promise.all([...queues.values()])
     },
 
-    /** Opens the fence's review post, tagged pending; answers the thread's id. */
+    /** Opens the fence's review post, tagged pending, with its map when there is one; answers the thread's id. */
     async announce (fence: ForumFence): Promise<string> {
-      const ids = await tags()
+      const [ids, map] = await Promise.all([tags(), mapOf(fence)])
       return chatPlatform.startForumThread(forumId, {
         name: cut(`Geofence Request: ${fence.displayName}`, THREAD_NAME_MAX),
         autoArchiveMinutes: AUTO_ARCHIVE_MINUTES,
         appliedTags: ids === null ? [] : [ids.pending],
         message: {
           ...addressing(fence, 'submitted an area for review.'),
-          embeds: [openingEmbed(fence, 'pending')]
-        }
+          embeds: [openingEmbed(fence, 'pending', undefined, map.image)]
+        },
+        ...(map.file !== undefined && { files: [map.file] })
       })
     },
 
     /**
      * Tells the thread the verdict: a message to the owner first (it also reopens a thread the platform
-     * archived for inactivity), then the opening post rewritten and the tag changed; an approved fence's
-     * thread is locked and archived, a rejected one stays open because it may still be approved.
+     * archived for inactivity), then the opening post rewritten (its map kept) and the tag changed; an
+     * approved fence's thread is locked and archived, a rejected one stays open because it may still be
+     * approved.
      */
     async review (threadId: string, fence: ForumFence, verdict: Verdict): Promise<void> {
       const reason = verdict.status === 'rejected' ? verdict.reason : undefined
@@ -166,7 +214,11 @@ function createGeofenceForum (fastify: FastifyInstance) {
           ...(reason !== undefined && { description: cut(reason, FIELD_MAX) })
         }]
       })
-      await chatPlatform.editMessage(threadId, threadId, { embeds: [openingEmbed(fence, verdict.status, reason)] })
+      const { image, keep } = await openingImage(threadId)
+      await chatPlatform.editMessage(threadId, threadId, {
+        embeds: [openingEmbed(fence, verdict.status, reason, image)],
+        ...(keep !== undefined && { attachments: keep })
+      })
       const ids = await tags()
       await chatPlatform.editThread(threadId, {
         ...(ids !== null && { appliedTags: [ids[verdict.status]] }),
@@ -189,4 +241,4 @@ export default fp(async (fastify) => {
   fastify.decorate('geofenceForum', forum)
   // Forum work under way still reads and writes the fence rows: it ends before the pools close.
   fastify.addHook('preClose', async () => forum.idle())
-}, { name: 'geofence-forum', fastify: '5.x', dependencies: ['config', 'chat-platform'] })
+}, { name: 'geofence-forum', fastify: '5.x', dependencies: ['config', 'chat-platform', 'engine'] })

@@ -5,8 +5,7 @@ import { EngineError, type EngineClient, type EngineHuman } from '../data/engine
 import type { TokenClaims } from '../edge/auth.js'
 import type { UserInfo } from '../../schemas/session-user.js'
 import { TtlCache } from '../../lib/ttl-cache.js'
-import { ERRORS } from '../edge/errors.js'
-import { BLOCKED_MESSAGE } from './blocked-accounts.js'
+import { SignInError } from '../../schemas/refusals.js'
 import { decoratorPlugin } from '../../lib/decorator-plugin.js'
 
 /** How long a cleanly resolved admin/delegation answer is reused. */
@@ -18,42 +17,6 @@ const ROLES_MAX_USERS = 10_000
 export const CHAT_PLATFORM_TYPE = 'discord:user'
 
 export type SignInMethod = 'oidc' | 'discord' | 'telegram'
-
-export type SignInErrorCode =
-  | 'user_not_registered' | 'engine_unavailable' | 'account_blocked'
-  | 'oidc_disabled' | 'discord_disabled' | 'telegram_disabled'
-  | 'not_in_guild' | 'missing_required_role' | 'role_check_failed'
-  | 'oidc_invalid_state' | 'missing_code' | 'oidc_provider_error'
-  | 'oidc_token_exchange_failed' | 'oidc_userinfo_failed' | 'oidc_no_identity'
-
-/** How a refusal answers as JSON (the Telegram widget posts with fetch); redirects carry only the reason. */
-const REFUSAL_ANSWERS: Partial<Record<SignInErrorCode, { status: number, message: string, withReason?: true }>> = {
-  user_not_registered: { status: 403, message: 'User not registered in Poracle.' },
-  account_blocked: { status: 403, message: BLOCKED_MESSAGE },
-  engine_unavailable: { status: 503, message: new ERRORS.EngineUnavailable().message },
-  telegram_disabled: { status: 400, message: 'Telegram login is disabled by the administrator.', withReason: true }
-}
-const OTHER_REFUSAL = { status: 403, message: 'Telegram sign-in was refused.', withReason: true } as const
-
-/**
- * A refused sign-in, a catalogue entry. `reason` is what the login page shows (`/login#error=<reason>`);
- * `detail` is for logs only.
- */
-export class SignInError extends ERRORS.SignInRefused {
-  constructor (readonly reason: SignInErrorCode, readonly detail: string = reason) {
-    const answer = REFUSAL_ANSWERS[reason] ?? OTHER_REFUSAL
-    super(answer.message)
-    this.name = 'SignInError'
-    this.statusCode = answer.status
-    this.expose = true
-    if (answer.withReason === true) this.extra = { code: reason }
-  }
-
-  /** Logs the refusal: what happened, never a token or code. */
-  logTo (log: FastifyBaseLogger, method: string): void {
-    log.info({ code: this.reason, detail: this.detail }, `${method} sign-in refused`)
-  }
-}
 
 export interface Roles {
   isAdmin: boolean

@@ -1,7 +1,7 @@
 import * as oauth from 'oauth4webapi'
 import { createRemoteJWKSet, jwtVerify, type JWTPayload } from 'jose'
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify'
-import { SignInError } from './identity.js'
+import { SignInError } from '../../schemas/refusals.js'
 import { decoratorPlugin } from '../../lib/decorator-plugin.js'
 import { TtlCache } from '../../lib/ttl-cache.js'
 

@@ -4,10 +4,9 @@ import { and, desc, eq, inArray, isNull, or, sql, type SQL } from 'drizzle-orm'
 import type { FastifyInstance } from 'fastify'
 import { oidcSessions } from '../../db/schema/service.js'
 import { fromSqlTime, toSqlTime } from '../../db/client.js'
-import { SignInError } from './identity.js'
+import { RefreshRefused, SignInError } from '../../schemas/refusals.js'
 import { OidcClientError } from './oidc-client.js'
 import { newTokenSid, type MintedToken, type TokenClaims } from '../edge/auth.js'
-import { ERRORS } from '../edge/errors.js'
 import { decryptToken, encryptToken, loadKeyRing, type KeyRing } from '../../lib/refresh-token-keys.js'
 
 const DAY_MS = 86_400_000
@@ -32,17 +31,6 @@ export const REASON = {
   userEnded: 'user_ended',
   backchannel: 'backchannel_logout'
 } as const
-
-/**
- * A refresh refused. The client only ever sees 401 `invalid_grant`, one answer for every refusal, so a
- * caller cannot tell unknown, replayed and revoked tokens apart; the reason goes to the log.
- */
-export class RefreshRefused extends ERRORS.RefreshRefused {
-  constructor (readonly reason: string) {
-    super()
-    this.name = 'RefreshRefused'
-  }
-}
 
 // ---------------------------------------------------------------------------------------------------
 // Opaque browser tokens

@@ -4,7 +4,7 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
 import type { FastifyInstance } from 'fastify'
 import type { Pool } from 'mariadb'
 import { peerCallSeconds, type PeerOutcome } from '../../lib/peer-calls.js'
-import { RefreshRefused } from '../domain/refresh-sessions.js'
+import { RefreshRefused } from '../../schemas/refusals.js'
 
 /** What a refresh came to, as operators count them (the log keeps the precise reason). */
 export type RefreshOutcome = 'rotated' | 'replay' | 'expired' | 'revoked' | 'unknown' | 'error'

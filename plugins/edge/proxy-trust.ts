@@ -1,7 +1,7 @@
 import fp from 'fastify-plugin'
 import { compile } from '@fastify/proxy-addr'
 import type { FastifyRequest } from 'fastify'
-import type { Config } from '../data/config.js'
+import type { Config } from '../../schemas/config.js'
 
 /**
  * Which peers may speak for the client through X-Forwarded-For / X-Forwarded-Proto: only the declared

@@ -61,6 +61,12 @@ export interface FakeEngineSettings {
   areaSecurity: boolean
   /** Whether a static-map provider is configured (the geofence map routes). */
   staticMaps: boolean
+  /**
+   * What the tileserver behind the map routes answers for a rendered map (`GET /staticmap/<name>.png`,
+   * the address the map routes name; no secret, as tileservercache serves it): the image, whether its
+   * length is declared (a streamed answer declares none), and how long it waits before answering.
+   */
+  mapImage: { bytes: Buffer, contentType: string, declareLength: boolean, delayMs: number }
   /** The geocoder (Nominatim) base URL the engine's config names; '' as the engines ship it. */
   providerURL: string
   fences: FakeFence[]
@@ -137,6 +143,9 @@ class Answer {
 }
 
 const ok = (extra: Row = {}): Answer => new Answer(200, { status: 'ok', ...extra })
+
+/** A 1×1 PNG: what the fake's tileserver renders for every map. */
+export const MAP_PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64')
 
 const ALARM_TYPES = Object.keys(ALARM_TABLES) as EngineAlarmType[]
 const NG_ONLY_TYPES: EngineAlarmType[] = ['fort', 'maxbattle']
@@ -301,6 +310,7 @@ export async function startAlarmEngineFake (options: AlarmEngineFakeOptions): Pr
     summaryFeature: true,
     areaSecurity: false,
     staticMaps: false,
+    mapImage: { bytes: MAP_PNG, contentType: 'image/png', declareLength: true, delayMs: 0 },
     providerURL: '',
     fences: [],
     geofenceUrl: null,
@@ -1298,6 +1308,13 @@ export async function startAlarmEngineFake (options: AlarmEngineFakeOptions): Pr
           return
         }
         send(res, new Answer(current.status ?? 500, current.body ?? JSON.stringify({ status: 'error', message: 'fake failure' }), current.contentType ?? 'application/json; charset=utf-8'))
+        return
+      }
+      if (req.method === 'GET' && rawPath.startsWith('/staticmap/')) {
+        const image = settings.mapImage
+        if (image.delayMs > 0) await sleep(image.delayMs)
+        res.writeHead(200, { 'content-type': image.contentType, ...(image.declareLength && { 'content-length': image.bytes.length }) })
+        res.end(image.bytes)
         return
       }
       send(res, await respond(req, rawText, rawPath, search, found))

@@ -6,7 +6,9 @@ import type { AddressInfo } from 'node:net'
  * The chat platform's (Discord's) HTTP API on 127.0.0.1, in the shape the service uses: the OAuth2
  * authorize page and token endpoint, `GET /users/@me`, the bot's guild-member and user lookups, and the
  * forum calls of the geofence review post (channel read and edit with its `available_tags`, starting a
- * forum thread, posting and editing messages). `url` plays the role of DISCORD_API_URL
+ * forum thread, posting, reading and editing messages, with files uploaded as Discord documents it:
+ * multipart/form-data, the JSON body in a `payload_json` part and each file in a `files[n]` part, shown
+ * in an embed by `attachment://<filename>`). `url` plays the role of DISCORD_API_URL
  * (`https://discord.com/api` in production): every route is relative to it, with or without a version.
  * Error bodies are Discord's: `{error}` on the OAuth2 endpoints, `{message, code}` on the API.
  */
@@ -25,7 +27,7 @@ export interface CodeGrant {
 }
 
 export type ChatEndpoint = 'authorize' | 'token' | 'user' | 'member' | 'userById'
-  | 'channel' | 'channelEdit' | 'forumThread' | 'message' | 'messageEdit'
+  | 'channel' | 'channelEdit' | 'forumThread' | 'message' | 'messageRead' | 'messageEdit'
 
 export interface ForumTag {
   id: string
@@ -35,11 +37,20 @@ export interface ForumTag {
   emoji_name: string | null
 }
 
+/** A file of a message, as uploaded. */
+export interface ChatAttachment {
+  id: string
+  filename: string
+  contentType: string
+  bytes: Buffer
+}
+
 export interface ChatMessage {
   id: string
   content: string
   embeds: Array<Record<string, unknown>>
   allowed_mentions?: unknown
+  attachments: ChatAttachment[]
   edited: boolean
 }
 
@@ -74,6 +85,7 @@ export interface RecordedRequest {
   /** Path relative to `url`, with the query string. */
   path: string
   headers: IncomingHttpHeaders
+  /** The body as UTF-8 text (a multipart body's files too, as text). */
   body: string
 }
 
@@ -194,7 +206,8 @@ export async function startChatPlatformFake (opts: ChatPlatformOptions = {}): Pr
 }
 
 async function handle (fake: ChatPlatformFake, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const body = await readBody(req)
+  const raw = await readBody(req)
+  const body = raw.toString('utf8')
   const target = new URL(req.url ?? '/', fake.url)
   fake.requests.push({ method: req.method ?? '', path: target.pathname + target.search, headers: req.headers, body })
 
@@ -219,7 +232,7 @@ async function handle (fake: ChatPlatformFake, req: IncomingMessage, res: Server
     case 'user': currentUser(fake, req.headers, res); break
     case 'userById': userById(fake, req.headers, byId?.[1] ?? '', res); break
     case 'member': guildMember(fake, req.headers, decodeURIComponent(member?.[1] ?? ''), decodeURIComponent(member?.[2] ?? ''), res); break
-    default: forumCall(fake, route, req.headers, channel?.[1] ?? '', channel?.[3], body, res)
+    default: await forumCall(fake, route, req.headers, channel?.[1] ?? '', channel?.[3], raw, res)
   }
 }
 
@@ -229,6 +242,7 @@ function channelRouteOf (method: string | undefined, channel: RegExpExecArray | 
   if (sub === undefined) return method === 'GET' ? 'channel' : method === 'PATCH' ? 'channelEdit' : undefined
   if (sub === 'threads' && messageId === undefined && method === 'POST') return 'forumThread'
   if (sub === 'messages' && messageId === undefined && method === 'POST') return 'message'
+  if (sub === 'messages' && messageId !== undefined && method === 'GET') return 'messageRead'
   if (sub === 'messages' && messageId !== undefined && method === 'PATCH') return 'messageEdit'
   return undefined
 }
@@ -259,27 +273,87 @@ const messageJson = (channelId: string, message: ChatMessage): object => ({
   type: 0,
   content: message.content,
   embeds: message.embeds,
+  attachments: message.attachments.map((file) => ({
+    id: file.id,
+    filename: file.filename,
+    size: file.bytes.length,
+    content_type: file.contentType,
+    url: `https://cdn.discordapp.com/attachments/${channelId}/${file.id}/${file.filename}`
+  })),
   edited_timestamp: message.edited ? '2026-11-26T12:00:00.000000+00:00' : null
 })
 
-/** A message body as Discord checks it: text or embeds (not neither), at most 2000 characters and 10 embeds. */
-function messageProblem (body: Record<string, unknown>, res: ServerResponse): boolean {
+/** Discord's upload limit for a message's files without a boosted server: 10 MiB. */
+const UPLOAD_MAX_BYTES = 10 * 1024 * 1024
+
+/** A request body: JSON, or multipart/form-data with the JSON in `payload_json` and the files in `files[n]`. */
+interface RequestBody {
+  json: Record<string, unknown>
+  uploads: Array<{ filename: string, contentType: string, bytes: Buffer }>
+}
+
+async function requestBody (headers: IncomingHttpHeaders, raw: Buffer, res: ServerResponse): Promise<RequestBody | null> {
+  const type = String(headers['content-type'] ?? '')
+  let text = raw.toString('utf8')
+  const uploads: RequestBody['uploads'] = []
+  if (type.startsWith('multipart/form-data')) {
+    let form: FormData
+    try {
+      form = await new Response(new Uint8Array(raw), { headers: { 'content-type': type } }).formData()
+    } catch {
+      json(res, 400, { message: 'Invalid multipart body', code: 50109 })
+      return null
+    }
+    for (const [name, value] of form.entries()) {
+      if (name === 'payload_json' && typeof value === 'string') text = value
+      else if (/^files\[\d+\]$/.test(name) && typeof value !== 'string') {
+        uploads.push({ filename: value.name, contentType: value.type, bytes: Buffer.from(await value.arrayBuffer()) })
+      }
+    }
+    if (uploads.reduce((sum, file) => sum + file.bytes.length, 0) > UPLOAD_MAX_BYTES) {
+      json(res, 413, { message: 'Request entity too large', code: 40005 })
+      return null
+    }
+  }
+  try {
+    return { json: JSON.parse(text) as Record<string, unknown>, uploads }
+  } catch {
+    json(res, 400, { message: 'The request body contains invalid JSON.', code: 50109 })
+    return null
+  }
+}
+
+/** Uploaded files as a message's attachments: each `files[n]` part, named by its part's filename. */
+const attachmentsOf = (uploads: RequestBody['uploads']): ChatAttachment[] =>
+  uploads.map((file) => ({ id: nextId(), ...file }))
+
+/**
+ * A message body as Discord checks it: text, embeds or files (not none), at most 2000 characters and
+ * 10 embeds; an `attachments` entry of a new message names an uploaded file by its index.
+ */
+function messageProblem (body: Record<string, unknown>, uploads: number, res: ServerResponse): boolean {
   const content = body.content
   const embeds = body.embeds
   if (content !== undefined && (typeof content !== 'string' || content.length > 2000)) { invalidForm(res, 'content', 'Must be 2000 or fewer in length.'); return true }
   if (embeds !== undefined && (!Array.isArray(embeds) || embeds.length > 10)) { invalidForm(res, 'embeds', 'Must be 10 or fewer in length.'); return true }
-  if ((content === undefined || content === '') && (embeds === undefined || (embeds as unknown[]).length === 0)) {
+  const attachments = body.attachments
+  if (attachments !== undefined && (!Array.isArray(attachments) || !attachments.every((a) => Number.isInteger((a as { id?: unknown } | null)?.id) && (a as { id: number }).id < uploads))) {
+    invalidForm(res, 'attachments', 'Unknown attachment.')
+    return true
+  }
+  if ((content === undefined || content === '') && (embeds === undefined || (embeds as unknown[]).length === 0) && uploads === 0) {
     json(res, 400, { message: 'Cannot send an empty message', code: 50006 })
     return true
   }
   return false
 }
 
-const toMessage = (id: string, body: Record<string, unknown>): ChatMessage => ({
+const toMessage = (id: string, body: Record<string, unknown>, attachments: ChatAttachment[]): ChatMessage => ({
   id,
   content: typeof body.content === 'string' ? body.content : '',
   embeds: Array.isArray(body.embeds) ? body.embeds as Array<Record<string, unknown>> : [],
   allowed_mentions: body.allowed_mentions,
+  attachments,
   edited: false
 })
 
@@ -288,7 +362,7 @@ const toMessage = (id: string, body: Record<string, unknown>): ChatMessage => ({
  * archived thread reopens it unless it is locked; an archived thread refuses edits (50083) except one
  * that reopens it; tags must be the forum's own.
  */
-function forumCall (fake: ChatPlatformFake, route: ChatEndpoint, headers: IncomingHttpHeaders, channelId: string, messageId: string | undefined, raw: string, res: ServerResponse): void {
+async function forumCall (fake: ChatPlatformFake, route: ChatEndpoint, headers: IncomingHttpHeaders, channelId: string, messageId: string | undefined, raw: Buffer, res: ServerResponse): Promise<void> {
   if (!botSignedIn(fake, headers, res)) return
   const channel = fake.channels.get(channelId)
   if (channel === undefined) {
@@ -299,13 +373,15 @@ function forumCall (fake: ChatPlatformFake, route: ChatEndpoint, headers: Incomi
     json(res, 200, channelJson(channel))
     return
   }
-  let body: Record<string, unknown>
-  try {
-    body = JSON.parse(raw) as Record<string, unknown>
-  } catch {
-    json(res, 400, { message: 'The request body contains invalid JSON.', code: 50109 })
+  if (route === 'messageRead') {
+    const message = channel.messages.find((m) => m.id === messageId)
+    if (message === undefined) json(res, 404, { message: 'Unknown Message', code: 10008 })
+    else json(res, 200, messageJson(channel.id, message))
     return
   }
+  const parsed = await requestBody(headers, raw, res)
+  if (parsed === null) return
+  const body = parsed.json
   const archivedRefusal = () => json(res, 400, { message: 'Thread is archived', code: 50083 })
   switch (route) {
     case 'channelEdit': {
@@ -349,7 +425,7 @@ function forumCall (fake: ChatPlatformFake, route: ChatEndpoint, headers: Incomi
       if (!Array.isArray(tags) || tags.length > 5 || !tags.every((id) => channel.availableTags.some((t) => t.id === id))) return invalidForm(res, 'applied_tags', 'Unknown tag.')
       const opening = body.message
       if (typeof opening !== 'object' || opening === null) return invalidForm(res, 'message', 'This field is required')
-      if (messageProblem(opening as Record<string, unknown>, res)) return
+      if (messageProblem(opening as Record<string, unknown>, parsed.uploads.length, res)) return
       const thread: ChatChannel = {
         id: nextId(),
         type: PUBLIC_THREAD,
@@ -362,7 +438,7 @@ function forumCall (fake: ChatPlatformFake, route: ChatEndpoint, headers: Incomi
         autoArchiveMinutes: minutes as number,
         messages: []
       }
-      thread.messages.push(toMessage(thread.id, opening as Record<string, unknown>))
+      thread.messages.push(toMessage(thread.id, opening as Record<string, unknown>, attachmentsOf(parsed.uploads)))
       fake.channels.set(thread.id, thread)
       json(res, 201, { ...channelJson(thread), message: messageJson(thread.id, thread.messages[0] as ChatMessage) })
       return
@@ -373,9 +449,9 @@ function forumCall (fake: ChatPlatformFake, route: ChatEndpoint, headers: Incomi
         return
       }
       if (channel.archived && channel.locked) return archivedRefusal()
-      if (messageProblem(body, res)) return
+      if (messageProblem(body, parsed.uploads.length, res)) return
       channel.archived = false
-      const message = toMessage(nextId(), body)
+      const message = toMessage(nextId(), body, attachmentsOf(parsed.uploads))
       channel.messages.push(message)
       json(res, 200, messageJson(channel.id, message))
       return
@@ -389,6 +465,9 @@ function forumCall (fake: ChatPlatformFake, route: ChatEndpoint, headers: Incomi
       if (channel.archived) return archivedRefusal()
       if (body.content !== undefined) message.content = String(body.content)
       if (Array.isArray(body.embeds)) message.embeds = body.embeds as Array<Record<string, unknown>>
+      // `attachments` lists the files to keep, by id; without it every file stays. New uploads are added.
+      const keep = Array.isArray(body.attachments) ? (body.attachments as Array<{ id?: unknown }>).map((a) => String(a.id)) : null
+      message.attachments = [...message.attachments.filter((file) => keep === null || keep.includes(file.id)), ...attachmentsOf(parsed.uploads)]
       message.edited = true
       json(res, 200, messageJson(channel.id, message))
     }
@@ -569,8 +648,8 @@ function page (res: ServerResponse, status: number, message: string): void {
   res.writeHead(status, { 'content-type': 'text/html; charset=utf-8' }).end(`<!doctype html><title>${message}</title><p>${message}</p>`)
 }
 
-async function readBody (req: IncomingMessage): Promise<string> {
+async function readBody (req: IncomingMessage): Promise<Buffer> {
   const chunks: Buffer[] = []
   for await (const chunk of req) chunks.push(chunk as Buffer)
-  return Buffer.concat(chunks).toString('utf8')
+  return Buffer.concat(chunks)
 }

@@ -2,6 +2,7 @@ import { ALARM_TYPES, KIND_OF, NG_ONLY_ALARM_TYPES, type AlarmType } from '../..
 import type { ActiveHour } from '../../../schemas/profiles.js'
 import type { FastifyBaseLogger } from 'fastify'
 import { ERRORS } from '../../edge/errors.js'
+import { downloadMapImage } from './map-image.js'
 import { createTransport, isObject, num, pathOf, strings, text, type EngineClientOptions, type Json, type Segment } from './transport.js'
 import {
   EngineError, type AlarmInput, type AlarmRow, type EngineArea, type EngineHuman, type EngineProfile, type HumanInput, type PoracleWebConfig,
@@ -337,7 +338,9 @@ export function createEngineClient (options: EngineClientOptions) {
 
     areaMap: (area: string) => mapUrl(['api', 'geofence', area, 'map']),
     distanceMap: (latitude: number, longitude: number, distance: number) => mapUrl(['api', 'geofence', 'distanceMap', latitude, longitude, distance]),
-    locationMap: (latitude: number, longitude: number) => mapUrl(['api', 'geofence', 'locationMap', latitude, longitude])
+    locationMap: (latitude: number, longitude: number) => mapUrl(['api', 'geofence', 'locationMap', latitude, longitude]),
+    /** The image at an address one of the map routes answered, downloaded within bounds (map-image.ts). */
+    mapImage: downloadMapImage
   }
 
   const masterdata = {

@@ -1,7 +1,7 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
 import { badRequest, notFound } from '../../../plugins/edge/errors.js'
-import { SignInError } from '../../../plugins/domain/identity.js'
+import { SignInError } from '../../../schemas/refusals.js'
 import { newTokenSid } from '../../../plugins/edge/auth.js'
 import { FreeText, errors } from '../../../schemas/common.js'
 import { newState, signInFlow } from '../../../lib/sign-in-flow.js'

@@ -1,7 +1,7 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
 import { notFound } from '../../../plugins/edge/errors.js'
-import { SignInError } from '../../../plugins/domain/identity.js'
+import { SignInError } from '../../../schemas/refusals.js'
 import { errors } from '../../../schemas/common.js'
 import { returnOrigin, signInFlow, type LoginTransaction } from '../../../lib/sign-in-flow.js'
 
