@@ -287,6 +287,20 @@ t.test('a map image that cannot be downloaded is linked instead: too large, stre
   for (const secret of [s.chat.botToken, ENGINE_SECRET]) t.notMatch(s.rawLogs(), secret, 'no secret in the logs')
 })
 
+t.test('shutdown does not wait for a slow map server: the download stops and the post links the map', async (t) => {
+  const s = await setup(t)
+  s.engine.set({ mapImage: { bytes: MAP_PNG, contentType: 'image/png', declareLength: true, delayMs: 20_000 } })
+  const id = await createFence(s, 'Harbour')
+  await mapped(s, id)
+  t.equal((await submit(s, id)).statusCode, 200)
+  const started = Date.now()
+  await s.app.close()
+  t.ok(Date.now() - started < 3000, `closed in ${Date.now() - started} ms, not after the 15 s download limit`)
+  const opening = s.chat.threadsOf(FORUM_ID)[0]?.messages[0]
+  t.match(opening?.embeds[0], { image: { url: /\/staticmap\/area-.+\.png$/ } }, 'the post went out with the map linked')
+  t.ok(s.logs.some((l) => /linking it instead/.test(String(l.msg)) && /shut down/.test(String(l.reason))))
+})
+
 t.test('a map server slower than 15 s is given up: the map is linked and the post made', async (t) => {
   const s = await setup(t)
   s.engine.set({ mapImage: { bytes: MAP_PNG, contentType: 'image/png', declareLength: true, delayMs: 20_000 } })

@@ -65,6 +65,8 @@ function createGeofenceForum (fastify: FastifyInstance) {
   const reviewPage = origin === undefined ? null : `${origin}/admin/geofences`
   /** Each fence's forum work in order (a verdict must find the thread its post opened); bounded by work in flight. */
   const queues = new Map<number, Promise<void>>()
+  /** Aborted at shutdown: a map still downloading is linked instead, so closing waits for no tileserver. */
+  const closing = new AbortController()
   /** The channel's tag ids, looked up (and created) once per process; a failed lookup is tried again next time. */
   let tagIds: Promise<Record<ForumStatus, string> | null> | null = null
 
@@ -111,7 +113,7 @@ function createGeofenceForum (fastify: FastifyInstance) {
       return {}
     }
     try {
-      const { bytes, contentType } = await engine.geofence.mapImage(url)
+      const { bytes, contentType } = await engine.geofence.mapImage(url, closing.signal)
       return { image: MAP_ATTACHMENT, file: { name: MAP_FILE, contentType, bytes } }
     } catch (err) {
       // An address that is no http(s) URL is not one the platform would show either.
@@ -181,6 +183,12 @@ function createGeofenceForum (fastify: FastifyInstance) {
       while (queues.size > 0) await Promise.all([...queues.values()])
     },
 
+    /** Ends the forum work under way at shutdown: map downloads stop, the posts go out with the map linked. */
+    async close (): Promise<void> {
+      closing.abort()
+      await this.idle()
+    },
+
     /** Opens the fence's review post, tagged pending, with its map when there is one; answers the thread's id. */
     async announce (fence: ForumFence): Promise<string> {
       const [ids, map] = await Promise.all([tags(), mapOf(fence)])
@@ -240,5 +248,5 @@ export default fp(async (fastify) => {
   const forum = createGeofenceForum(fastify)
   fastify.decorate('geofenceForum', forum)
   // Forum work under way still reads and writes the fence rows: it ends before the pools close.
-  fastify.addHook('preClose', async () => forum.idle())
+  fastify.addHook('preClose', async () => forum.close())
 }, { name: 'geofence-forum', fastify: '5.x', dependencies: ['config', 'chat-platform', 'engine'] })

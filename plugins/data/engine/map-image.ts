@@ -7,12 +7,13 @@ export const MAP_IMAGE_TIMEOUT_MS = 15_000
 /** The largest image kept (the reference's limit; under the chat platform's upload limit). */
 export const MAP_IMAGE_MAX_BYTES = 8 * 1024 * 1024
 
-export type MapImageFault = 'address' | 'unreachable' | 'timeout' | 'status' | 'too_large' | 'not_image'
+export type MapImageFault = 'address' | 'unreachable' | 'timeout' | 'stopped' | 'status' | 'too_large' | 'not_image'
 
 const DESCRIBE: Record<MapImageFault, string> = {
   address: 'the map address is not an http(s) URL',
   unreachable: 'the map server is unreachable',
   timeout: `the map image took longer than ${MAP_IMAGE_TIMEOUT_MS / 1000} s`,
+  stopped: 'the service shut down during the download',
   status: 'the map server answered an error',
   too_large: `the map image is over ${MAP_IMAGE_MAX_BYTES / 1024 / 1024} MB: connection dropped`,
   not_image: 'the map server answered something that is not an image'
@@ -36,10 +37,10 @@ export interface MapImage {
  * it). The address is the engine's word, not this service's configuration, so it is fetched as an
  * untrusted one: http(s) only; no credential of any kind (not the engine's secret, no cookie); no
  * redirect followed; the whole answer within MAP_IMAGE_TIMEOUT_MS and MAP_IMAGE_MAX_BYTES, counted while
- * it streams; only an `image/*` answer is kept, and nothing of it reaches a user but the image itself
+ * it streams, or until `stop` (the service shutting down); only an `image/*` answer is kept, and nothing of it reaches a user but the image itself
  * (docs/geofences.md, "The review post's map").
  */
-export async function downloadMapImage (address: string): Promise<MapImage> {
+export async function downloadMapImage (address: string, stop?: AbortSignal): Promise<MapImage> {
   let url: URL
   try {
     url = new URL(address)
@@ -49,7 +50,8 @@ export async function downloadMapImage (address: string): Promise<MapImage> {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new MapImageError('address')
   const limit = deadline(MAP_IMAGE_TIMEOUT_MS)
   try {
-    const res = await request(url, { method: 'GET', headers: { accept: 'image/*' }, signal: limit.signal, maxRedirections: 0 })
+    const signal = stop === undefined ? limit.signal : AbortSignal.any([limit.signal, stop])
+    const res = await request(url, { method: 'GET', headers: { accept: 'image/*' }, signal, maxRedirections: 0 })
     const contentType = String(res.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() ?? ''
     // An answer not kept is dropped unread (a dump with no allowance closes the connection).
     const refusal = res.statusCode < 200 || res.statusCode >= 300
@@ -64,6 +66,7 @@ export async function downloadMapImage (address: string): Promise<MapImage> {
   } catch (error) {
     if (error instanceof MapImageError) throw error
     if (error instanceof BodyTooLargeError) throw new MapImageError('too_large')
+    if (stop?.aborted === true) throw new MapImageError('stopped')
     if (limit.signal.aborted) throw new MapImageError('timeout')
     throw new MapImageError('unreachable')
   } finally {
