@@ -2,7 +2,7 @@ import { memo } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { AlarmTypeDescriptor } from '../alarm-types'
 import { AlarmIcon } from '../features/icons'
-import { describeAlarm, pills, subjectOf, type Vocabulary } from './describe'
+import { describeCard, type Vocabulary } from './describe'
 import { CardEstimate } from '../features/estimates/CardEstimate'
 import type { Alarm } from './form-model'
 
@@ -26,7 +26,7 @@ interface Props {
  */
 export const AlarmCard = memo(function AlarmCard ({ type, alarm, vocabulary, selecting, selected, busy, onSelect, onEdit, onDelete, onTest }: Props) {
   const { t } = useTranslation()
-  const sentence = describeAlarm(type, alarm, vocabulary)
+  const { subject, sentence, pills } = describeCard(type, alarm, vocabulary)
   const pokemonId = Number(type.type === 'quest' ? (Number(alarm.reward_type) === 7 ? alarm.reward : 0) : alarm.pokemon_id ?? 0)
   const description = typeof alarm.description === 'string' && alarm.description.trim() !== '' ? alarm.description : null
   return (
@@ -37,16 +37,16 @@ export const AlarmCard = memo(function AlarmCard ({ type, alarm, vocabulary, sel
           <span className='visually-hidden'>{t('alarms.select', { alarm: sentence })}</span>
         </label>
       )}
-      <span className='alarm-sprite'><AlarmIcon type={type.type} alarm={alarm} label={subjectOf(type, alarm, vocabulary)} /></span>
+      <span className='alarm-sprite'><AlarmIcon type={type.type} alarm={alarm} label={subject} /></span>
       {/* Screen readers get the one sentence; the title and pills below say the same to the eye. */}
       <p className='visually-hidden alarm-text'>{sentence}</p>
       <div className='alarm-main' aria-hidden='true'>
         <p className='alarm-title'>
-          <strong>{subjectOf(type, alarm, vocabulary)}</strong>
+          <strong>{subject}</strong>
           {pokemonId > 0 && pokemonId < 9000 && <span className='muted small'> #{pokemonId}</span>}
         </p>
         <ul className='pills'>
-          {pills(type, alarm, vocabulary).map((p) => <li key={p.key} className={`pill pill-${p.tone}`}>{p.text}</li>)}
+          {pills.map((p) => <li key={p.key} className={`pill pill-${p.tone}`}>{p.text}</li>)}
         </ul>
         {description !== null && <p className='alarm-description small muted'>{description}</p>}
       </div>

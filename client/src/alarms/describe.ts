@@ -85,9 +85,20 @@ function filters (type: AlarmTypeDescriptor, alarm: Alarm, v: Vocabulary): strin
   return filterParts(type, alarm, v).map((p) => p.text)
 }
 
+/** Each type's fields by name, made once per descriptor (a list of a thousand cards reads it for every card). */
+const fieldMaps = new WeakMap<AlarmTypeDescriptor, Map<string, FieldDescriptor>>()
+function fieldsByName (type: AlarmTypeDescriptor): Map<string, FieldDescriptor> {
+  let byName = fieldMaps.get(type)
+  if (byName === undefined) {
+    byName = new Map(type.fields.map((f) => [f.name, f]))
+    fieldMaps.set(type, byName)
+  }
+  return byName
+}
+
 function filterParts (type: AlarmTypeDescriptor, alarm: Alarm, v: Vocabulary): Array<{ field: string, text: string }> {
   const { t } = v
-  const byName = new Map(type.fields.map((f) => [f.name, f]))
+  const byName = fieldsByName(type)
   const done = new Set<string>()
   const parts: Array<{ field: string, text: string }> = []
   // A field without a default is "anything" at the engine's zero (e.g. PvP mega evolution 0).
@@ -151,12 +162,23 @@ const PILL_TONES: Record<string, Pill['tone']> = {
   iv: 'iv', cp: 'cp', level: 'level', gender: 'gender', size: 'size', time: 'time'
 }
 
-/** The card's coloured pills: each filter that narrows the alarm, its PvP league and rank, where it is delivered, clean-up and template. */
-export function pills (type: AlarmTypeDescriptor, alarm: Alarm, v: Vocabulary): Pill[] {
+/**
+ * What a card shows: its subject, its sentence (for screen readers and the action buttons' names) and its
+ * coloured pills, each filter that narrows the alarm, its PvP league and rank, where it is delivered, clean-up
+ * and template. The subject, filters and scope are worked out once for all three.
+ */
+export function describeCard (type: AlarmTypeDescriptor, alarm: Alarm, v: Vocabulary): { subject: string, sentence: string, pills: Pill[] } {
+  const parts = filterParts(type, alarm, v)
+  const about = subject(type, alarm, v)
+  const where = scope(alarm, v)
+  return { subject: about, sentence: [about, ...parts.map((p) => p.text), where].join(', '), pills: pills(alarm, parts, where, v) }
+}
+
+function pills (alarm: Alarm, parts: Array<{ field: string, text: string }>, where: string, v: Vocabulary): Pill[] {
   const { t } = v
   const out: Pill[] = []
   const league = num(alarm.pvp_ranking_league ?? 0)
-  for (const part of filterParts(type, alarm, v)) {
+  for (const part of parts) {
     if (part.field.startsWith('pvp_ranking_') && part.field !== 'pvp_ranking_evolution') continue
     out.push({ key: part.field, text: part.text, tone: PILL_TONES[part.field.replace(/^min_/, '')] ?? 'other' })
   }
@@ -165,7 +187,7 @@ export function pills (type: AlarmTypeDescriptor, alarm: Alarm, v: Vocabulary): 
     const best = num(alarm.pvp_ranking_best ?? 1)
     out.push({ key: 'pvp', text: t('describe.pvp', { league: t(`pickers.values.pvp_ranking_league.${league}`, { defaultValue: String(league) }), best, worst }), tone: 'pvp' })
   }
-  out.push({ key: 'scope', text: scope(alarm, v), tone: 'scope' })
+  out.push({ key: 'scope', text: where, tone: 'scope' })
   if (num(alarm.clean ?? 0) > 0) out.push({ key: 'clean', text: t('describe.clean'), tone: 'clean' })
   if (alarm.template !== null && alarm.template !== undefined && String(alarm.template) !== '') out.push({ key: 'template', text: t('describe.template', { name: String(alarm.template) }), tone: 'template' })
   return out

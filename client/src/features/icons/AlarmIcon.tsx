@@ -29,10 +29,18 @@ export function alarmIconRequest (type: string, alarm: Record<string, unknown>, 
   }
 }
 
+interface Props { type: string, alarm: Record<string, unknown>, label: string }
+
 /** The icon of one alarm (a card's picture); `label` is its text alternative. Nothing for an alarm with no picture. */
-export function AlarmIcon ({ type, alarm, label }: { type: string, alarm: Record<string, unknown>, label: string }) {
+export function AlarmIcon ({ type, alarm, label }: Props) {
+  // Only an invasion's picture depends on the grunts: the cards of other types do not wait for them.
+  if (type === 'invasion') return <InvasionIcon type={type} alarm={alarm} label={label} />
+  const request = alarmIconRequest(type, alarm, null)
+  return request === null ? null : <GameIcon icon={request} label={label} />
+}
+
+function InvasionIcon ({ type, alarm, label }: Props) {
   const grunts = useGrunts()
   const request = alarmIconRequest(type, alarm, grunts)
-  if (request === null) return null
-  return <GameIcon icon={request} label={label} />
+  return request === null ? null : <GameIcon icon={request} label={label} />
 }

@@ -1,4 +1,4 @@
-import { useVirtualizer, type Virtualizer } from '@tanstack/react-virtual'
+import { elementScroll, useVirtualizer, type Virtualizer } from '@tanstack/react-virtual'
 import { memo, useCallback, useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react'
 import { useTranslation } from 'react-i18next'
 import { IconImage, iconUrl, useIconSets, type IconCategory, type IconSet } from '../icons'
@@ -53,6 +53,24 @@ function observeSize (instance: Virtualizer<HTMLDivElement, Element>, report: (r
   return () => { observer.disconnect() }
 }
 
+/** The grid's height as picker.css sets it (`min(60vh, 34rem)`), known before layout. */
+const gridHeight = (): number => Math.min(window.innerHeight * 0.6, 34 * 16)
+
+/**
+ * Grids whose first scroll write is behind them. On mounting, the virtualizer writes its start offset
+ * (0) to the grid, which is where a new element is already; the write would only force a layout of the
+ * whole page in the middle of the grid's first commit. Every later write goes through.
+ */
+const placed = new WeakSet<Element>()
+const scrollGrid: typeof elementScroll = (offset, options, instance) => {
+  const element = instance.scrollElement
+  if (element !== null && !placed.has(element)) {
+    placed.add(element)
+    if (offset + (options.adjustments ?? 0) === 0) return
+  }
+  elementScroll(offset, options, instance)
+}
+
 interface TileProps { tile: Tile, index: number, on: boolean, sets: Map<IconCategory, IconSet> | undefined, onToggle: (key: string) => void }
 
 /** One tile; memoised, so scrolling draws only the rows coming into view and a tap only the tiles it changes. */
@@ -80,6 +98,17 @@ export function PokemonGridPicker ({ selected, onChange, allowEverything = false
   const labelId = useId()
   const hintId = useId()
   const facetsId = useId()
+  // The words that never change with the grid, translated once: the picker draws again on every tap,
+  // search keystroke and answer that comes in.
+  const text = useMemo(() => ({
+    everything: t('picker.everything'),
+    everythingHint: t('picker.everythingHint'),
+    search: t('picker.search'),
+    searchPlaceholder: t('picker.searchPlaceholder'),
+    searchHint: t('picker.searchHint'),
+    filters: t('picker.filters'),
+    allForms: t('picker.allForms')
+  }), [t])
   const [query, setQuery] = useState('')
   const [facets, setFacets] = useState<Facets>(noFacets)
   // Raid bosses and power-spot pokémon start narrowed to the current ones, once they are known, unless the
@@ -99,19 +128,21 @@ export function PokemonGridPicker ({ selected, onChange, allowEverything = false
   const selectionFilter = facets.selectedOnly ? selectedSet : null
   const visible = useMemo(() => {
     if (catalogue === null) return []
+    const tiles = allForms ? catalogue.species : catalogue.forms
     const search = compileSearch(query, catalogue)
+    // Nothing to narrow (the grid as it opens): the catalogue's own list, not a copy made tile by tile.
+    if (search === null && activeFacetCount(facets) === 0) return tiles
     const facet = facetMatcher(facets, selectionFilter ?? new Set(), seen)
-    return (allForms ? catalogue.species : catalogue.forms).filter((tile) => facet(tile) && (search === null || search(tile)))
+    return tiles.filter((tile) => facet(tile) && (search === null || search(tile)))
   }, [catalogue, allForms, query, facets, selectionFilter, seen])
 
-  const byKey = useMemo(() => new Map((catalogue?.forms ?? []).concat(catalogue?.species ?? []).map((tile) => [tile.key, tile])), [catalogue])
   const nameOf = useCallback((key: string): string => {
-    if (key === EVERYTHING) return t('picker.everything')
-    const tile = byKey.get(key)
+    if (key === EVERYTHING) return text.everything
+    const tile = catalogue?.byKey.get(key)
     if (tile !== undefined) return tileLabel(tile)
     const [id, form] = key.split('-')
     return form === '0' ? `#${id ?? ''}` : `#${id ?? ''} (${t('picker.formNumber', { form })})`
-  }, [byKey, t])
+  }, [catalogue, text, t])
 
   const toggle = (key: string) => {
     if (!multiple) { onChange(selectedSet.has(key) ? [] : [key]); return }
@@ -147,7 +178,7 @@ export function PokemonGridPicker ({ selected, onChange, allowEverything = false
   const rows = Math.ceil(visible.length / columns)
   // The first rows are drawn in the first commit at a phone's size; the real size follows from a resize
   // observer, after layout, instead of a measure that forces one while the grid is being drawn.
-  const virtualizer = useVirtualizer({ count: rows, getScrollElement: () => scrollRef.current, estimateSize: () => ROW_HEIGHT, overscan: 3, initialRect: { width: 360, height: 544 }, observeElementRect: observeSize })
+  const virtualizer = useVirtualizer({ count: rows, getScrollElement: () => scrollRef.current, estimateSize: () => ROW_HEIGHT, overscan: 3, initialRect: { width: 360, height: gridHeight() }, observeElementRect: observeSize, scrollToFn: scrollGrid })
 
   // Arrow keys move between tiles (rows off screen are scrolled in first); Tab leaves the grid.
   const onGridKey = (event: KeyboardEvent<HTMLDivElement>) => {
@@ -173,8 +204,8 @@ export function PokemonGridPicker ({ selected, onChange, allowEverything = false
       {allowEverything && (
         <button type='button' className='tile tile-wide' aria-pressed={selectedSet.has(EVERYTHING)} onClick={() => { toggle(EVERYTHING) }}>
           <span className='tile-check' aria-hidden='true'>{selectedSet.has(EVERYTHING) ? '✓' : ''}</span>
-          <span>{t('picker.everything')}</span>
-          <span className='small muted'>{t('picker.everythingHint')}</span>
+          <span>{text.everything}</span>
+          <span className='small muted'>{text.everythingHint}</span>
         </button>
       )}
       <div className='grid-picker-search'>
@@ -183,16 +214,16 @@ export function PokemonGridPicker ({ selected, onChange, allowEverything = false
           type='search'
           autoComplete='off'
           value={query}
-          aria-label={t('picker.search')}
+          aria-label={text.search}
           aria-describedby={hintId}
-          placeholder={t('picker.searchPlaceholder')}
+          placeholder={text.searchPlaceholder}
           onChange={(e) => { setQuery(e.target.value) }}
         />
         <button type='button' className='button' aria-expanded={filtersOpen} aria-controls={facetsId} onClick={() => { setFiltersOpen((o) => !o) }}>
-          {activeFacetCount(facets) > 0 ? t('picker.filtersActive', { count: activeFacetCount(facets) }) : t('picker.filters')}
+          {activeFacetCount(facets) > 0 ? t('picker.filtersActive', { count: activeFacetCount(facets) }) : text.filters}
         </button>
       </div>
-      <p id={hintId} className='small muted'>{t('picker.searchHint')}</p>
+      <p id={hintId} className='small muted'>{text.searchHint}</p>
       <div id={facetsId} hidden={!filtersOpen}>
         {/* Drawn only while open: dozens of labelled facets the first render of the grid need not pay for. */}
         {filtersOpen && catalogue !== null && <FacetPanel catalogue={catalogue} facets={facets} seenNowLabel={seen === null ? null : t(`picker.facets.seenNow.${seenNow}`)} onChange={setFacets} />}
@@ -201,7 +232,7 @@ export function PokemonGridPicker ({ selected, onChange, allowEverything = false
         <p role='status' className='small'>{t('picker.showing', { shown: visible.length, total })}</p>
         <label className='check'>
           <input type='checkbox' role='switch' checked={allForms} onChange={(e) => { setAllForms(e.target.checked) }} />
-          <span>{t('picker.allForms')}</span>
+          <span>{text.allForms}</span>
         </label>
         {(activeFacetCount(facets) > 0 || query !== '') && <button type='button' className='button' onClick={reset}>{t('picker.reset')}</button>}
         {multiple && <button type='button' className='button' disabled={visible.length === 0} onClick={selectVisible}>{t('picker.selectVisible', { count: visible.length })}</button>}

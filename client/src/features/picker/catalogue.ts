@@ -37,6 +37,8 @@ export interface Catalogue {
   commonForms: string[]
   /** Species id → its whole evolution family (itself included). */
   family: Map<number, number[]>
+  /** Every tile by its key, for naming the chosen keys (species tiles win over a form-0 form tile). */
+  byKey: Map<string, Tile>
   hasRarity: boolean
 }
 
@@ -117,5 +119,6 @@ export function buildCatalogue (monsters: Monster[]): Catalogue {
   for (const members of groups.values()) for (const id of members) family.set(id, members)
 
   const commonForms = [...formUse].filter(([, n]) => n >= COMMON_FORM_SPECIES).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([name]) => name)
-  return { species, forms, typeNames, commonForms, family, hasRarity: species.some((s) => s.rarity !== 'regular') }
+  const byKey = new Map(forms.concat(species).map((tile) => [tile.key, tile]))
+  return { species, forms, typeNames, commonForms, family, byKey, hasRarity: species.some((s) => s.rarity !== 'regular') }
 }

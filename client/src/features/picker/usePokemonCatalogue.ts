@@ -1,6 +1,7 @@
 import { useEffect, useMemo } from 'react'
 import type { Monster } from '../../pickers/game-data'
 import { useMonsters } from '../../pickers/useGameData'
+import { loadIconSet } from '../icons'
 import { buildCatalogue, type Catalogue } from './catalogue'
 
 /** Built once per game data list: every editor opened on the page shares it. */
@@ -16,13 +17,17 @@ function catalogueOf (monsters: Monster[]): Catalogue {
 
 /**
  * Builds the grid's catalogue in the browser's idle time once the game data is in, on a page whose
- * editor may show the grid (the alarm list), so opening the editor finds it ready.
+ * editor may show the grid (the alarm list), and reads the pokemon icon set, so opening the editor finds
+ * both ready: its first tiles are drawn with their sprites, not drawn again when the icons arrive.
  */
 export function usePreparedPokemonCatalogue (): void {
   const { monsters } = useMonsters()
   useEffect(() => {
     if (monsters === null) return
-    const build = () => { catalogueOf(monsters) }
+    const build = () => {
+      catalogueOf(monsters)
+      void loadIconSet('pokemon')
+    }
     if ('requestIdleCallback' in window) {
       const handle = requestIdleCallback(build, { timeout: 2000 })
       return () => { cancelIdleCallback(handle) }

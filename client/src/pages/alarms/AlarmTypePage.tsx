@@ -13,7 +13,7 @@ import { ProfileTotal } from '../../features/estimates/ProfileTotal'
 import { usePreparedPokemonCatalogue } from '../../features/picker'
 import { recreateBody, type Alarm } from '../../alarms/form-model'
 import { useAnnouncer } from '../../alarms/useAnnouncer'
-import { useFormat } from '../../i18n/format'
+import { formatNumber, formatNumberRange } from '../../i18n/format'
 import { loadRaidLevels, type RaidLevel } from '../../pickers/game-data'
 import { useGymNames, useMonsters } from '../../pickers/useGameData'
 import { useSession } from '../../shell/session-context'
@@ -65,7 +65,6 @@ const isEverything = (a: Alarm): boolean => a.pokemon_id === 0 || a.level === 90
 
 function AlarmList ({ type }: { type: AlarmTypeDescriptor }) {
   const { t, i18n } = useTranslation()
-  const format = useFormat()
   const { user } = useSession()
   const { monsters } = useMonsters()
   usePreparedPokemonCatalogue()
@@ -85,8 +84,19 @@ function AlarmList ({ type }: { type: AlarmTypeDescriptor }) {
 
   useEffect(() => { void loadRaidLevels().then(setRaidLevels, () => undefined) }, [])
   const list = useMemo(() => alarms.status === 'ready' ? alarms.data : [], [alarms])
-  const gymNames = useGymNames(list.flatMap((a) => typeof a.gym_id === 'string' && a.gym_id !== '' ? [a.gym_id] : []))
-  const vocabulary: Vocabulary = useMemo(() => ({ t, monsters, raidLevels, number: format.number, numberRange: format.numberRange, gymNames }), [t, monsters, raidLevels, format.number, format.numberRange, gymNames])
+  const gymIds = useMemo(() => list.flatMap((a) => typeof a.gym_id === 'string' && a.gym_id !== '' ? [a.gym_id] : []), [list])
+  const gymNames = useGymNames(gymIds)
+  // Made once per language and data: every memoised card and the sorted list are keyed on it, so a new
+  // vocabulary on each render of the page would draw every card and sort all 1,000 alarms again.
+  const language = i18n.language
+  const vocabulary: Vocabulary = useMemo(() => ({
+    t,
+    monsters,
+    raidLevels,
+    number: (value, options) => formatNumber(language, value, options),
+    numberRange: (start, end, options) => formatNumberRange(language, start, end, options),
+    gymNames
+  }), [t, monsters, raidLevels, language, gymNames])
 
   /** Search, quick filters and sort over the loaded list; the sentence of each alarm is what the search reads. */
   const shown = useMemo(() => {
