@@ -1,3 +1,4 @@
+import { useMemo } from 'react'
 import { useTranslation } from 'react-i18next'
 
 /**
@@ -28,13 +29,16 @@ export function formatDateTime (language: string, value: Date | number, options:
   return cached(`d|${language}|${JSON.stringify(options)}`, () => new Intl.DateTimeFormat(language, options)).format(value)
 }
 
-/** The formatters bound to the current interface language. */
+/**
+ * The formatters bound to the current interface language: one object per language, so a memoised value
+ * or effect that depends on it is recomputed when the language changes, not on every render.
+ */
 export function useFormat () {
   const { i18n } = useTranslation()
   const language = i18n.language
-  return {
+  return useMemo(() => ({
     number: (value: number, options?: Intl.NumberFormatOptions) => formatNumber(language, value, options),
     numberRange: (start: number, end: number, options?: Intl.NumberFormatOptions) => formatNumberRange(language, start, end, options),
     dateTime: (value: Date | number, options?: Intl.DateTimeFormatOptions) => formatDateTime(language, value, options)
-  }
+  }), [language])
 }
