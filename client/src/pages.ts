@@ -42,4 +42,4 @@ export const PAGES: PageEntry[] = [
 ]
 
 /** One page serves every alarm type: `/alarms/<type path>`; the navigation lists the offered types. */
-export const AlarmTypePage = lazy(() => import('./pages/alarms/AlarmTypePage'))
+export const AlarmTypePage = lazy(() => import('./features/alarms/AlarmTypePage'))

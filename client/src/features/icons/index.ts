@@ -6,4 +6,3 @@
 export { GameIcon, IconImage } from './GameIcon'
 export { iconUrl, loadIconSet, useIconSets } from './icon-sets'
 export { candidates, categoryOf, IconSet, lookup, resolve, type IconCategory, type IconRequest, type RewardKind } from './uicons'
-export { AlarmIcon, alarmIconRequest } from './AlarmIcon'

@@ -1,9 +1,9 @@
 import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { alarms as alarmsApi, ApiError } from '../api'
-import type { AlarmTypeDescriptor, FieldDescriptor } from '../alarm-types'
-import { useSubmit } from '../forms/useSubmit'
-import { useGymPickerAvailable } from '../pickers/useGameData'
+import { alarms as alarmsApi, ApiError } from '../../api'
+import type { AlarmTypeDescriptor, FieldDescriptor } from '../../alarm-types'
+import { useSubmit } from '../../forms/useSubmit'
+import { useGymPickerAvailable } from '../../pickers/useGameData'
 import { describeParts, type Vocabulary } from './describe'
 import { loadAlarmDefaults, loadEngineConfig, rememberSection, sectionOpen, type EngineConfig } from './editor-data'
 import { FieldInput } from './FieldInput'
@@ -11,9 +11,9 @@ import { formFields, initialValues, serverErrors, toBody, validate, type Alarm, 
 import { parseKey, selectionKey } from './selection-key'
 import { RangeField } from './RangeField'
 import { ScopeField } from './ScopeField'
-import { PokemonGridPicker } from '../features/picker'
-import { FormEstimate } from '../features/estimates/FormEstimate'
-import { TemplatePreview } from '../features/template-preview'
+import { PokemonGridPicker } from '../picker'
+import { FormEstimate } from '../estimates/FormEstimate'
+import { TemplatePreview } from '../template-preview'
 
 /** Fields shown first (besides the primary ranges); the rest of a type's filters wait behind "More filters". */
 const PRIMARY: Record<string, string[]> = {

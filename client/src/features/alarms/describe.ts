@@ -1,6 +1,6 @@
 import type { TFunction } from 'i18next'
-import type { AlarmTypeDescriptor, FieldDescriptor } from '../alarm-types'
-import { gruntName, maxLevelName, monsterName, raidLevelName, type Monster, type RaidLevel } from '../pickers/game-data'
+import type { AlarmTypeDescriptor, FieldDescriptor } from '../../alarm-types'
+import { gruntName, maxLevelName, monsterName, raidLevelName, type Monster, type RaidLevel } from '../../pickers/game-data'
 import type { Alarm } from './form-model'
 
 /** What the sentence needs besides the alarm: names from the game data, when they could be loaded. */

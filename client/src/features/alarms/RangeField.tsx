@@ -1,7 +1,7 @@
 import * as Slider from '@radix-ui/react-slider'
 import { useId, useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import type { FieldDescriptor, RangeDescriptor } from '../alarm-types'
+import type { FieldDescriptor, RangeDescriptor } from '../../alarm-types'
 import type { FormValues } from './form-model'
 
 interface Props {

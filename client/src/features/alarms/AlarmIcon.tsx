@@ -1,7 +1,7 @@
 import { invasionIcon } from '../../pickers/game-data'
 import { useGrunts } from '../../pickers/useGameData'
-import { GameIcon } from './GameIcon'
-import type { IconRequest, RewardKind } from './uicons'
+import { GameIcon } from '../icons/GameIcon'
+import type { IconRequest, RewardKind } from '../icons/uicons'
 
 /** Quest reward types (the engine's `reward_type`) and their UICONS reward folders. */
 const REWARD_FOLDERS: Record<number, RewardKind> = { 2: 'item', 3: 'stardust', 4: 'candy', 9: 'xl_candy', 12: 'mega_resource' }
@@ -9,7 +9,7 @@ const REWARD_FOLDERS: Record<number, RewardKind> = { 2: 'item', 3: 'stardust', 4
 const num = (value: unknown): number => Number(value ?? 0)
 
 /** What stands for an alarm of `type`: its pokemon, egg, grunt, lure, team or reward; null for none. */
-export function alarmIconRequest (type: string, alarm: Record<string, unknown>, grunts: Parameters<typeof invasionIcon>[1]): IconRequest | null {
+function alarmIconRequest (type: string, alarm: Record<string, unknown>, grunts: Parameters<typeof invasionIcon>[1]): IconRequest | null {
   const pokemon = (): IconRequest | null => num(alarm.pokemon_id) > 0 && num(alarm.pokemon_id) < 9000 ? { kind: 'pokemon', id: num(alarm.pokemon_id), form: num(alarm.form) } : null
   switch (type) {
     case 'pokemon': case 'nest': return pokemon()

@@ -1,9 +1,9 @@
 import { memo } from 'react'
 import { useTranslation } from 'react-i18next'
-import type { AlarmTypeDescriptor } from '../alarm-types'
-import { AlarmIcon } from '../features/icons'
+import type { AlarmTypeDescriptor } from '../../alarm-types'
+import { AlarmIcon } from './AlarmIcon'
 import { describeCard, type Vocabulary } from './describe'
-import { CardEstimate } from '../features/estimates/CardEstimate'
+import { CardEstimate } from '../estimates/CardEstimate'
 import type { Alarm } from './form-model'
 
 interface Props {

@@ -1,8 +1,8 @@
 import { useTranslation } from 'react-i18next'
-import type { AlarmTypeDescriptor, FieldDescriptor } from '../alarm-types'
-import { ChoiceGridPicker, PokemonGridPicker, type SeenNowSource } from '../features/picker'
-import { ChoicePicker, type Choice } from '../pickers/ChoicePicker'
-import { GymPicker } from '../pickers/GymPicker'
+import type { AlarmTypeDescriptor, FieldDescriptor } from '../../alarm-types'
+import { ChoiceGridPicker, PokemonGridPicker, type SeenNowSource } from '../picker'
+import { ChoicePicker, type Choice } from '../../pickers/ChoicePicker'
+import { GymPicker } from '../../pickers/GymPicker'
 import { TemplateInput } from './TemplateInput'
 import { listItems, type FormValues } from './form-model'
 
