@@ -1,6 +1,6 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox'
 import { ALARM_KINDS, INT_MAX, INT_MIN, KIND_OF, TEST_ALERT_TYPES, UINT_MAX, type AlarmType, type FieldSpec } from './alarm-types.js'
-import { FREE_TEXT } from './common.js'
+import { FieldProblemSchema, FREE_TEXT } from './common.js'
 
 /**
  * Alarm records on the wire: the engine's own snake_case column names, in requests and responses
@@ -102,8 +102,6 @@ export const TestAlertResultSchema = Type.Object({ status: Type.Literal('ok'), m
 
 /** Alarms one batch may create; the picker's selection of every species and form stays below it. */
 export const BATCH_MAX = 2000
-
-const FieldProblemSchema = Type.Object({ field: Type.String(), message: Type.String() })
 
 export const batchCreateSchema = (type: AlarmType) => Type.Object({
   alarms: Type.Array(alarmCreateSchema(type), { minItems: 1, maxItems: BATCH_MAX })

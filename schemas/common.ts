@@ -15,10 +15,13 @@ export const FreeText = (options: StringOptions & { multiline?: boolean } = {}) 
   return Type.String({ ...rest, [FREE_TEXT_KEYWORD]: multiline ? 'multiline' : true })
 }
 
+/** One field the server refused: `field` is a JSON pointer such as `/min_iv`. */
+export const FieldProblemSchema = Type.Object({ field: Type.String(), message: Type.String() })
+
 /** Every non-2xx /api answer. */
 export const ErrorSchema = Type.Object({
   error: Type.String(),
-  details: Type.Optional(Type.Array(Type.Object({ field: Type.String(), message: Type.String() })))
+  details: Type.Optional(Type.Array(FieldProblemSchema))
 }, { additionalProperties: true, $id: 'Error' })
 export type ErrorBody = Static<typeof ErrorSchema>
 

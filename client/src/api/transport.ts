@@ -1,4 +1,5 @@
 import type { Static } from '@sinclair/typebox'
+import type { FieldProblemSchema } from '../../../schemas/common'
 import type { RefreshResponseSchema } from '../../../schemas/refresh-sessions'
 import { markSpent, storageMovedPast, wasSpent, withRefreshLock } from '../cross-tab'
 import { clearSession, getRefreshToken, getSignInMethod, getToken, msUntilExpiry, storeTokens } from '../session'
@@ -7,7 +8,7 @@ import { clearSession, getRefreshToken, getSignInMethod, getToken, msUntilExpiry
 const REFRESH_AHEAD_MS = 60_000
 
 /** One field the server refused, as in a 400's `details` (`field` is a JSON pointer such as `/min_iv`). */
-export interface FieldProblem { field: string, message: string }
+export type FieldProblem = Static<typeof FieldProblemSchema>
 
 export class ApiError extends Error {
   /** `body` is the whole error answer, for routes that explain more than `details` holds. */
