@@ -16,6 +16,7 @@ import openapi from './plugins/edge/openapi.js'
 import auth from './plugins/edge/auth.js'
 import cookies from './plugins/edge/cookies.js'
 // Data: the databases, the alarm engine, the chat platform and shared caches.
+import pools from './plugins/data/pools.js'
 import db from './plugins/data/db.js'
 import engineDb from './plugins/data/engine-db.js'
 import userWriteLock from './plugins/data/user-write-lock.js'
@@ -190,6 +191,7 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   await fastify.register(cookies)
 
   // Data: before the domain, which reads and writes through them.
+  await fastify.register(pools)
   await fastify.register(db)
   await fastify.register(engineDb)
   await fastify.register(userWriteLock)

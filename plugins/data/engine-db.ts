@@ -2,7 +2,6 @@ import fp from 'fastify-plugin'
 import { and, eq } from 'drizzle-orm'
 import { createDb, type ConnectionOptions, type Db } from '../../db/client.js'
 import type { Config } from './config.js'
-import { openPool } from './db.js'
 import { humans, profiles } from '../../db/schema/engine.js'
 import type { AlarmType } from '../../schemas/alarm-types.js'
 
@@ -69,5 +68,5 @@ export const engineDbOptions = (config: Config): ConnectionOptions => ({
 })
 
 export default fp(async (fastify) => {
-  fastify.decorate('engineDb', createEngineDb(createDb(openPool(fastify, 'engine', engineDbOptions(fastify.config)))))
-}, { name: 'engine-db', fastify: '5.x', dependencies: ['config'] })
+  fastify.decorate('engineDb', createEngineDb(createDb(fastify.pools.open('engine', engineDbOptions(fastify.config)))))
+}, { name: 'engine-db', fastify: '5.x', dependencies: ['config', 'pools'] })

@@ -1,6 +1,5 @@
 import fp from 'fastify-plugin'
 import { createDb, type ConnectionOptions, type Db } from '../../db/client.js'
-import { openPool } from './db.js'
 import type { Config } from './config.js'
 
 /**
@@ -58,5 +57,5 @@ declare module 'fastify' {
 export default fp(async (fastify) => {
   const options = scannerConnection(fastify.config)
   // An unreachable scanner must not hold a gym search for the default 10 s: its fallback is the answer.
-  fastify.decorate('scannerDb', options === null ? null : createDb(openPool(fastify, 'scanner', { ...options, connectionLimit: 5, acquireTimeoutMs: 3000 })))
-}, { name: 'scanner-db', fastify: '5.x', dependencies: ['config'] })
+  fastify.decorate('scannerDb', options === null ? null : createDb(fastify.pools.open('scanner', { ...options, connectionLimit: 5, acquireTimeoutMs: 3000 })))
+}, { name: 'scanner-db', fastify: '5.x', dependencies: ['config', 'pools'] })

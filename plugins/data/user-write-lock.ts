@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto'
 import fp from 'fastify-plugin'
 import type { Pool, PoolConnection } from 'mariadb'
 import type { FastifyBaseLogger } from 'fastify'
-import { openPool, serviceDbOptions } from './db.js'
+import { serviceDbOptions } from './db.js'
 import { conflict, unavailable } from '../edge/errors.js'
 
 export const IN_PROGRESS = 'Another change of yours is in progress; try again in a moment.'
@@ -133,7 +133,7 @@ declare module 'fastify' {
  */
 export default fp(async (fastify) => {
   const { config } = fastify
-  const pool = openPool(fastify, 'user-write-lock', {
+  const pool = fastify.pools.open('user-write-lock', {
     ...serviceDbOptions(config),
     connectionLimit: LOCK_CONNECTIONS,
     // Connections are opened when changes come in and closed again when idle.
@@ -141,4 +141,4 @@ export default fp(async (fastify) => {
     acquireTimeoutMs: config.USER_WRITE_LOCK_WAIT_MS
   })
   fastify.decorate('userWriteLock', createUserWriteLock(pool, config.WEB_DB_NAME, config.USER_WRITE_LOCK_WAIT_MS, fastify.log))
-}, { name: 'user-write-lock', fastify: '5.x', dependencies: ['config', 'db'] })
+}, { name: 'user-write-lock', fastify: '5.x', dependencies: ['config', 'pools', 'db'] })
