@@ -28,6 +28,7 @@ import scannerDb from './plugins/data/scanner-db.js'
 // Domain: the concerns, each over the data plugins and the concerns it depends on.
 import identity from './plugins/domain/identity.js'
 import oidcClient from './plugins/domain/oidc-client.js'
+import signInFlows from './plugins/domain/sign-in-flows.js'
 import refreshSessions from './plugins/domain/refresh-sessions.js'
 import blockedAccounts from './plugins/domain/blocked-accounts.js'
 import sessionEnds from './plugins/domain/session-ends.js'
@@ -204,6 +205,7 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   // Domain: each concern after those it depends on (fastify-plugin checks the declared dependencies).
   await fastify.register(identity)
   await fastify.register(oidcClient)
+  await fastify.register(signInFlows)
   await fastify.register(refreshSessions)
   // After the block check: a blocked account is told so rather than that its session ended.
   await fastify.register(blockedAccounts)

@@ -4,7 +4,7 @@ import { badRequest, notFound } from '../../../plugins/edge/errors.js'
 import { SignInError } from '../../../schemas/refusals.js'
 import { newTokenSid } from '../../../plugins/edge/auth.js'
 import { FreeText, errors } from '../../../schemas/common.js'
-import { newState, signInFlow } from '../../../lib/sign-in-flow.js'
+import { newState } from '../../../lib/sign-in-flow.js'
 
 const COOKIE = 'discord_oauth'
 const COOKIE_PATH = '/api/auth/discord'
@@ -18,7 +18,7 @@ const CDN_AVATARS = 'https://cdn.discordapp.com/avatars'
 const discordRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   const { config, auth, identity, chatPlatform, siteSettings, rateLimits, publicOrigin } = fastify
   const configured = chatPlatform.oauthConfigured
-  const flow = signInFlow(fastify, COOKIE_PATH)
+  const flow = fastify.signInFlows.create(COOKIE_PATH)
   const callbackUrl = (request: FastifyRequest) => `${publicOrigin(request)}/api/auth/discord/callback`
 
   // Local login must keep one method for non-admins: the chat platform and Telegram cannot both be off.

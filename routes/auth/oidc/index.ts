@@ -3,7 +3,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
 import { notFound } from '../../../plugins/edge/errors.js'
 import { SignInError } from '../../../schemas/refusals.js'
 import { errors } from '../../../schemas/common.js'
-import { returnOrigin, signInFlow, type LoginTransaction } from '../../../lib/sign-in-flow.js'
+import { returnOrigin, type LoginTransaction } from '../../../lib/sign-in-flow.js'
 
 const COOKIE_PATH = '/api/auth/oidc'
 const CALLBACK_PATH = '/api/auth/oidc/callback'
@@ -24,7 +24,7 @@ const redirectSchema = (description: string) => Type.Null({ description })
  */
 const oidcRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   const { config, identity, oidcClient, rateLimits, publicOrigin, refreshSessions } = fastify
-  const flow = signInFlow(fastify, COOKIE_PATH)
+  const flow = fastify.signInFlows.create(COOKIE_PATH)
 
   /** Reads the started sign-in and clears its cookies: whatever happens next, they are used up. */
   function takeTransaction (request: FastifyRequest, reply: FastifyReply): { transaction: LoginTransaction | null, verifier: string | null, origin: string } {
