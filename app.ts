@@ -58,6 +58,7 @@ import masterNames from './plugins/domain/master-names.js'
 import scanner from './plugins/domain/scanner.js'
 import pokemonAvailability from './plugins/domain/pokemon-availability.js'
 import iconSets from './plugins/domain/icon-sets.js'
+import liveSpawns from './plugins/domain/live-spawns.js'
 import alarmEstimates from './plugins/domain/alarm-estimates.js'
 // Routes: one file per URL folder, translating HTTP to plugin calls.
 import healthRoutes from './routes/health/index.js'
@@ -236,6 +237,7 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   await fastify.register(scanner)
   await fastify.register(pokemonAvailability)
   await fastify.register(iconSets)
+  await fastify.register(liveSpawns)
   await fastify.register(alarmEstimates)
 
   // Routes: after every hook and decorator they use; each file at the URL of its folder (test/route-folders.test.ts).

@@ -5,7 +5,7 @@ import { TtlCache } from '../../lib/ttl-cache.js'
 import { boundingBox, boxContains, pointInPolygon, type BoundingBox, type LatLon } from '../../lib/polygon.js'
 import { uniformIvShare } from '../../lib/iv-share.js'
 import {
-  OVERLAP_TYPES, alarmAreas, covers, distanceMetres, eggMatches, fullAlarm, invasionMatches, lureMatches, parsePvp, pokemonFilter,
+  OVERLAP_TYPES, alarmAreas, covers, distanceMetres, eggMatches, fullAlarm, invasionMatches, lureMatches, pokemonFilter,
   questMatches, raidMatches, type FullAlarm, type Grunt, type Place, type QuestEvent, type RaidEvent, type Spawn
 } from '../../lib/alarm-match.js'
 import { ALARM_KINDS, type AlarmType } from '../../schemas/alarm-types.js'
@@ -128,7 +128,7 @@ function boxSql (boxes: BoundingBox[], prefix = ''): { sql: string, params: numb
 class ScannerTimeout extends Error {}
 
 function createAlarmEstimates (fastify: FastifyInstance) {
-  const { config, clock, scannerDb, koji, userGeofences, engine, log } = fastify
+  const { config, clock, scannerDb, liveSpawns, koji, userGeofences, engine, log } = fastify
   const windowHours = config.ESTIMATE_WINDOW_HOURS
   const figuresCache = new TtlCache<string, Figures[]>(clock, 2000)
   const shared = new TtlCache<string, unknown>(clock, 64)
@@ -214,31 +214,13 @@ function createAlarmEstimates (fastify: FastifyInstance) {
     }
   }
 
-  async function countPokemon (pool: Pool, pass: Pass): Promise<number[]> {
+  /** Counts from the kept read of the live table (plugins/domain/live-spawns.ts), not a read per answer. */
+  async function countPokemon (pass: Pass): Promise<number[]> {
     const counts = new Array<number>(pass.targets.length).fill(0)
-    const boxes = boxesOf(pass)
+    const boxes = distinctBoxes(boxesOf(pass))
     if (boxes.length === 0) return counts
-    const where: string[] = ['first_seen_timestamp >= ?']
-    const params: unknown[] = [nowSeconds() - windowHours * 3600]
-    const box = boxSql(boxes)
-    where.push(box.sql)
-    params.push(...box.params)
-    // Every bound below is the loosest of all targets, so the SQL keeps a superset and the JS decides exactly.
-    const alarms = pass.targets.map((t) => t.alarm)
-    const ids = alarms.map((a) => numberOf(a.pokemon_id))
-    // One placeholder per distinct species: an alarm and its core twin name the same one.
-    const species = [...new Set(ids)]
-    if (!species.includes(0)) { where.push(`pokemon_id IN (${species.map(() => '?').join(',')})`); params.push(...species) }
-    const minIv = Math.min(...alarms.map((a) => numberOf(a.min_iv, -1)))
-    if (minIv >= 0) { where.push('iv >= ?'); params.push(minIv - 0.01) }
-    const minCp = Math.min(...alarms.map((a) => numberOf(a.min_cp)))
-    if (minCp > 0) { where.push('cp >= ?'); params.push(minCp) }
-    const minLevel = Math.min(...alarms.map((a) => numberOf(a.min_level)))
-    if (minLevel > 0) { where.push('level >= ?'); params.push(minLevel) }
-    const pvp = alarms.some((a) => numberOf(a.pvp_ranking_league) !== 0)
-    if (alarms.every((a) => numberOf(a.pvp_ranking_league) !== 0)) where.push('pvp IS NOT NULL')
-    const rows = await query(pool, `SELECT pokemon_id, form, atk_iv, def_iv, sta_iv, cp, level, gender, size, weight, expire_timestamp, first_seen_timestamp, lat, lon${pvp ? ', pvp' : ''}
-      FROM pokemon WHERE ${where.join(' AND ')}`, params)
+    const snapshot = await liveSpawns.current()
+    const pvp = pass.targets.some((t) => numberOf(t.alarm.pvp_ranking_league) !== 0)
     // Each row is tested only against the targets of its species and those of every species.
     const bySpecies = new Map<number, number[]>()
     const anySpecies: number[] = []
@@ -249,32 +231,17 @@ function createAlarmEstimates (fastify: FastifyInstance) {
     })
     const filters = pass.targets.map((t) => pokemonFilter(t.alarm))
     const at = placeTest(pass)
-    for (const r of rows) {
-      const pokemonId = Number(r[0])
-      const candidates = bySpecies.get(pokemonId)
-      if (candidates === undefined && anySpecies.length === 0) continue
-      const expire = n(r[10])
-      const spawn: Spawn = {
-        pokemonId,
-        form: n(r[1]) ?? 0,
-        atk: n(r[2]),
-        def: n(r[3]),
-        sta: n(r[4]),
-        cp: n(r[5]),
-        level: n(r[6]),
-        gender: n(r[7]),
-        size: n(r[8]),
-        weight: n(r[9]),
-        secondsLeft: expire === null ? null : expire - Number(r[11]),
-        pvp: pvp ? parsePvp(r[14]) : null
-      }
-      const inPlace = at(Number(r[12]), Number(r[13]))
+    snapshot.forEachIn(boxes, nowSeconds() - windowHours * 3600, (row) => {
+      const candidates = bySpecies.get(snapshot.pokemonId(row))
+      if (candidates === undefined && anySpecies.length === 0) return
+      const spawn = snapshot.spawn(row, pvp)
+      const inPlace = at(snapshot.lat(row), snapshot.lon(row))
       const test = (i: number) => {
         if ((filters[i] as (s: Spawn) => boolean)(spawn) && inPlace(pass.targets[i] as Target)) counts[i] = (counts[i] ?? 0) + 1
       }
       if (candidates !== undefined) for (const i of candidates) test(i)
       for (const i of anySpecies) test(i)
-    }
+    })
     return counts
   }
 
@@ -533,7 +500,7 @@ function createAlarmEstimates (fastify: FastifyInstance) {
         daily.catch(() => {})
       }
       const counts = type === 'pokemon'
-        ? await countPokemon(pool, pass)
+        ? await countPokemon(pass)
         : type === 'raid'
           ? await countRaids(pool, pass, raidMatches)
           : type === 'egg'
@@ -681,7 +648,7 @@ declare module 'fastify' {
 }
 
 /** Alert estimates from the scanner's tables, overlap between a member's alarms, and what is spawning now. */
-export default decoratorPlugin('alarm-estimates', createAlarmEstimates, ['config', 'clock', 'scanner-db', 'koji', 'user-geofences', 'engine'])
+export default decoratorPlugin('alarm-estimates', createAlarmEstimates, ['config', 'clock', 'scanner-db', 'live-spawns', 'koji', 'user-geofences', 'engine'])
 
 /** The types an estimate is asked for, by name or by path as GET /api/alarm-types lists them. */
 export const typeByNameOrPath = (value: string): AlarmType | undefined =>
