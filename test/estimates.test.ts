@@ -283,6 +283,8 @@ t.test('a typical day from the daily statistics: species, hundo and IV counts, o
   await s.scanner.query('DELETE FROM pokemon_iv_stats')
   await s.scanner.query('DELETE FROM pokemon_hundo_stats')
   s.clock.advance(61_000)
+  t.equal((await estimate(s, 'pokemon', { pokemon_id: 25, min_iv: 90 })).body.perDayBasis, 'iv-stats', 'a fence\'s week is kept ten minutes for everyone: the statistics of past days do not change')
+  s.clock.advance(10 * 60_000)
   const uniform = await estimate(s, 'pokemon', { pokemon_id: 25, min_iv: 90 })
   t.equal(uniform.body.perDayBasis, 'uniform', 'no IV statistics: says so')
   t.ok(Math.abs(uniform.body.perDay - 700 * share) < 1e-9)
@@ -467,6 +469,18 @@ t.test('no scanner: unavailable, never an error; overlap still answered', async 
   t.match(answer.body, { basis: 'unavailable', recent: null, perDay: null, coveredBy: [uid] })
   t.same((await s.app.inject({ method: 'GET', url: '/api/spawning-now/pokemon', headers: s.headers })).json(), { enabled: false, pokemon: [] })
   t.match((await s.app.inject({ method: 'GET', url: '/api/alarm-estimates?type=pokemon', headers: s.headers })).json(), { basis: 'unavailable', total: { recent: null } })
+})
+
+t.test('closing the app cuts a read of the live table under way instead of waiting it out', async (t) => {
+  const s = await setup(t, { ESTIMATE_TIMEOUT_MS: '200' })
+  const locker = await rootConnection()
+  await locker.query(`USE \`${await golbatDatabase()}\``)
+  await locker.query('LOCK TABLES pokemon WRITE')
+  t.teardown(async () => { await locker.query('UNLOCK TABLES').catch(() => {}); await locker.end() })
+  t.match((await estimate(s, 'pokemon', { pokemon_id: 25 })).body, { basis: 'unavailable' }, 'the read waits for the table')
+  const started = Date.now()
+  await s.app.close()
+  t.ok(Date.now() - started < 1000, `closed in ${Date.now() - started} ms`)
 })
 
 t.test('a scanner that is down or slow: unavailable within the time limit', async (t) => {

@@ -29,6 +29,9 @@ function createLiveSpawns (fastify: FastifyInstance) {
   let snapshot: SpawnSnapshot | null = null
   let reading: Promise<SpawnSnapshot> | null = null
   let lastRead = { rows: 0, ms: 0, bytes: 0 }
+  // The connection of a read under way: closing the app cuts it rather than wait out a whole table's read.
+  let streaming: { destroy: () => void } | null = null
+  fastify.addHook('onClose', async () => { streaming?.destroy() })
 
   async function read (): Promise<SpawnSnapshot> {
     if (scannerDb === null) throw new SnapshotUnavailable('no scanner database')
@@ -36,6 +39,7 @@ function createLiveSpawns (fastify: FastifyInstance) {
     const started = performance.now()
     const since = Math.floor(takenAt / 1000) - config.ESTIMATE_WINDOW_HOURS * 3600
     const connection = await scannerDb.pool.getConnection()
+    streaming = connection
     try {
       const builder = new SpawnSnapshotBuilder()
       const rows = connection.queryStream({ sql: `SET STATEMENT max_statement_time=${READ_LIMIT_S} FOR SELECT ${SNAPSHOT_COLUMNS} FROM pokemon WHERE first_seen_timestamp >= ?`, rowsAsArray: true }, [since])
@@ -44,6 +48,7 @@ function createLiveSpawns (fastify: FastifyInstance) {
       lastRead = { rows: done.size, ms: Math.round(performance.now() - started), bytes: done.bytes }
       return done
     } finally {
+      streaming = null
       await connection.release()
     }
   }
