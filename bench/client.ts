@@ -12,8 +12,8 @@ import { randomBytes } from 'node:crypto'
 import { existsSync, readdirSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import type { Browser, Page, Request } from 'playwright-core'
-import { launchChromium, signInAs } from '../dev/browser.js'
+import type { Browser } from 'playwright-core'
+import { launchChromium, scriptsLoaded, signInAs } from '../dev/browser.js'
 import { startDemo } from '../dev/demo.js'
 
 const PHONE = { latency: 150, downloadThroughput: 1_600_000 / 8, uploadThroughput: 750_000 / 8 }
@@ -44,30 +44,6 @@ async function loadLogin (browser: Browser, base: string, throttled: boolean): P
 }
 
 const DIST = fileURLToPath(new URL('../client/dist', import.meta.url))
-
-/**
- * The script files the page asks for while `action` runs (each once: reloads hit the cache), and their
- * size as the server sends them to a gzip client: the build's .gz copy, or the file itself where the
- * build kept none (under 1 KB).
- */
-async function scriptsLoaded (page: Page, action: () => Promise<void>, seen: Set<string>): Promise<{ bytes: number, files: string[] }> {
-  const files: string[] = []
-  const listener = (request: Request): void => {
-    const path = new URL(request.url()).pathname
-    if (request.resourceType() === 'script' && !seen.has(path)) {
-      seen.add(path)
-      files.push(path)
-    }
-  }
-  page.on('request', listener)
-  await action()
-  page.off('request', listener)
-  const size = (path: string): number => {
-    const file = join(DIST, path)
-    return existsSync(`${file}.gz`) ? statSync(`${file}.gz`).size : statSync(file).size
-  }
-  return { bytes: files.reduce((sum, path) => sum + size(path), 0), files }
-}
 
 /** Every script of the build, as sent gzip-compressed. */
 function allScripts (): number {

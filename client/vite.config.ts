@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url'
 import { defineConfig } from 'vite'
+import { jsonPick } from './json-pick.ts'
 import { precompress } from './precompress.ts'
 
 const outDir = fileURLToPath(new URL('dist', import.meta.url))
@@ -10,7 +11,7 @@ export default defineConfig({
     // React 18 (kept there for the test runner's reporter) instead of the client's React 19.
     dedupe: ['react', 'react-dom']
   },
-  plugins: [precompress(outDir)],
+  plugins: [jsonPick(), precompress(outDir)],
   build: {
     outDir,
     emptyOutDir: true,

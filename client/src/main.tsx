@@ -2,7 +2,7 @@ import { StrictMode, Suspense, lazy } from 'react'
 import { createRoot } from 'react-dom/client'
 import { BrowserRouter, Navigate, Route, Routes } from 'react-router'
 import { startBranding } from './branding'
-import { setUpI18n } from './i18n'
+import { loadAppText, setUpI18n } from './i18n'
 import { AlarmTypePage, PAGES } from './pages'
 import { getToken } from './session'
 import { FollowOtherTabs } from './shell/FollowOtherTabs'
@@ -16,8 +16,9 @@ startBranding()
 
 const Login = lazy(() => import('./features/sign-in/Login'))
 const Callback = lazy(() => import('./features/sign-in/Callback'))
-// The signed-in frame (navigation, profile, menus) is not part of the sign-in path either.
-const Layout = lazy(() => import('./shell/Layout'))
+// The signed-in frame (navigation, profile, menus) is not part of the sign-in path either, nor are the
+// words of the pages behind it.
+const Layout = lazy(async () => (await Promise.all([import('./shell/Layout'), loadAppText()]))[0])
 
 function RequireSession () {
   return getToken() === null ? <Navigate to='/login' replace /> : <Layout />

@@ -1,11 +1,13 @@
 import i18next from 'i18next'
 import { initReactI18next } from 'react-i18next'
-import en from './locales/en.json'
+import signInText from './locales/en.json?keys=app,callback,login,status,theme,userMenu&pick'
 
 /**
  * Translations: one JSON file per language in `locales/`, named by its BCP 47 tag. English is the
- * source and ships with the first script; every other language is its own chunk, loaded when chosen.
- * Adding a language is adding its file: it is found here and offered in the user menu.
+ * source: the words of the sign-in path ship with the first script (cut from the file as it is
+ * built, client/json-pick.ts), the whole of it is its own chunk that comes with the signed-in frame
+ * (`loadAppText`); every other language is its own chunk, loaded when chosen. Adding a language is
+ * adding its file: it is found here and offered in the user menu.
  */
 const LANGUAGE_KEY = 'aw.language'
 const FALLBACK = 'en'
@@ -69,11 +71,21 @@ export async function keepAllowed (allowed: string[]): Promise<void> {
   await changeLanguage(preferred ?? FALLBACK)
 }
 
+let appText: Promise<void> | null = null
+
+/** All of English, the fallback of every page past sign-in: awaited before the signed-in frame draws. */
+export async function loadAppText (): Promise<void> {
+  appText ??= import('./locales/en.json').then(
+    ({ default: english }) => { i18next.addResourceBundle(FALLBACK, 'translation', english, true, true) },
+    (err: unknown) => { appText = null; throw err })
+  await appText
+}
+
 export async function setUpI18n (): Promise<void> {
   i18next.on('languageChanged', (language) => { document.documentElement.lang = language })
   const language = initialLanguage()
   await i18next.use(initReactI18next).init({
-    resources: { [FALLBACK]: { translation: en } },
+    resources: { [FALLBACK]: { translation: signInText } },
     lng: FALLBACK,
     fallbackLng: FALLBACK,
     // React escapes what it renders already.

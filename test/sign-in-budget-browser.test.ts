@@ -1,0 +1,35 @@
+import t from 'tap'
+import { scriptsLoaded } from '../dev/browser.js'
+import { browserMissing, startBrowserApp } from './browser.js'
+
+/**
+ * The sign-in path stays light on a phone: the login page's JavaScript, as a gzip client receives it,
+ * is under 120 KB; the words of the pages past sign-in (all of English) come with the signed-in frame,
+ * and a signed-in page shows them, not raw keys.
+ */
+const BUDGET_BYTES = 120 * 1024
+
+const missing = browserMissing()
+if (missing !== undefined) t.fail(missing)
+else await budgetTests()
+
+async function budgetTests (): Promise<void> {
+  const env = await startBrowserApp(t)
+
+  t.test('the login page stays under its budget, and English past sign-in comes later', async (t) => {
+    const context = await env.browser.newContext({ baseURL: env.base })
+    t.teardown(async () => { await context.close() })
+    const page = await context.newPage()
+    const seen = new Set<string>()
+    const login = await scriptsLoaded(page, async () => {
+      await page.goto('/login?loggedout=1')
+      await page.getByRole('heading', { name: 'Sign in' }).waitFor()
+    }, seen)
+    t.ok(login.bytes < BUDGET_BYTES, `login page JavaScript ${(login.bytes / 1024).toFixed(1)} KB gzip in ${login.files.length} files (budget 120 KB)`)
+    t.notOk(login.files.some((f) => /\/en-[\w-]+\.js$/.test(f)), 'the whole of English is not on the login page')
+    const member = { id: '4001', name: 'member4001', latitude: 51.5, longitude: -0.12, area: ['centre'] }
+    const signedIn = await env.signIn(t, member, '/')
+    await signedIn.getByRole('link', { name: 'Alarms' }).first().waitFor()
+    t.equal(await signedIn.getByText(/^nav\./).count(), 0, 'the signed-in frame shows its words, not keys')
+  })
+}
