@@ -346,6 +346,22 @@ t.test('an engine without a tileserver gives no map: the post goes out without a
   }
 })
 
+t.test('an area the engine has not loaded yet (PoracleNG 404) gives no map: the post goes out without an image', async (t) => {
+  const s = await setup(t, {}, 'ng')
+  const id = await createFence(s, 'Park')
+  // A tileserver, but the fence is not among the engine's areas (its feed has not been reloaded).
+  s.engine.set({ staticMaps: true })
+  t.equal((await submit(s, id)).statusCode, 200)
+  await s.app.geofenceForum.idle()
+  const asked = s.engine.requests.filter((r) => /^\/api\/geofence\/[^/]+\/map$/.test(r.path))
+  t.equal(asked.length, 1, 'the engine was asked once')
+  t.same(mapRequests(s), [], 'nothing downloaded')
+  const [thread] = s.chat.threadsOf(FORUM_ID)
+  t.match(thread?.messages[0]?.embeds[0], { title: 'Park' }, 'posted')
+  t.notOk('image' in (thread?.messages[0]?.embeds[0] ?? {}), 'without an image')
+  t.notOk(s.chat.requests.some((r) => /multipart/.test(String(r.headers['content-type']))), 'no upload')
+})
+
 t.test('a map address that is no http(s) URL is not fetched', async (t) => {
   for (const address of ['file:///etc/passwd', 'gopher://127.0.0.1:6379/_INFO', 'not a url']) {
     await t.rejects(downloadMapImage(address), { name: 'MapImageError', fault: 'address' }, address)
