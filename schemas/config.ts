@@ -146,8 +146,8 @@ export const ConfigSchema = Type.Object({
     description: 'UICONS icon set (folder holding index.json) for every category without its own uicons_* site setting'
   }),
   GOLBAT_TIMEOUT_MS: int({ default: 10000, minimum: 100, description: 'Timeout of the pokemon availability call' }),
-  ESTIMATE_WINDOW_HOURS: int({ default: 1, minimum: 1, maximum: 24, description: 'Alarm estimates: hours of the scanner\'s live tables an estimate counts (keep within the scanner\'s pokemon retention)' }),
-  ESTIMATE_TIMEOUT_MS: int({ default: 2000, minimum: 100, description: 'Alarm estimates: longest wait for the scanner database before answering "unavailable"' }),
+  ESTIMATE_WINDOW_HOURS: int({ default: 1, minimum: 1, maximum: 24, description: 'Alarm estimates: hours of the scanner\'s live tables an estimate counts (keep within the scanner\'s pokemon retention); the pokemon of that window are kept in memory, about 70 bytes each' }),
+  ESTIMATE_TIMEOUT_MS: int({ default: 2000, minimum: 100, description: 'Alarm estimates: longest wait for the scanner database before answering "unavailable" (a read of the live pokemon table goes on behind it, for the next answer)' }),
   ESTIMATE_RATE_MAX: int({ default: 60, minimum: 1, description: 'Alarm estimates: requests per 60 s per signed-in member' }),
 
   // Maps
