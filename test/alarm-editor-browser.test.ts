@@ -7,15 +7,19 @@ import { insertAlarm } from './fakes/engine-db.js'
 
 /**
  * The alarm editor and list in Chromium on a 360-px phone and a desktop, against the whole service and
- * the engine fake: many alarms from one form, sliders, the list's search and select mode, bulk edit,
- * personal defaults, and never a native dialog.
+ * the engine fake of each generation (PoracleNG and PoracleJS): many alarms from one form, sliders, the
+ * list's search and select mode, bulk edit, personal defaults, and never a native dialog.
  */
 const missing = browserMissing()
 if (missing !== undefined) t.fail(missing)
-else await editorTests()
+else {
+  for (const engineMode of ['ng', 'js'] as const) {
+    await t.test(engineMode === 'ng' ? 'PoracleNG' : 'PoracleJS', async (t) => { await editorTests(t, engineMode) })
+  }
+}
 
-async function editorTests (): Promise<void> {
-  const env = await startBrowserApp(t)
+async function editorTests (t: Test, engineMode: 'ng' | 'js'): Promise<void> {
+  const env = await startBrowserApp(t, { engineMode })
   const { testApp, rows } = env
   const pool = testApp.app.engineDb.pool
   let nextUser = 5000
@@ -199,22 +203,33 @@ async function editorTests (): Promise<void> {
     t.same((await rows('monsters', user.id)).map((r) => r.pokemon_id), [1])
   })
 
-  t.test('phone: the quest summary is sent at once on request, and a refusal is said', async (t) => {
-    const user = human()
-    const page = await env.signIn(t, user, '/preferences', PHONE)
-    noNativeDialogs(t, page)
-    const summary = page.getByRole('region', { name: 'Quest summary' })
-    const sent = () => testApp.engine.requests.filter((r) => r.method === 'POST' && r.path === `/api/summaries/${user.id}/quest/trigger`).length
-    await summary.getByRole('button', { name: 'Send my summary now' }).click()
-    await summary.getByText('Your quest summary is on its way.').waitFor()
-    t.equal(sent(), 1, 'the engine was asked once')
-    t.same(await axeViolations(page), [], 'axe: the preferences page after sending')
-    testApp.engine.set({ summaryFeature: false })
-    t.teardown(() => { testApp.engine.set({ summaryFeature: true }) })
-    await summary.getByRole('button', { name: 'Send my summary now' }).click()
-    await summary.getByRole('alert').getByText(/./).waitFor()
-    t.notOk(await summary.getByText('Your quest summary is on its way.').isVisible(), 'no success while the engine refuses')
-  })
+  if (engineMode === 'js') {
+    t.test('phone: PoracleJS keeps no summaries, and preferences offer none', async (t) => {
+      const page = await env.signIn(t, human(), '/preferences', PHONE)
+      noNativeDialogs(t, page)
+      await page.getByRole('button', { name: 'Save defaults' }).waitFor()
+      await page.waitForLoadState('networkidle')
+      t.equal(await page.getByRole('region', { name: 'Quest summary' }).count(), 0)
+      t.same(await axeViolations(page), [], 'axe: the preferences page')
+    })
+  } else {
+    t.test('phone: the quest summary is sent at once on request, and a refusal is said', async (t) => {
+      const user = human()
+      const page = await env.signIn(t, user, '/preferences', PHONE)
+      noNativeDialogs(t, page)
+      const summary = page.getByRole('region', { name: 'Quest summary' })
+      const sent = () => testApp.engine.requests.filter((r) => r.method === 'POST' && r.path === `/api/summaries/${user.id}/quest/trigger`).length
+      await summary.getByRole('button', { name: 'Send my summary now' }).click()
+      await summary.getByText('Your quest summary is on its way.').waitFor()
+      t.equal(sent(), 1, 'the engine was asked once')
+      t.same(await axeViolations(page), [], 'axe: the preferences page after sending')
+      testApp.engine.set({ summaryFeature: false })
+      t.teardown(() => { testApp.engine.set({ summaryFeature: true }) })
+      await summary.getByRole('button', { name: 'Send my summary now' }).click()
+      await summary.getByRole('alert').getByText(/./).waitFor()
+      t.notOk(await summary.getByText('Your quest summary is on its way.').isVisible(), 'no success while the engine refuses')
+    })
+  }
 
   t.test('desktop: personal defaults prefill a new alarm and an edited raid keeps its place and shows its team', async (t) => {
     const user = human()
