@@ -9,7 +9,7 @@ const STALE_MS = 5 * 60_000
 /** The longest the scanner may spend on one read of its live table (a full scan of it). */
 const READ_LIMIT_S = 60
 
-export class SnapshotUnavailable extends Error {}
+class SnapshotUnavailable extends Error {}
 
 /**
  * The scanner's live pokemon, read whole at most once a minute while someone asks and kept in columns
@@ -53,12 +53,16 @@ function createLiveSpawns (fastify: FastifyInstance) {
     }
   }
 
+  /** The read under way, or a new one; its failure is logged here once, whoever waits for it. */
   function refresh (): Promise<SpawnSnapshot> {
-    reading ??= read().then((fresh) => {
-      snapshot = fresh
-      log.debug(lastRead, 'live pokemon read')
-      return fresh
-    }).finally(() => { reading = null })
+    if (reading === null) {
+      reading = read().then((fresh) => {
+        snapshot = fresh
+        log.debug(lastRead, 'live pokemon read')
+        return fresh
+      }).finally(() => { reading = null })
+      reading.catch((err: unknown) => { log.warn({ reason: (err as { code?: string }).code ?? (err as Error).message }, 'live pokemon read failed') })
+    }
     return reading
   }
 
@@ -71,14 +75,9 @@ function createLiveSpawns (fastify: FastifyInstance) {
       const age = snapshot === null ? Infinity : clock.now() - snapshot.takenAt
       if (snapshot !== null && age < FRESH_MS) return snapshot
       const next = refresh()
-      if (snapshot !== null && age < STALE_MS) {
-        next.catch((err: unknown) => { log.warn({ reason: (err as { code?: string }).code ?? (err as Error).message }, 'live pokemon read failed; the last one answers meanwhile') })
-        return snapshot
-      }
+      if (snapshot !== null && age < STALE_MS) return snapshot
       let timer: NodeJS.Timeout | undefined
       const timeout = new Promise<never>((_resolve, reject) => { timer = setTimeout(() => { reject(new SnapshotUnavailable('the scanner did not answer in time')) }, config.ESTIMATE_TIMEOUT_MS) })
-      // Whoever gives up waiting, the read's own failure is still reported once.
-      next.catch(() => {})
       try {
         return await Promise.race([next, timeout])
       } finally {
