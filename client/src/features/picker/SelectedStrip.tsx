@@ -1,3 +1,4 @@
+import { memo } from 'react'
 import { useTranslation } from 'react-i18next'
 import { IconImage, iconUrl, type IconCategory, type IconSet } from '../icons'
 
@@ -13,8 +14,11 @@ interface Props {
 /** Chips drawn at most: "select all shown" can choose a thousand, which the count already says. */
 const CHIPS_SHOWN = 40
 
-/** "Selected (n)": the choice as chips with their sprite, each removable, kept above the grid. */
-export function SelectedStrip ({ keys, nameOf, sets, onRemove, onClear }: Props) {
+/**
+ * "Selected (n)": the choice as chips with their sprite, each removable, kept above the grid. Memoised:
+ * drawn again when the choice changes, not on each keystroke of the picker's search.
+ */
+export const SelectedStrip = memo(function SelectedStrip ({ keys, nameOf, sets, onRemove, onClear }: Props) {
   const { t } = useTranslation()
   return (
     <div className='selected-strip'>
@@ -42,4 +46,4 @@ export function SelectedStrip ({ keys, nameOf, sets, onRemove, onClear }: Props)
           )}
     </div>
   )
-}
+})
