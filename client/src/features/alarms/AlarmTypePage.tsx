@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
-import { useWindowVirtualizer } from '@tanstack/react-virtual'
+import { useWindowVirtualizer, windowScroll, type Virtualizer } from '@tanstack/react-virtual'
 import { useTranslation } from 'react-i18next'
 import { Link, useParams } from 'react-router'
 import { alarms as alarmsApi, ApiError } from '../../api'
@@ -9,6 +9,7 @@ import { AlarmForm, type Outcome } from './AlarmForm'
 import { BulkEdit, type BulkResult } from './BulkEdit'
 import { describeAlarm, subjectOf, type Vocabulary } from './describe'
 import { Dialog, useDialogs } from '../../components/Dialog'
+import { withoutFirstWrite } from '../../components/virtual-scroll'
 import { ProfileTotal } from '../estimates/ProfileTotal'
 import { usePreparedPokemonCatalogue } from '../picker'
 import { recreateBody, type Alarm } from './form-model'
@@ -332,7 +333,43 @@ function AlarmList ({ type }: { type: AlarmTypeDescriptor }) {
   )
 }
 
-/** The cards in page order, only those near the screen in the document: a list of a thousand alarms stays quick. */
+/**
+ * A row's height as the virtualiser's resize observer reports it, after layout. When a row enters the page
+ * there is no report yet: it counts as measured before, or as estimated, never read from the element (that
+ * read forces a layout of the whole page in the middle of the commit that adds the rows).
+ */
+const rowHeight = (element: Element, entry: ResizeObserverEntry | undefined, instance: Virtualizer<Window, Element>): number => {
+  const box = entry?.borderBoxSize[0]
+  if (box !== undefined) return Math.round(box.blockSize)
+  const index = instance.indexFromElement(element)
+  return instance.itemSizeCache.get(instance.options.getItemKey(index)) ?? instance.options.estimateSize(index)
+}
+
+/**
+ * The window's size for the list, read in the frame after the first cards are drawn and on each resize. Read
+ * while the cards are being added, it would force a layout of the page in the middle of that commit (a
+ * phone's viewport is laid out to be measured); until then the screen's size stands in for it.
+ */
+function observeWindowSize (instance: Virtualizer<Window, Element>, report: (rect: { width: number, height: number }) => void): (() => void) | undefined {
+  const win = instance.scrollElement
+  if (win === null) return undefined
+  const read = () => { report({ width: win.innerWidth, height: win.innerHeight }) }
+  const frame = win.requestAnimationFrame(read)
+  win.addEventListener('resize', read, { passive: true })
+  return () => {
+    win.cancelAnimationFrame(frame)
+    win.removeEventListener('resize', read)
+  }
+}
+
+/** The list's scroll writer: its first write, of the offset the window is at, would only force a layout. */
+const scrollWindow = withoutFirstWrite<Window>(windowScroll)
+
+/**
+ * The cards in page order, only those near the screen in the document: a list of a thousand alarms stays
+ * quick. The drawn cards follow one another in the list's flow, pushed down by the space of the cards
+ * above them, so a card whose height is not measured yet never overlaps its neighbours.
+ */
 function VirtualList ({ items, render }: { items: Alarm[], render: (alarm: Alarm) => React.ReactNode }) {
   const listRef = useRef<HTMLUListElement>(null)
   const [offset, setOffset] = useState(0)
@@ -340,26 +377,23 @@ function VirtualList ({ items, render }: { items: Alarm[], render: (alarm: Alarm
   const virtualizer = useWindowVirtualizer({
     count: items.length,
     estimateSize: () => 120,
-    overscan: 6,
+    overscan: 3,
     scrollMargin: offset,
-    getItemKey: (i) => items[i]?.uid ?? i
+    getItemKey: (i) => items[i]?.uid ?? i,
+    initialRect: { width: window.screen.width, height: window.screen.height },
+    observeElementRect: observeWindowSize,
+    scrollToFn: scrollWindow,
+    measureElement: rowHeight
   })
+  const rows = virtualizer.getVirtualItems()
+  const above = (rows[0]?.start ?? offset) - offset
   return (
-    <ul ref={listRef} className='alarm-list virtual' style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
-      {virtualizer.getVirtualItems().map((row) => {
-        const alarm = items[row.index] as Alarm
-        return (
-          <li
-            key={row.key}
-            ref={virtualizer.measureElement}
-            data-index={row.index}
-            className='alarm-row'
-            style={{ position: 'absolute', top: 0, left: 0, width: '100%', transform: `translateY(${row.start - virtualizer.options.scrollMargin}px)` }}
-          >
-            {render(alarm)}
-          </li>
-        )
-      })}
+    <ul ref={listRef} className='alarm-list virtual' style={{ height: virtualizer.getTotalSize(), paddingTop: above, boxSizing: 'border-box' }}>
+      {rows.map((row) => (
+        <li key={row.key} ref={virtualizer.measureElement} data-index={row.index} className='alarm-row'>
+          {render(items[row.index] as Alarm)}
+        </li>
+      ))}
     </ul>
   )
 }

@@ -1,6 +1,7 @@
 import { elementScroll, useVirtualizer, type Virtualizer } from '@tanstack/react-virtual'
 import { memo, useCallback, useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react'
 import { useTranslation } from 'react-i18next'
+import { withoutFirstWrite } from '../../components/virtual-scroll'
 import { IconImage, iconUrl, useIconSets, type IconCategory, type IconSet } from '../icons'
 import type { Tile } from './catalogue'
 import { activeFacetCount, facetMatcher, noFacets, type Facets } from './facets'
@@ -60,20 +61,8 @@ function observeSize (instance: Virtualizer<HTMLDivElement, Element>, report: (r
   return () => { observer.disconnect() }
 }
 
-/**
- * Grids whose first scroll write is behind them. On mounting, the virtualizer writes its start offset
- * (0) to the grid, which is where a new element is already; the write would only force a layout of the
- * whole page in the middle of the grid's first commit. Every later write goes through.
- */
-const placed = new WeakSet<Element>()
-const scrollGrid: typeof elementScroll = (offset, options, instance) => {
-  const element = instance.scrollElement
-  if (element !== null && !placed.has(element)) {
-    placed.add(element)
-    if (offset + (options.adjustments ?? 0) === 0) return
-  }
-  elementScroll(offset, options, instance)
-}
+/** The grid's scroll writer: its first write, to the top where a new grid is, would only force a layout. */
+const scrollGrid = withoutFirstWrite<HTMLDivElement>(elementScroll)
 
 interface TileProps { tile: Tile, index: number, on: boolean, sets: Map<IconCategory, IconSet> | undefined, onToggle: (key: string) => void }
 
