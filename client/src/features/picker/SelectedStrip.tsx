@@ -14,6 +14,21 @@ interface Props {
 /** Chips drawn at most: "select all shown" can choose a thousand, which the count already says. */
 const CHIPS_SHOWN = 40
 
+interface ChipProps { chosen: string, name: string, sets: Map<IconCategory, IconSet> | undefined, onRemove: (key: string) => void }
+
+/** One chosen pokemon; memoised, so choosing more draws only the new chips. */
+const Chip = memo(function Chip ({ chosen, name, sets, onRemove }: ChipProps) {
+  const { t } = useTranslation()
+  const [id, form] = chosen.split('-').map(Number)
+  return (
+    <li className='chip'>
+      {(id ?? 0) > 0 && <IconImage src={iconUrl(sets, { kind: 'pokemon', id: id ?? 0, form: form ?? 0 })} label={name} size={24} />}
+      <span aria-hidden='true'>{name}</span>
+      <button type='button' className='chip-remove' aria-label={t('picker.remove', { name })} onClick={() => { onRemove(chosen) }}>✕</button>
+    </li>
+  )
+})
+
 /**
  * "Selected (n)": the choice as chips with their sprite, each removable, kept above the grid. Memoised:
  * drawn again when the choice changes, not on each keystroke of the picker's search.
@@ -30,17 +45,7 @@ export const SelectedStrip = memo(function SelectedStrip ({ keys, nameOf, sets, 
         ? <p className='small muted'>{t('picker.nothingSelected')}</p>
         : (
           <ul className='chip-list'>
-            {keys.slice(0, CHIPS_SHOWN).map((key) => {
-              const [id, form] = key.split('-').map(Number)
-              const name = nameOf(key)
-              return (
-                <li key={key} className='chip'>
-                  {(id ?? 0) > 0 && <IconImage src={iconUrl(sets, { kind: 'pokemon', id: id ?? 0, form: form ?? 0 })} label={name} size={24} />}
-                  <span aria-hidden='true'>{name}</span>
-                  <button type='button' className='chip-remove' aria-label={t('picker.remove', { name })} onClick={() => { onRemove(key) }}>✕</button>
-                </li>
-              )
-            })}
+            {keys.slice(0, CHIPS_SHOWN).map((key) => <Chip key={key} chosen={key} name={nameOf(key)} sets={sets} onRemove={onRemove} />)}
             {keys.length > CHIPS_SHOWN && <li className='small muted'>{t('picker.more', { count: keys.length - CHIPS_SHOWN })}</li>}
           </ul>
           )}
