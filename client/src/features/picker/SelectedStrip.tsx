@@ -1,4 +1,5 @@
 import { memo } from 'react'
+import type { TFunction } from 'i18next'
 import { useTranslation } from 'react-i18next'
 import { IconImage, iconUrl, type IconCategory, type IconSet } from '../icons'
 
@@ -14,11 +15,13 @@ interface Props {
 /** Chips drawn at most: "select all shown" can choose a thousand, which the count already says. */
 const CHIPS_SHOWN = 40
 
-interface ChipProps { chosen: string, name: string, sets: Map<IconCategory, IconSet> | undefined, onRemove: (key: string) => void }
+interface ChipProps { chosen: string, name: string, sets: Map<IconCategory, IconSet> | undefined, onRemove: (key: string) => void, t: TFunction }
 
-/** One chosen pokemon; memoised, so choosing more draws only the new chips. */
-const Chip = memo(function Chip ({ chosen, name, sets, onRemove }: ChipProps) {
-  const { t } = useTranslation()
+/**
+ * One chosen pokemon; memoised, so choosing more draws only the new chips. It gets the strip's `t` rather
+ * than a translation hook of its own: forty hooks cost more than the chips' own drawing.
+ */
+const Chip = memo(function Chip ({ chosen, name, sets, onRemove, t }: ChipProps) {
   const [id, form] = chosen.split('-').map(Number)
   return (
     <li className='chip'>
@@ -45,7 +48,7 @@ export const SelectedStrip = memo(function SelectedStrip ({ keys, nameOf, sets, 
         ? <p className='small muted'>{t('picker.nothingSelected')}</p>
         : (
           <ul className='chip-list'>
-            {keys.slice(0, CHIPS_SHOWN).map((key) => <Chip key={key} chosen={key} name={nameOf(key)} sets={sets} onRemove={onRemove} />)}
+            {keys.slice(0, CHIPS_SHOWN).map((key) => <Chip key={key} chosen={key} name={nameOf(key)} sets={sets} onRemove={onRemove} t={t} />)}
             {keys.length > CHIPS_SHOWN && <li className='small muted'>{t('picker.more', { count: keys.length - CHIPS_SHOWN })}</li>}
           </ul>
           )}
