@@ -41,11 +41,24 @@ const PHONE_WIDTH = 480
 const TILE_WIDTH = 112
 
 /**
- * The grid's size before its first layout: a phone's width, and the tallest picker.css lets it grow
- * (34rem). At most a row more than fits is drawn first; the resize observer reports the real size, and
- * nothing reads the page's size while the grid is being drawn (in a phone's viewport that read forces a layout).
+ * The grid's height, set here alone: most of a phone's screen, at most 34rem. The style below uses it, and
+ * so does the grid's first size, worked out once when the grid appears: the rows of the first commit are
+ * then the rows on screen, and the resize observer's first report (the real size, after layout) changes
+ * nothing, instead of drawing the grid again in the next frame.
  */
-const FIRST_RECT = { width: 360, height: 34 * 16 }
+const GRID_SHARE = 0.6
+const GRID_MAX_REM = 34
+const GRID_HEIGHT = `min(${GRID_SHARE * 100}vh, ${GRID_MAX_REM}rem)`
+
+/**
+ * Read once, as the grid first renders and before its commit changes the page: nothing is waiting to be
+ * laid out then, so the reads force no layout. Read on later renders (after a keystroke has changed the
+ * page) they would.
+ */
+const firstRect = (): { width: number, height: number } => {
+  const rem = Number.parseFloat(getComputedStyle(document.documentElement).fontSize) || 16
+  return { width: window.innerWidth, height: Math.min(window.innerHeight * GRID_SHARE, GRID_MAX_REM * rem) }
+}
 
 /** Columns for a grid this wide: 3 on a phone, more on wider screens (up to 8). */
 const columnsFor = (width: number): number => width < PHONE_WIDTH ? 3 : Math.max(4, Math.min(8, Math.floor(width / TILE_WIDTH)))
@@ -228,11 +241,12 @@ const TileGrid = memo(function TileGrid ({ tiles, selected, sets, onToggle }: Ti
     return () => { observer.disconnect() }
   }, [])
   const rows = Math.ceil(tiles.length / columns)
-  // The first rows are drawn in the first commit at a phone's size; the real size follows from a resize
-  // observer, after layout, instead of a measure that forces one while the grid is being drawn. One row
+  const [initialRect] = useState(firstRect)
+  // The first rows are drawn in the first commit at the size worked out above; later sizes come from a
+  // resize observer, after layout, instead of a measure that forces one while the grid is being drawn. One row
   // beyond each edge: a scroll draws the rows it brings in before that frame is painted, so more rows
   // kept in the page would only add to the layout and paint of every frame.
-  const virtualizer = useVirtualizer({ count: rows, getScrollElement: () => scrollRef.current, estimateSize: () => ROW_HEIGHT, overscan: 1, initialRect: FIRST_RECT, observeElementRect: observeSize, scrollToFn: scrollGrid })
+  const virtualizer = useVirtualizer({ count: rows, getScrollElement: () => scrollRef.current, estimateSize: () => ROW_HEIGHT, overscan: 1, initialRect, observeElementRect: observeSize, scrollToFn: scrollGrid })
 
   // Arrow keys move between tiles (rows off screen are scrolled in first); Tab leaves the grid.
   const onGridKey = (event: KeyboardEvent<HTMLDivElement>) => {
@@ -252,7 +266,7 @@ const TileGrid = memo(function TileGrid ({ tiles, selected, sets, onToggle }: Ti
   }
 
   return (
-    <div ref={scrollRef} className='grid-picker-scroll' data-testid='pokemon-grid' onKeyDown={onGridKey}>
+    <div ref={scrollRef} className='grid-picker-scroll' style={{ height: GRID_HEIGHT }} data-testid='pokemon-grid' onKeyDown={onGridKey}>
       <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
         {virtualizer.getVirtualItems().map((row) => (
           <div key={row.key} className='grid-picker-row' style={{ transform: `translateY(${row.start}px)`, gridTemplateColumns: `repeat(${columns}, minmax(0, 1fr))` }}>
