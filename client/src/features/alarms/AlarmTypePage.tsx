@@ -61,6 +61,17 @@ const QUICK: Record<Quick, (a: Alarm) => boolean> = {
   pvp: (a) => Number(a.pvp_ranking_league ?? 0) > 0,
   distance: (a) => Number(a.distance ?? 0) > 0
 }
+/** The name sort's collator, one per language: making one costs more than a re-sort's comparisons. */
+const collators = new Map<string, Intl.Collator>()
+function collatorFor (language: string): Intl.Collator {
+  let collator = collators.get(language)
+  if (collator === undefined) {
+    collator = new Intl.Collator(language, { numeric: true })
+    collators.set(language, collator)
+  }
+  return collator
+}
+
 /** "Everything" alarms (pokemon 0, every level) come first whatever the sort. */
 const isEverything = (a: Alarm): boolean => a.pokemon_id === 0 || a.level === 90 || (a.reward === 0 && a.reward_type !== undefined)
 
@@ -99,15 +110,17 @@ function AlarmList ({ type }: { type: AlarmTypeDescriptor }) {
     gymNames
   }), [t, monsters, raidLevels, language, gymNames])
 
+  // Each alarm's subject, the name sort's key: worked out once per list and language, not on every re-sort.
+  const subjects = useMemo(() => new Map(list.map((alarm) => [alarm, subjectOf(type, alarm, vocabulary)])), [list, type, vocabulary])
   /** Search, quick filters and sort over the loaded list; the sentence of each alarm is what the search reads. */
   const shown = useMemo(() => {
-    const collator = new Intl.Collator(i18n.language, { numeric: true })
+    const collator = collatorFor(i18n.language)
     const q = query.trim().toLocaleLowerCase(i18n.language)
     // The whole sentence of an alarm is dozens of translations: it is built only while a search needs it.
     const matches = (alarm: Alarm): boolean => q === '' || String(alarm.pokemon_id ?? '') === q.replace('#', '') ||
       describeAlarm(type, alarm, vocabulary).toLocaleLowerCase(i18n.language).includes(q)
     const rows = list.filter((alarm) => matches(alarm) && [...quick].every((k) => QUICK[k](alarm)))
-      .map((alarm) => ({ alarm, subject: subjectOf(type, alarm, vocabulary) }))
+      .map((alarm) => ({ alarm, subject: subjects.get(alarm) ?? '' }))
     rows.sort((a, b) => {
       const everything = Number(isEverything(b.alarm)) - Number(isEverything(a.alarm))
       if (everything !== 0) return everything
@@ -116,7 +129,7 @@ function AlarmList ({ type }: { type: AlarmTypeDescriptor }) {
       return collator.compare(a.subject, b.subject) || a.alarm.uid - b.alarm.uid
     })
     return rows.map((r) => r.alarm)
-  }, [list, query, quick, sort, type, vocabulary, i18n.language])
+  }, [list, subjects, query, quick, sort, type, vocabulary, i18n.language])
   const chosen = list.filter((a) => selected.has(a.uid)).map((a) => a.uid)
 
   /** Reads the list again without the loading state, so the page does not jump. */
