@@ -243,9 +243,9 @@ const TileGrid = memo(function TileGrid ({ tiles, selected, sets, onToggle }: Ti
   const rows = Math.ceil(tiles.length / columns)
   const [initialRect] = useState(firstRect)
   // The first rows are drawn in the first commit at the size worked out above; later sizes come from a
-  // resize observer, after layout, instead of a measure that forces one while the grid is being drawn. One row
-  // beyond each edge: a scroll draws the rows it brings in before that frame is painted, so more rows
-  // kept in the page would only add to the layout and paint of every frame.
+  // resize observer, after layout, instead of a measure that forces one while the grid is being drawn.
+  // One row beyond each edge: a scroll draws the rows it brings in before that frame is painted, so more
+  // rows kept in the page would only add to the layout and paint of every frame.
   const virtualizer = useVirtualizer({ count: rows, getScrollElement: () => scrollRef.current, estimateSize: () => ROW_HEIGHT, overscan: 1, initialRect, observeElementRect: observeSize, scrollToFn: scrollGrid })
 
   // Arrow keys move between tiles (rows off screen are scrolled in first); Tab leaves the grid.
