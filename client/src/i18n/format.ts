@@ -16,13 +16,34 @@ function cached<T extends Intl.NumberFormat | Intl.DateTimeFormat> (key: string,
   return formatter
 }
 
-export function formatNumber (language: string, value: number, options: Intl.NumberFormatOptions = {}): string {
-  return cached(`n|${language}|${JSON.stringify(options)}`, () => new Intl.NumberFormat(language, options)).format(value)
+const NO_OPTIONS: Intl.NumberFormatOptions = {}
+/**
+ * The number formatter for a language and options, found first by the options object itself: lists of a
+ * thousand cards format with the same few constant options, and spelling them out as a key on every call
+ * cost more than the formatting.
+ */
+const byOptions = new WeakMap<Intl.NumberFormatOptions, Map<string, Intl.NumberFormat>>()
+function numberFormat (language: string, options: Intl.NumberFormatOptions): Intl.NumberFormat {
+  let languages = byOptions.get(options)
+  if (languages === undefined) {
+    languages = new Map()
+    byOptions.set(options, languages)
+  }
+  let formatter = languages.get(language)
+  if (formatter === undefined) {
+    formatter = cached(`n|${language}|${JSON.stringify(options)}`, () => new Intl.NumberFormat(language, options))
+    languages.set(language, formatter)
+  }
+  return formatter
+}
+
+export function formatNumber (language: string, value: number, options: Intl.NumberFormatOptions = NO_OPTIONS): string {
+  return numberFormat(language, options).format(value)
 }
 
 /** A range of two numbers, the unit said once where the language does ("90–95 %", "90%–95%"). */
-export function formatNumberRange (language: string, start: number, end: number, options: Intl.NumberFormatOptions = {}): string {
-  return cached(`n|${language}|${JSON.stringify(options)}`, () => new Intl.NumberFormat(language, options)).formatRange(start, end)
+export function formatNumberRange (language: string, start: number, end: number, options: Intl.NumberFormatOptions = NO_OPTIONS): string {
+  return numberFormat(language, options).formatRange(start, end)
 }
 
 export function formatDateTime (language: string, value: Date | number, options: Intl.DateTimeFormatOptions = { dateStyle: 'medium', timeStyle: 'short' }): string {

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
-import { useWindowVirtualizer } from '@tanstack/react-virtual'
+import { useWindowVirtualizer, windowScroll, type Virtualizer } from '@tanstack/react-virtual'
 import { useTranslation } from 'react-i18next'
 import { Link, useParams } from 'react-router'
 import { alarms as alarmsApi, ApiError } from '../../api'
@@ -9,6 +9,7 @@ import { AlarmForm, type Outcome } from './AlarmForm'
 import { BulkEdit, type BulkResult } from './BulkEdit'
 import { describeAlarm, subjectOf, type Vocabulary } from './describe'
 import { Dialog, useDialogs } from '../../components/Dialog'
+import { withoutFirstWrite } from '../../components/virtual-scroll'
 import { ProfileTotal } from '../estimates/ProfileTotal'
 import { usePreparedPokemonCatalogue } from '../picker'
 import { recreateBody, type Alarm } from './form-model'
@@ -60,6 +61,17 @@ const QUICK: Record<Quick, (a: Alarm) => boolean> = {
   pvp: (a) => Number(a.pvp_ranking_league ?? 0) > 0,
   distance: (a) => Number(a.distance ?? 0) > 0
 }
+/** The name sort's collator, one per language: making one costs more than a re-sort's comparisons. */
+const collators = new Map<string, Intl.Collator>()
+function collatorFor (language: string): Intl.Collator {
+  let collator = collators.get(language)
+  if (collator === undefined) {
+    collator = new Intl.Collator(language, { numeric: true })
+    collators.set(language, collator)
+  }
+  return collator
+}
+
 /** "Everything" alarms (pokemon 0, every level) come first whatever the sort. */
 const isEverything = (a: Alarm): boolean => a.pokemon_id === 0 || a.level === 90 || (a.reward === 0 && a.reward_type !== undefined)
 
@@ -98,15 +110,17 @@ function AlarmList ({ type }: { type: AlarmTypeDescriptor }) {
     gymNames
   }), [t, monsters, raidLevels, language, gymNames])
 
+  // Each alarm's subject, the name sort's key: worked out once per list and language, not on every re-sort.
+  const subjects = useMemo(() => new Map(list.map((alarm) => [alarm, subjectOf(type, alarm, vocabulary)])), [list, type, vocabulary])
   /** Search, quick filters and sort over the loaded list; the sentence of each alarm is what the search reads. */
   const shown = useMemo(() => {
-    const collator = new Intl.Collator(i18n.language, { numeric: true })
+    const collator = collatorFor(i18n.language)
     const q = query.trim().toLocaleLowerCase(i18n.language)
     // The whole sentence of an alarm is dozens of translations: it is built only while a search needs it.
     const matches = (alarm: Alarm): boolean => q === '' || String(alarm.pokemon_id ?? '') === q.replace('#', '') ||
       describeAlarm(type, alarm, vocabulary).toLocaleLowerCase(i18n.language).includes(q)
     const rows = list.filter((alarm) => matches(alarm) && [...quick].every((k) => QUICK[k](alarm)))
-      .map((alarm) => ({ alarm, subject: subjectOf(type, alarm, vocabulary) }))
+      .map((alarm) => ({ alarm, subject: subjects.get(alarm) ?? '' }))
     rows.sort((a, b) => {
       const everything = Number(isEverything(b.alarm)) - Number(isEverything(a.alarm))
       if (everything !== 0) return everything
@@ -115,7 +129,7 @@ function AlarmList ({ type }: { type: AlarmTypeDescriptor }) {
       return collator.compare(a.subject, b.subject) || a.alarm.uid - b.alarm.uid
     })
     return rows.map((r) => r.alarm)
-  }, [list, query, quick, sort, type, vocabulary, i18n.language])
+  }, [list, subjects, query, quick, sort, type, vocabulary, i18n.language])
   const chosen = list.filter((a) => selected.has(a.uid)).map((a) => a.uid)
 
   /** Reads the list again without the loading state, so the page does not jump. */
@@ -332,7 +346,43 @@ function AlarmList ({ type }: { type: AlarmTypeDescriptor }) {
   )
 }
 
-/** The cards in page order, only those near the screen in the document: a list of a thousand alarms stays quick. */
+/**
+ * A row's height as the virtualiser's resize observer reports it, after layout. When a row enters the page
+ * there is no report yet: it counts as measured before, or as estimated, never read from the element (that
+ * read forces a layout of the whole page in the middle of the commit that adds the rows).
+ */
+const rowHeight = (element: Element, entry: ResizeObserverEntry | undefined, instance: Virtualizer<Window, Element>): number => {
+  const box = entry?.borderBoxSize[0]
+  if (box !== undefined) return Math.round(box.blockSize)
+  const index = instance.indexFromElement(element)
+  return instance.itemSizeCache.get(instance.options.getItemKey(index)) ?? instance.options.estimateSize(index)
+}
+
+/**
+ * The window's size for the list, read in the frame after the first cards are drawn and on each resize. Read
+ * while the cards are being added, it would force a layout of the page in the middle of that commit (a
+ * phone's viewport is laid out to be measured); until then the screen's size stands in for it.
+ */
+function observeWindowSize (instance: Virtualizer<Window, Element>, report: (rect: { width: number, height: number }) => void): (() => void) | undefined {
+  const win = instance.scrollElement
+  if (win === null) return undefined
+  const read = () => { report({ width: win.innerWidth, height: win.innerHeight }) }
+  const frame = win.requestAnimationFrame(read)
+  win.addEventListener('resize', read, { passive: true })
+  return () => {
+    win.cancelAnimationFrame(frame)
+    win.removeEventListener('resize', read)
+  }
+}
+
+/** The list's scroll writer: its first write, of the offset the window is at, would only force a layout. */
+const scrollWindow = withoutFirstWrite<Window>(windowScroll)
+
+/**
+ * The cards in page order, only those near the screen in the document: a list of a thousand alarms stays
+ * quick. The drawn cards follow one another in the list's flow, pushed down by the space of the cards
+ * above them, so a card whose height is not measured yet never overlaps its neighbours.
+ */
 function VirtualList ({ items, render }: { items: Alarm[], render: (alarm: Alarm) => React.ReactNode }) {
   const listRef = useRef<HTMLUListElement>(null)
   const [offset, setOffset] = useState(0)
@@ -340,26 +390,23 @@ function VirtualList ({ items, render }: { items: Alarm[], render: (alarm: Alarm
   const virtualizer = useWindowVirtualizer({
     count: items.length,
     estimateSize: () => 120,
-    overscan: 6,
+    overscan: 3,
     scrollMargin: offset,
-    getItemKey: (i) => items[i]?.uid ?? i
+    getItemKey: (i) => items[i]?.uid ?? i,
+    initialRect: { width: window.screen.width, height: window.screen.height },
+    observeElementRect: observeWindowSize,
+    scrollToFn: scrollWindow,
+    measureElement: rowHeight
   })
+  const rows = virtualizer.getVirtualItems()
+  const above = (rows[0]?.start ?? offset) - offset
   return (
-    <ul ref={listRef} className='alarm-list virtual' style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
-      {virtualizer.getVirtualItems().map((row) => {
-        const alarm = items[row.index] as Alarm
-        return (
-          <li
-            key={row.key}
-            ref={virtualizer.measureElement}
-            data-index={row.index}
-            className='alarm-row'
-            style={{ position: 'absolute', top: 0, left: 0, width: '100%', transform: `translateY(${row.start - virtualizer.options.scrollMargin}px)` }}
-          >
-            {render(alarm)}
-          </li>
-        )
-      })}
+    <ul ref={listRef} className='alarm-list virtual' style={{ height: virtualizer.getTotalSize(), paddingTop: above, boxSizing: 'border-box' }}>
+      {rows.map((row) => (
+        <li key={row.key} ref={virtualizer.measureElement} data-index={row.index} className='alarm-row'>
+          {render(items[row.index] as Alarm)}
+        </li>
+      ))}
     </ul>
   )
 }

@@ -23,9 +23,37 @@ const NAMED = new Set(['gender', 'team', 'rsvp_changes', 'pvp_ranking_evolution'
 
 const num = (value: unknown): number => typeof value === 'number' ? value : Number(value)
 
+// Constant options: the formatters are found by them (i18n/format.ts), one per language.
+const PERCENT: Intl.NumberFormatOptions = { style: 'unit', unit: 'percent' }
+const SECONDS: Intl.NumberFormatOptions = { style: 'unit', unit: 'second' }
+const PLAIN: Intl.NumberFormatOptions = {}
+const KILOMETRES: Intl.NumberFormatOptions = { style: 'unit', unit: 'kilometer', maximumFractionDigits: 1 }
+const METRES: Intl.NumberFormatOptions = { style: 'unit', unit: 'meter' }
+
 /** How a field's number is written in the page's language: its unit (percent, seconds) as `Intl` writes it. */
 const unitOptions = (field: FieldDescriptor): Intl.NumberFormatOptions =>
-  field.unit === '%' ? { style: 'unit', unit: 'percent' } : field.unit === 's' ? { style: 'unit', unit: 'second' } : {}
+  field.unit === '%' ? PERCENT : field.unit === 's' ? SECONDS : PLAIN
+
+/**
+ * Words that depend on the language alone (a field's label, a named value), translated once per `t`: each of
+ * a thousand cards asks for the same few dozen, and a translation with its fallback costs several lookups.
+ */
+const words = new WeakMap<TFunction, Map<string, string>>()
+function word (t: TFunction, key: string, translate: () => string): string {
+  let known = words.get(t)
+  if (known === undefined) {
+    known = new Map()
+    words.set(t, known)
+  }
+  let text = known.get(key)
+  if (text === undefined) {
+    text = translate()
+    known.set(key, text)
+  }
+  return text
+}
+
+const fieldLabel = (t: TFunction, name: string): string => word(t, `alarms.fields.${name}`, () => t(`alarms.fields.${name}`))
 
 /** A number through `Intl`; a value that is not a number (a text filter) as it is. */
 const quantity = (field: FieldDescriptor, value: unknown, v: Vocabulary): string =>
@@ -74,8 +102,8 @@ function subject (type: AlarmTypeDescriptor, alarm: Alarm, v: Vocabulary): strin
 
 function valueText (field: FieldDescriptor, value: unknown, v: Vocabulary): string {
   if (field.name === 'gym_id') return v.gymNames.get(String(value)) ?? String(value)
-  if (field.kind === 'boolean') return v.t(`alarms.fields.${field.name}`)
-  if (field.kind === 'enum' || NAMED.has(field.name)) return v.t(`pickers.values.${field.name}.${String(value)}`, { defaultValue: String(value) })
+  if (field.kind === 'boolean') return fieldLabel(v.t, field.name)
+  if (field.kind === 'enum' || NAMED.has(field.name)) return word(v.t, `pickers.values.${field.name}.${String(value)}`, () => v.t(`pickers.values.${field.name}.${String(value)}`, { defaultValue: String(value) }))
   if (Array.isArray(value)) return value.join(', ')
   return quantity(field, value, v)
 }
@@ -117,14 +145,14 @@ function filterParts (type: AlarmTypeDescriptor, alarm: Alarm, v: Vocabulary): A
       done.add(lowName).add(highName)
       const low = byName.get(lowName)!
       const high = byName.get(highName)!
-      const label = t(`describe.range.${base}`, { defaultValue: t(`alarms.fields.${lowName}`) })
-      if (differs(low) && differs(high)) parts.push({ field: base, text: `${label} ${v.numberRange(num(alarm[lowName]), num(alarm[highName]), unitOptions(low))}` })
-      else if (differs(low)) parts.push({ field: base, text: `${label} ≥ ${quantity(low, alarm[lowName], v)}` })
-      else if (differs(high)) parts.push({ field: base, text: `${label} ≤ ${quantity(low, alarm[highName], v)}` })
+      const label = () => word(t, `describe.range.${base}`, () => t(`describe.range.${base}`, { defaultValue: fieldLabel(t, lowName) }))
+      if (differs(low) && differs(high)) parts.push({ field: base, text: `${label()} ${v.numberRange(num(alarm[lowName]), num(alarm[highName]), unitOptions(low))}` })
+      else if (differs(low)) parts.push({ field: base, text: `${label()} ≥ ${quantity(low, alarm[lowName], v)}` })
+      else if (differs(high)) parts.push({ field: base, text: `${label()} ≤ ${quantity(low, alarm[highName], v)}` })
       continue
     }
     if (!differs(field)) continue
-    parts.push({ field: field.name, text: field.kind === 'boolean' ? valueText(field, alarm[field.name], v) : `${t(`alarms.fields.${field.name}`)}: ${valueText(field, alarm[field.name], v)}` })
+    parts.push({ field: field.name, text: field.kind === 'boolean' ? valueText(field, alarm[field.name], v) : `${fieldLabel(t, field.name)}: ${valueText(field, alarm[field.name], v)}` })
   }
   return parts
 }
@@ -134,7 +162,7 @@ export function scope (alarm: Alarm, v: Vocabulary): string {
   const distance = num(alarm.distance ?? 0)
   const areas = Array.isArray(alarm.override_areas) ? alarm.override_areas as string[] : []
   if (distance > 0) {
-    const shown = distance >= 1000 ? v.number(distance / 1000, { style: 'unit', unit: 'kilometer', maximumFractionDigits: 1 }) : v.number(distance, { style: 'unit', unit: 'meter' })
+    const shown = distance >= 1000 ? v.number(distance / 1000, KILOMETRES) : v.number(distance, METRES)
     // An alarm measured from a place of its own ("Home", "Work") names it; else the distance is from the profile's location.
     const place = typeof alarm.override_location_label === 'string' ? alarm.override_location_label.trim() : ''
     return place === '' ? v.t('describe.within', { distance: shown }) : v.t('describe.withinOf', { distance: shown, place })

@@ -1,6 +1,7 @@
 import { elementScroll, useVirtualizer, type Virtualizer } from '@tanstack/react-virtual'
 import { memo, useCallback, useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react'
 import { useTranslation } from 'react-i18next'
+import { withoutFirstWrite } from '../../components/virtual-scroll'
 import { IconImage, iconUrl, useIconSets, type IconCategory, type IconSet } from '../icons'
 import type { Tile } from './catalogue'
 import { activeFacetCount, facetMatcher, noFacets, type Facets } from './facets'
@@ -39,6 +40,26 @@ const ROW_HEIGHT = 112
 const PHONE_WIDTH = 480
 const TILE_WIDTH = 112
 
+/**
+ * The grid's height, set here alone: most of a phone's screen, at most 34rem. The style below uses it, and
+ * so does the grid's first size, worked out once when the grid appears: the rows of the first commit are
+ * then the rows on screen, and the resize observer's first report (the real size, after layout) changes
+ * nothing, instead of drawing the grid again in the next frame.
+ */
+const GRID_SHARE = 0.6
+const GRID_MAX_REM = 34
+const GRID_HEIGHT = `min(${GRID_SHARE * 100}vh, ${GRID_MAX_REM}rem)`
+
+/**
+ * Read once, as the grid first renders and before its commit changes the page: nothing is waiting to be
+ * laid out then, so the reads force no layout. Read on later renders (after a keystroke has changed the
+ * page) they would.
+ */
+const firstRect = (): { width: number, height: number } => {
+  const rem = Number.parseFloat(getComputedStyle(document.documentElement).fontSize) || 16
+  return { width: window.innerWidth, height: Math.min(window.innerHeight * GRID_SHARE, GRID_MAX_REM * rem) }
+}
+
 /** Columns for a grid this wide: 3 on a phone, more on wider screens (up to 8). */
 const columnsFor = (width: number): number => width < PHONE_WIDTH ? 3 : Math.max(4, Math.min(8, Math.floor(width / TILE_WIDTH)))
 
@@ -53,23 +74,8 @@ function observeSize (instance: Virtualizer<HTMLDivElement, Element>, report: (r
   return () => { observer.disconnect() }
 }
 
-/** The grid's height as picker.css sets it (`min(60vh, 34rem)`), known before layout. */
-const gridHeight = (): number => Math.min(window.innerHeight * 0.6, 34 * 16)
-
-/**
- * Grids whose first scroll write is behind them. On mounting, the virtualizer writes its start offset
- * (0) to the grid, which is where a new element is already; the write would only force a layout of the
- * whole page in the middle of the grid's first commit. Every later write goes through.
- */
-const placed = new WeakSet<Element>()
-const scrollGrid: typeof elementScroll = (offset, options, instance) => {
-  const element = instance.scrollElement
-  if (element !== null && !placed.has(element)) {
-    placed.add(element)
-    if (offset + (options.adjustments ?? 0) === 0) return
-  }
-  elementScroll(offset, options, instance)
-}
+/** The grid's scroll writer: its first write, to the top where a new grid is, would only force a layout. */
+const scrollGrid = withoutFirstWrite<HTMLDivElement>(elementScroll)
 
 interface TileProps { tile: Tile, index: number, on: boolean, sets: Map<IconCategory, IconSet> | undefined, onToggle: (key: string) => void }
 
@@ -148,10 +154,15 @@ export function PokemonGridPicker ({ selected, onChange, allowEverything = false
     if (!multiple) { onChange(selectedSet.has(key) ? [] : [key]); return }
     onChange(selectedSet.has(key) ? selected.filter((k) => k !== key) : [...selected, key])
   }
-  // The tiles get one handler for the picker's life; it reaches the current selection through a ref.
-  const latestToggle = useRef(toggle)
-  useEffect(() => { latestToggle.current = toggle })
-  const onTileToggle = useCallback((key: string) => { latestToggle.current(key) }, [])
+  const remove = (key: string) => { onChange(selected.filter((k) => k !== key)) }
+  const clear = () => { onChange([]) }
+  // The tiles and the chips get handlers for the picker's life (both are memoised, and scrolling or a
+  // keystroke must not draw them again); the handlers reach the current selection through a ref.
+  const latest = useRef({ toggle, remove, clear })
+  useEffect(() => { latest.current = { toggle, remove, clear } })
+  const onTileToggle = useCallback((key: string) => { latest.current.toggle(key) }, [])
+  const onChipRemove = useCallback((key: string) => { latest.current.remove(key) }, [])
+  const onClearAll = useCallback(() => { latest.current.clear() }, [])
   const selectVisible = () => {
     const add = visible.map((tile) => tile.key).filter((key) => !selectedSet.has(key))
     onChange([...selected, ...add])
@@ -162,45 +173,10 @@ export function PokemonGridPicker ({ selected, onChange, allowEverything = false
   }
   const reset = () => { setFacets(noFacets()); setQuery('') }
 
-  // Columns follow the grid's width (a phone, a tablet, a desktop dialog).
-  const scrollRef = useRef<HTMLDivElement>(null)
-  const [columns, setColumns] = useState(3)
-  // The grid (and so the element to measure) exists once the game data has loaded.
-  const loaded = catalogue !== null
-  useEffect(() => {
-    const element = scrollRef.current
-    if (element === null) return
-    // The observer reports the first size too, after layout: reading it here would force a layout.
-    const observer = new ResizeObserver(() => { setColumns(columnsFor(element.clientWidth)) })
-    observer.observe(element)
-    return () => { observer.disconnect() }
-  }, [loaded])
-  const rows = Math.ceil(visible.length / columns)
-  // The first rows are drawn in the first commit at a phone's size; the real size follows from a resize
-  // observer, after layout, instead of a measure that forces one while the grid is being drawn.
-  const virtualizer = useVirtualizer({ count: rows, getScrollElement: () => scrollRef.current, estimateSize: () => ROW_HEIGHT, overscan: 3, initialRect: { width: 360, height: gridHeight() }, observeElementRect: observeSize, scrollToFn: scrollGrid })
-
-  // Arrow keys move between tiles (rows off screen are scrolled in first); Tab leaves the grid.
-  const onGridKey = (event: KeyboardEvent<HTMLDivElement>) => {
-    const moves: Record<string, number> = { ArrowRight: 1, ArrowLeft: -1, ArrowDown: columns, ArrowUp: -columns, Home: -Infinity, End: Infinity }
-    const step = moves[event.key]
-    const current = Number((event.target as HTMLElement).dataset.index)
-    if (step === undefined || Number.isNaN(current)) return
-    event.preventDefault()
-    const next = Math.max(0, Math.min(visible.length - 1, step === Infinity ? visible.length - 1 : step === -Infinity ? 0 : current + step))
-    virtualizer.scrollToIndex(Math.floor(next / columns))
-    const focus = (tries: number) => {
-      const target = scrollRef.current?.querySelector<HTMLButtonElement>(`[data-index="${next}"]`)
-      if (target != null) target.focus()
-      else if (tries > 0) requestAnimationFrame(() => { focus(tries - 1) })
-    }
-    focus(5)
-  }
-
   return (
     <div className='grid-picker' role='group' aria-labelledby={labelId} aria-describedby={describedBy} aria-invalid={invalid || undefined}>
       <p id={labelId} className='grid-picker-label'>{label}</p>
-      <SelectedStrip keys={selected} nameOf={nameOf} sets={sets} onRemove={(key) => { onChange(selected.filter((k) => k !== key)) }} onClear={multiple ? () => { onChange([]) } : undefined} />
+      <SelectedStrip keys={selected} nameOf={nameOf} sets={sets} onRemove={onChipRemove} onClear={multiple ? onClearAll : undefined} />
       {allowEverything && (
         <button type='button' className='tile tile-wide' aria-pressed={selectedSet.has(EVERYTHING)} onClick={() => { toggle(EVERYTHING) }}>
           <span className='tile-check' aria-hidden='true'>{selectedSet.has(EVERYTHING) ? '✓' : ''}</span>
@@ -241,17 +217,65 @@ export function PokemonGridPicker ({ selected, onChange, allowEverything = false
       {failed && <p className='field-error'>{t('picker.unavailable')}</p>}
       {catalogue === null && !failed && <p className='muted' aria-busy='true'>{t('picker.loading')}</p>}
       {catalogue !== null && visible.length === 0 && <p className='muted'>{t('picker.noMatch')}</p>}
-      <div ref={scrollRef} className='grid-picker-scroll' data-testid='pokemon-grid' onKeyDown={onGridKey}>
-        <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
-          {virtualizer.getVirtualItems().map((row) => (
-            <div key={row.key} className='grid-picker-row' style={{ transform: `translateY(${row.start}px)`, gridTemplateColumns: `repeat(${columns}, minmax(0, 1fr))` }}>
-              {visible.slice(row.index * columns, row.index * columns + columns).map((tile, i) => (
-                <GridTile key={tile.key} tile={tile} index={row.index * columns + i} on={selectedSet.has(tile.key)} sets={sets} onToggle={onTileToggle} />
-              ))}
-            </div>
-          ))}
-        </div>
-      </div>
+      <TileGrid tiles={visible} selected={selectedSet} sets={sets} onToggle={onTileToggle} />
     </div>
   )
 }
+
+interface TileGridProps { tiles: Tile[], selected: Set<string>, sets: Map<IconCategory, IconSet> | undefined, onToggle: (key: string) => void }
+
+/**
+ * The scrolled window over the tiles, only the rows near the screen in the page. A component of its own:
+ * scrolling draws the rows coming into view, not the search, the chips and the buttons above them.
+ */
+const TileGrid = memo(function TileGrid ({ tiles, selected, sets, onToggle }: TileGridProps) {
+  // Columns follow the grid's width (a phone, a tablet, a desktop dialog).
+  const scrollRef = useRef<HTMLDivElement>(null)
+  const [columns, setColumns] = useState(3)
+  useEffect(() => {
+    const element = scrollRef.current
+    if (element === null) return
+    // The observer reports the first size too, after layout: reading it here would force a layout.
+    const observer = new ResizeObserver(() => { setColumns(columnsFor(element.clientWidth)) })
+    observer.observe(element)
+    return () => { observer.disconnect() }
+  }, [])
+  const rows = Math.ceil(tiles.length / columns)
+  const [initialRect] = useState(firstRect)
+  // The first rows are drawn in the first commit at the size worked out above; later sizes come from a
+  // resize observer, after layout, instead of a measure that forces one while the grid is being drawn.
+  // One row beyond each edge: a scroll draws the rows it brings in before that frame is painted, so more
+  // rows kept in the page would only add to the layout and paint of every frame.
+  const virtualizer = useVirtualizer({ count: rows, getScrollElement: () => scrollRef.current, estimateSize: () => ROW_HEIGHT, overscan: 1, initialRect, observeElementRect: observeSize, scrollToFn: scrollGrid })
+
+  // Arrow keys move between tiles (rows off screen are scrolled in first); Tab leaves the grid.
+  const onGridKey = (event: KeyboardEvent<HTMLDivElement>) => {
+    const moves: Record<string, number> = { ArrowRight: 1, ArrowLeft: -1, ArrowDown: columns, ArrowUp: -columns, Home: -Infinity, End: Infinity }
+    const step = moves[event.key]
+    const current = Number((event.target as HTMLElement).dataset.index)
+    if (step === undefined || Number.isNaN(current)) return
+    event.preventDefault()
+    const next = Math.max(0, Math.min(tiles.length - 1, step === Infinity ? tiles.length - 1 : step === -Infinity ? 0 : current + step))
+    virtualizer.scrollToIndex(Math.floor(next / columns))
+    const focus = (tries: number) => {
+      const target = scrollRef.current?.querySelector<HTMLButtonElement>(`[data-index="${next}"]`)
+      if (target != null) target.focus()
+      else if (tries > 0) requestAnimationFrame(() => { focus(tries - 1) })
+    }
+    focus(5)
+  }
+
+  return (
+    <div ref={scrollRef} className='grid-picker-scroll' style={{ height: GRID_HEIGHT }} data-testid='pokemon-grid' onKeyDown={onGridKey}>
+      <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+        {virtualizer.getVirtualItems().map((row) => (
+          <div key={row.key} className='grid-picker-row' style={{ transform: `translateY(${row.start}px)`, gridTemplateColumns: `repeat(${columns}, minmax(0, 1fr))` }}>
+            {tiles.slice(row.index * columns, row.index * columns + columns).map((tile, i) => (
+              <GridTile key={tile.key} tile={tile} index={row.index * columns + i} on={selected.has(tile.key)} sets={sets} onToggle={onToggle} />
+            ))}
+          </div>
+        ))}
+      </div>
+    </div>
+  )
+})
