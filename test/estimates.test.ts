@@ -283,8 +283,10 @@ t.test('a typical day from the daily statistics: species, hundo and IV counts, o
   await s.scanner.query('DELETE FROM pokemon_iv_stats')
   await s.scanner.query('DELETE FROM pokemon_hundo_stats')
   s.clock.advance(61_000)
-  t.equal((await estimate(s, 'pokemon', { pokemon_id: 25, min_iv: 90 })).body.perDayBasis, 'iv-stats', 'a fence\'s week is kept ten minutes for everyone: the statistics of past days do not change')
-  s.clock.advance(10 * 60_000)
+  t.equal((await estimate(s, 'pokemon', { pokemon_id: 25, min_iv: 90 })).body.perDayBasis, 'iv-stats', 'a fence\'s week is kept an hour for everyone: the statistics of past days do not change')
+  s.clock.advance(60 * 60_000)
+  // An hour on: a new access token, as the client would have by now.
+  s.headers = bearer(s.app, { userId: USER })
   const uniform = await estimate(s, 'pokemon', { pokemon_id: 25, min_iv: 90 })
   t.equal(uniform.body.perDayBasis, 'uniform', 'no IV statistics: says so')
   t.ok(Math.abs(uniform.body.perDay - 700 * share) < 1e-9)

@@ -19,8 +19,12 @@ const CACHE_MS = 60_000
 /** Scanner-wide reads (stats fences, spawning-now lists, grunt names) are shared by everyone this long. */
 const SHARED_MS = 60_000
 const GRUNTS_MS = 60 * 60_000
-/** A fence's week of daily statistics is shared by every member this long (its days are over). */
-const WEEK_MS = 10 * 60_000
+/**
+ * A fence's week of daily statistics is shared by every member this long: its days are over, so only a
+ * late write of yesterday's counts can change it (and a new day starts a new week at once: it is keyed by
+ * its first day).
+ */
+const WEEK_MS = 60 * 60_000
 /** Days of daily statistics a "typical day" averages (yesterday and the six before). */
 const STATS_DAYS = 7
 /**
