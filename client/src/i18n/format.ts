@@ -5,9 +5,9 @@ import { useTranslation } from 'react-i18next'
  * Dates and numbers in the interface language, through `Intl`: one formatter per language and style,
  * built once.
  */
-const cache = new Map<string, Intl.NumberFormat | Intl.DateTimeFormat>()
+const cache = new Map<string, Intl.NumberFormat | Intl.DateTimeFormat | Intl.Collator>()
 
-function cached<T extends Intl.NumberFormat | Intl.DateTimeFormat> (key: string, make: () => T): T {
+function cached<T extends Intl.NumberFormat | Intl.DateTimeFormat | Intl.Collator> (key: string, make: () => T): T {
   let formatter = cache.get(key) as T | undefined
   if (formatter === undefined) {
     formatter = make()
@@ -23,19 +23,30 @@ const NO_OPTIONS: Intl.NumberFormatOptions = {}
  * cost more than the formatting.
  */
 const byOptions = new WeakMap<Intl.NumberFormatOptions, Map<string, Intl.NumberFormat>>()
-function numberFormat (language: string, options: Intl.NumberFormatOptions): Intl.NumberFormat {
-  let languages = byOptions.get(options)
-  if (languages === undefined) {
-    languages = new Map()
-    byOptions.set(options, languages)
+const numberFormat = (language: string, options: Intl.NumberFormatOptions): Intl.NumberFormat =>
+  memoOn(byOptions, options, language, () => cached(`n|${language}|${JSON.stringify(options)}`, () => new Intl.NumberFormat(language, options)))
+
+/**
+ * The value for `key` under `owner` (an object: a translation function, an options object), made once:
+ * for look-ups a list of a thousand items repeats, where building a string key would cost more than the
+ * value. The owner's entries go with it.
+ */
+export function memoOn<O extends object, V> (store: WeakMap<O, Map<string, V>>, owner: O, key: string, make: () => V): V {
+  let values = store.get(owner)
+  if (values === undefined) {
+    values = new Map()
+    store.set(owner, values)
   }
-  let formatter = languages.get(language)
-  if (formatter === undefined) {
-    formatter = cached(`n|${language}|${JSON.stringify(options)}`, () => new Intl.NumberFormat(language, options))
-    languages.set(language, formatter)
+  let value = values.get(key)
+  if (value === undefined) {
+    value = make()
+    values.set(key, value)
   }
-  return formatter
+  return value
 }
+
+/** The collator of a language for sorting names, numbers in them by value. */
+export const nameCollator = (language: string): Intl.Collator => cached(`c|${language}`, () => new Intl.Collator(language, { numeric: true }))
 
 export function formatNumber (language: string, value: number, options: Intl.NumberFormatOptions = NO_OPTIONS): string {
   return numberFormat(language, options).format(value)

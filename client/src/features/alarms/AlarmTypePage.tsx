@@ -14,7 +14,7 @@ import { ProfileTotal } from '../estimates/ProfileTotal'
 import { usePreparedPokemonCatalogue } from '../picker'
 import { recreateBody, type Alarm } from './form-model'
 import { useAnnouncer } from './useAnnouncer'
-import { formatNumber, formatNumberRange } from '../../i18n/format'
+import { formatNumber, formatNumberRange, nameCollator } from '../../i18n/format'
 import { loadRaidLevels, type RaidLevel } from '../../pickers/game-data'
 import { useGymNames, useMonsters } from '../../pickers/useGameData'
 import { useSession } from '../../shell/session-context'
@@ -61,17 +61,6 @@ const QUICK: Record<Quick, (a: Alarm) => boolean> = {
   pvp: (a) => Number(a.pvp_ranking_league ?? 0) > 0,
   distance: (a) => Number(a.distance ?? 0) > 0
 }
-/** The name sort's collator, one per language: making one costs more than a re-sort's comparisons. */
-const collators = new Map<string, Intl.Collator>()
-function collatorFor (language: string): Intl.Collator {
-  let collator = collators.get(language)
-  if (collator === undefined) {
-    collator = new Intl.Collator(language, { numeric: true })
-    collators.set(language, collator)
-  }
-  return collator
-}
-
 /** "Everything" alarms (pokemon 0, every level) come first whatever the sort. */
 const isEverything = (a: Alarm): boolean => a.pokemon_id === 0 || a.level === 90 || (a.reward === 0 && a.reward_type !== undefined)
 
@@ -114,7 +103,7 @@ function AlarmList ({ type }: { type: AlarmTypeDescriptor }) {
   const subjects = useMemo(() => new Map(list.map((alarm) => [alarm, subjectOf(type, alarm, vocabulary)])), [list, type, vocabulary])
   /** Search, quick filters and sort over the loaded list; the sentence of each alarm is what the search reads. */
   const shown = useMemo(() => {
-    const collator = collatorFor(i18n.language)
+    const collator = nameCollator(i18n.language)
     const q = query.trim().toLocaleLowerCase(i18n.language)
     // The whole sentence of an alarm is dozens of translations: it is built only while a search needs it.
     const matches = (alarm: Alarm): boolean => q === '' || String(alarm.pokemon_id ?? '') === q.replace('#', '') ||

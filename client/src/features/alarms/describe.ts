@@ -1,6 +1,7 @@
 import type { TFunction } from 'i18next'
 import type { AlarmTypeDescriptor, FieldDescriptor } from '../../alarm-types'
 import { gruntName, maxLevelName, monsterName, raidLevelName, type Monster, type RaidLevel } from '../../pickers/game-data'
+import { memoOn } from '../../i18n/format'
 import type { Alarm } from './form-model'
 
 /** What the sentence needs besides the alarm: names from the game data, when they could be loaded. */
@@ -39,19 +40,7 @@ const unitOptions = (field: FieldDescriptor): Intl.NumberFormatOptions =>
  * a thousand cards asks for the same few dozen, and a translation with its fallback costs several lookups.
  */
 const words = new WeakMap<TFunction, Map<string, string>>()
-function word (t: TFunction, key: string, translate: () => string): string {
-  let known = words.get(t)
-  if (known === undefined) {
-    known = new Map()
-    words.set(t, known)
-  }
-  let text = known.get(key)
-  if (text === undefined) {
-    text = translate()
-    known.set(key, text)
-  }
-  return text
-}
+const word = (t: TFunction, key: string, translate: () => string): string => memoOn(words, t, key, translate)
 
 const fieldLabel = (t: TFunction, name: string): string => word(t, `alarms.fields.${name}`, () => t(`alarms.fields.${name}`))
 
