@@ -407,7 +407,9 @@ t.test('a provider token that no longer decrypts (key changed or data tampered) 
 
   const t0b = (await h.login()).get('refresh_token') ?? ''
   const other = await h.rowOf(t0b)
-  const flipped = other.encrypted_refresh_token.slice(0, -2) + (other.encrypted_refresh_token.endsWith('A') ? 'B' : 'A') + other.encrypted_refresh_token.slice(-1)
+  // Change the second-to-last character: always a full base64 digit, so the bytes really change.
+  const sealed = other.encrypted_refresh_token
+  const flipped = sealed.slice(0, -2) + (sealed.at(-2) === 'A' ? 'B' : 'A') + sealed.slice(-1)
   await h.app.db.pool.query('UPDATE oidc_sessions SET encrypted_refresh_token = ? WHERE id = ?', [flipped, other.id])
   t.equal((await h.refresh(t0b)).statusCode, 401, 'a tampered ciphertext fails closed')
   t.equal((await h.rowOf(t0b)).revoked_reason, 'decrypt_failed')
