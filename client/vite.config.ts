@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url'
 import { defineConfig } from 'vite'
+import { compileHints, EDITOR_MODULES } from './compile-hints.ts'
 import { jsonPick } from './json-pick.ts'
 import { precompress } from './precompress.ts'
 
@@ -11,7 +12,7 @@ export default defineConfig({
     // React 18 (kept there for the test runner's reporter) instead of the client's React 19.
     dedupe: ['react', 'react-dom']
   },
-  plugins: [jsonPick(), precompress(outDir)],
+  plugins: [jsonPick(), compileHints(EDITOR_MODULES), precompress(outDir)],
   build: {
     outDir,
     emptyOutDir: true,

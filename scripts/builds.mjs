@@ -49,7 +49,9 @@ export const PARTS = {
     script: 'build:client',
     sources: () => {
       if (!existsSync(join(client, 'src'))) return 0
-      const paths = ['src', 'public', 'index.html', 'vite.config.ts', 'precompress.ts', 'tsconfig.json', 'package.json'].map((p) => join(client, p))
+      // The build's own configuration and plugins (every .ts beside vite.config.ts) count as sources too.
+      const config = readdirSync(client).filter((name) => name.endsWith('.ts'))
+      const paths = ['src', 'public', 'index.html', 'tsconfig.json', 'package.json', ...config].map((p) => join(client, p))
       return newest(paths, () => true)
     }
   }

@@ -238,10 +238,15 @@ async function editorTests (t: Test, engineMode: 'ng' | 'js'): Promise<void> {
     await page.getByLabel('Distance').fill('1500')
     await page.getByRole('button', { name: 'Save defaults' }).click()
     await page.getByText('Defaults saved.').waitFor()
+    // Only the pages whose cards name raid levels read them: an answer coming in after the list is drawn
+    // would draw it again.
+    let levelReads = 0
+    page.on('request', (request) => { if (new URL(request.url()).pathname === '/api/masterdata/raid-levels') levelReads++ })
     await page.goto('/alarms/monsters')
     await page.getByRole('button', { name: 'Add alarm' }).click()
     await choosePokemon(page, 'pika', 'Pikachu')
     await page.getByRole('dialog').getByText(/Pikachu, within 1\.5 km/).waitFor()
+    t.equal(levelReads, 0, 'the pokémon list and its editor read no raid levels')
     await page.getByRole('button', { name: 'Create 1 alarm' }).click()
     await page.getByText('1 alarm created.').waitFor()
     t.match(await rows('monsters', user.id), [{ pokemon_id: 25, distance: 1500 }])
@@ -249,6 +254,7 @@ async function editorTests (t: Test, engineMode: 'ng' | 'js'): Promise<void> {
     for (const level of [1, 3, 5]) await insertAlarm(pool, 'raid', { id: user.id, pokemon_id: 9000, level, team: 4 })
     await page.goto('/alarms/raids')
     await page.getByText('Showing 3 of 3').waitFor()
+    t.equal(levelReads, 1, 'the raid list reads them once')
     const before = await page.locator('.alarm-title strong').allTextContents()
     await page.getByRole('button', { name: /^Edit: Raids: 1-Star/ }).click()
     await page.getByLabel('Team').selectOption({ label: 'Mystic (blue)' })

@@ -5,9 +5,11 @@ import { browserMissing, startBrowserApp } from './browser.js'
 /**
  * The sign-in path stays light on a phone: the login page's JavaScript, as a gzip client receives it,
  * is under 120 KB; the words of the pages past sign-in (all of English) come with the signed-in frame,
- * and a signed-in page shows them, not raw keys.
+ * and a signed-in page shows them, not raw keys. The alarm pages' chunks, whose code runs as soon as they
+ * load, are marked for eager compilation; the sign-in path's are not.
  */
 const BUDGET_BYTES = 120 * 1024
+const COMPILE_HINT = '//# allFunctionsCalledOnLoad\n'
 
 const missing = browserMissing()
 if (missing !== undefined) t.fail(missing)
@@ -16,7 +18,7 @@ else await budgetTests()
 async function budgetTests (): Promise<void> {
   const env = await startBrowserApp(t)
 
-  t.test('the login page stays under its budget, and English past sign-in comes later', async (t) => {
+  t.test('the login page stays under its budget, English past sign-in comes later, only the alarm pages compile eagerly', async (t) => {
     const context = await env.browser.newContext({ baseURL: env.base })
     t.teardown(async () => { await context.close() })
     const page = await context.newPage()
@@ -31,5 +33,20 @@ async function budgetTests (): Promise<void> {
     const signedIn = await env.signIn(t, member, '/')
     await signedIn.getByRole('link', { name: 'Alarms' }).first().waitFor()
     t.equal(await signedIn.getByText(/^nav\./).count(), 0, 'the signed-in frame shows its words, not keys')
+
+    // Only the alarm pages' own chunks ask V8 to compile every function as they load (client/compile-hints.ts).
+    const hinted = async (files: string[]) => {
+      const marked: string[] = []
+      for (const file of files) if ((await (await signedIn.request.get(file)).text()).startsWith(COMPILE_HINT)) marked.push(file)
+      return marked
+    }
+    t.same(await hinted(login.files), [], 'no script of the sign-in path is compiled eagerly')
+    const alarmPage = await scriptsLoaded(signedIn, async () => {
+      await signedIn.goto('/alarms/monsters')
+      await signedIn.getByRole('heading', { name: 'Pokémon', level: 1 }).waitFor()
+    }, seen)
+    const marked = await hinted(alarmPage.files)
+    t.ok(marked.some((f) => /\/alarms-[\w-]+\.js$/.test(f)), `the alarm list and editor chunk is compiled as it loads (marked: ${marked.join(', ')})`)
+    t.ok(marked.every((f) => /\/(alarms|AlarmTypePage|TemplateInput)-[\w-]+\.js$/.test(f)), 'and only the alarm pages\' chunks')
   })
 }

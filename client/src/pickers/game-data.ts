@@ -108,7 +108,6 @@ export function invasionIcon (value: string, grunts: Record<string, Grunt> | nul
  */
 export const loadSiteSettings = (): Promise<SiteSetting[]> => once('settings', async () => await settings.list())
 
-/** "Mewtwo (Armored)", or "Mewtwo" for the base form; "#123" when the engine does not know the id. */
 /** Each game data list indexed once by "id-form" and by id (its first form): a long alarm list names every row. */
 const indexes = new WeakMap<Monster[], Map<string, Monster>>()
 function indexOf (monsters: Monster[]): Map<string, Monster> {
@@ -124,6 +123,7 @@ function indexOf (monsters: Monster[]): Map<string, Monster> {
   return index
 }
 
+/** "Mewtwo (Armored)", or "Mewtwo" for the base form; "#123" when the engine does not know the id. */
 export function monsterName (monsters: Monster[] | null, id: number, form = 0): string {
   const index = monsters === null ? undefined : indexOf(monsters)
   const match = index?.get(`${id}-${form}`) ?? index?.get(String(id))

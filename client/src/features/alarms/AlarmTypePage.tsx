@@ -7,7 +7,7 @@ import { pagePath, type AlarmTypeDescriptor } from '../../alarm-types'
 import { AlarmCard } from './AlarmCard'
 import { AlarmForm, type Outcome } from './AlarmForm'
 import { BulkEdit, type BulkResult } from './BulkEdit'
-import { describeAlarm, subjectOf, type Vocabulary } from './describe'
+import { describeAlarm, prepareCardFormats, subjectOf, type Vocabulary } from './describe'
 import { Dialog, useDialogs } from '../../components/Dialog'
 import { withoutFirstWrite } from '../../components/virtual-scroll'
 import { ProfileTotal } from '../estimates/ProfileTotal'
@@ -18,6 +18,7 @@ import { formatNumber, formatNumberRange, nameCollator } from '../../i18n/format
 import { loadRaidLevels, type RaidLevel } from '../../pickers/game-data'
 import { useGymNames, useMonsters } from '../../pickers/useGameData'
 import { useSession } from '../../shell/session-context'
+import { whenIdle } from '../../shell/idle'
 import { Status } from '../../shell/Status'
 import { useLoad } from '../../shell/useLoad'
 import { usePageTitle } from '../../shell/usePageTitle'
@@ -61,6 +62,8 @@ const QUICK: Record<Quick, (a: Alarm) => boolean> = {
   pvp: (a) => Number(a.pvp_ranking_league ?? 0) > 0,
   distance: (a) => Number(a.distance ?? 0) > 0
 }
+/** The types whose cards name raid levels (describe.ts `levelName`). */
+const LEVEL_NAMING_TYPES: ReadonlySet<string> = new Set(['raid', 'egg'])
 /** "Everything" alarms (pokemon 0, every level) come first whatever the sort. */
 const isEverything = (a: Alarm): boolean => a.pokemon_id === 0 || a.level === 90 || (a.reward === 0 && a.reward_type !== undefined)
 
@@ -83,7 +86,10 @@ function AlarmList ({ type }: { type: AlarmTypeDescriptor }) {
   const ask = useDialogs()
   const addButton = useRef<HTMLButtonElement>(null)
 
-  useEffect(() => { void loadRaidLevels().then(setRaidLevels, () => undefined) }, [])
+  // Only raid and egg alarms name their levels. Read for the other types, the answer would come in after
+  // the list is drawn and, as a new vocabulary, draw every card and sort the whole list a second time.
+  const namesLevels = LEVEL_NAMING_TYPES.has(type.type)
+  useEffect(() => { if (namesLevels) void loadRaidLevels().then(setRaidLevels, () => undefined) }, [namesLevels])
   const list = useMemo(() => alarms.status === 'ready' ? alarms.data : [], [alarms])
   const gymIds = useMemo(() => list.flatMap((a) => typeof a.gym_id === 'string' && a.gym_id !== '' ? [a.gym_id] : []), [list])
   const gymNames = useGymNames(gymIds)
@@ -98,6 +104,7 @@ function AlarmList ({ type }: { type: AlarmTypeDescriptor }) {
     numberRange: (start, end, options) => formatNumberRange(language, start, end, options),
     gymNames
   }), [t, monsters, raidLevels, language, gymNames])
+  useEffect(() => whenIdle(() => { prepareCardFormats(vocabulary) }), [vocabulary])
 
   // Each alarm's subject, the name sort's key: worked out once per list and language, not on every re-sort.
   const subjects = useMemo(() => new Map(list.map((alarm) => [alarm, subjectOf(type, alarm, vocabulary)])), [list, type, vocabulary])

@@ -31,6 +31,15 @@ const PLAIN: Intl.NumberFormatOptions = {}
 const KILOMETRES: Intl.NumberFormatOptions = { style: 'unit', unit: 'kilometer', maximumFractionDigits: 1 }
 const METRES: Intl.NumberFormatOptions = { style: 'unit', unit: 'meter' }
 
+/**
+ * Builds every number format the cards use. Building an `Intl` formatter costs far more than using one,
+ * and a list's first cards would otherwise build them all inside the frame that draws them: the alarm
+ * page does it ahead, in idle time while its list loads.
+ */
+export function prepareCardFormats (v: Pick<Vocabulary, 'number'>): void {
+  for (const options of [PERCENT, SECONDS, PLAIN, KILOMETRES, METRES]) v.number(0, options)
+}
+
 /** How a field's number is written in the page's language: its unit (percent, seconds) as `Intl` writes it. */
 const unitOptions = (field: FieldDescriptor): Intl.NumberFormatOptions =>
   field.unit === '%' ? PERCENT : field.unit === 's' ? SECONDS : PLAIN

@@ -1,6 +1,7 @@
 import { useEffect, useMemo } from 'react'
 import type { Monster } from '../../pickers/game-data'
 import { useMonsters } from '../../pickers/useGameData'
+import { whenIdle } from '../../shell/idle'
 import { loadIconSet } from '../icons'
 import { buildCatalogue, type Catalogue } from './catalogue'
 
@@ -24,16 +25,10 @@ export function usePreparedPokemonCatalogue (): void {
   const { monsters } = useMonsters()
   useEffect(() => {
     if (monsters === null) return
-    const build = () => {
+    return whenIdle(() => {
       catalogueOf(monsters)
       void loadIconSet('pokemon')
-    }
-    if ('requestIdleCallback' in window) {
-      const handle = requestIdleCallback(build, { timeout: 2000 })
-      return () => { cancelIdleCallback(handle) }
-    }
-    const timer = setTimeout(build, 200)
-    return () => { clearTimeout(timer) }
+    })
   }, [monsters])
 }
 
