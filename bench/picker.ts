@@ -7,7 +7,8 @@
  * - select all visible → every tile's state painted (1,500 keys at once);
  * - scrolling the grid from top to bottom at ~2,400 px/s: frames drawn, frames dropped (over 1.5 frames).
  * Each step is measured inside the page (performance.now around the action, until two animation frames
- * later) and printed as the median of RUNS, next to the same steps unthrottled in the same run.
+ * later) and printed as the median of RUNS (BENCH_RUNS, default 5), next to the same steps unthrottled
+ * and, throttled, on the same page built without the compile hint (client/compile-hints.ts), in the same run.
  * Also prints the gzip size of the client chunk that holds the pickers. The API is a local stand-in
  * serving generated game data and a generated icon index; the page is the test harness, built with the
  * client's Vite.
@@ -21,7 +22,7 @@ import { launchChromium } from '../dev/browser.js'
 import { buildPickerHarness } from '../test/fixtures/picker-harness/build.js'
 
 const CPU_SLOWDOWN = 4
-const RUNS = 3
+const RUNS = Number(process.env.BENCH_RUNS ?? 5)
 const SPECIES = 1025
 const TYPE_NAMES = ['Normal', 'Fighting', 'Flying', 'Poison', 'Ground', 'Rock', 'Bug', 'Ghost', 'Steel', 'Fire', 'Water', 'Grass', 'Electric', 'Psychic', 'Ice', 'Dragon', 'Dark', 'Fairy']
 const FORM_NAMES = ['Alola', 'Galarian', 'Hisuian', 'Shadow', 'Costume']
@@ -57,18 +58,19 @@ async function startStandIn (): Promise<{ base: string, close: () => Promise<voi
   })
   app.get('/set/*', async (_request, reply) => await reply.type('image/png').header('cache-control', 'max-age=3600').send(PNG))
   ;(await buildPickerHarness())(app)
+  ;(await buildPickerHarness({ compileHints: false }))(app)
   const address = await app.listen({ host: '127.0.0.1', port: 0 })
   return { base: address, close: async () => { await app.close() } }
 }
 
 interface Run { firstRender: number, search: number, selectVisible: number, frames: number, dropped: number, tiles: number }
 
-async function measure (browser: Browser, base: string, throttled: boolean): Promise<Run> {
+async function measure (browser: Browser, base: string, throttled: boolean, harnessPath = '/harness/'): Promise<Run> {
   const context = await browser.newContext({ viewport: { width: 360, height: 740 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true })
   try {
     const page = await context.newPage()
     if (throttled) await (await context.newCDPSession(page)).send('Emulation.setCPUThrottlingRate', { rate: CPU_SLOWDOWN })
-    await page.goto(`${base}/harness/index.html?defer`)
+    await page.goto(`${base}${harnessPath}index.html?defer`)
     // Offered once the page has read the game data; the page then prepares the grid's catalogue in idle
     // time, as the alarm list does before its editor opens. The tap waits for that idle time (an idle
     // callback queued now runs after the page's), so the timing below is the grid alone, every run: with
@@ -151,17 +153,23 @@ const browser = await launchChromium()
 try {
   const plain: Run[] = []
   const phone: Run[] = []
+  const phoneLazy: Run[] = []
   for (let i = 0; i < RUNS; i++) {
     plain.push(await measure(browser, standIn.base, false))
     phone.push(await measure(browser, standIn.base, true))
+    phoneLazy.push(await measure(browser, standIn.base, true, '/harness-lazy/'))
   }
+  const at = (runs: Run[], key: 'firstRender' | 'search' | 'selectVisible'): number => median(runs.map((r) => r[key]))
   const show = (runs: Run[]): string =>
-    `first render ${median(runs.map((r) => r.firstRender)).toFixed(0)} ms, search ${median(runs.map((r) => r.search)).toFixed(0)} ms, ` +
-    `select all visible ${median(runs.map((r) => r.selectVisible)).toFixed(0)} ms, scrolling ${median(runs.map((r) => r.frames))} frames with ${median(runs.map((r) => r.dropped))} dropped`
+    `first render ${at(runs, 'firstRender').toFixed(0)} ms, search ${at(runs, 'search').toFixed(0)} ms, ` +
+    `select all visible ${at(runs, 'selectVisible').toFixed(0)} ms, scrolling ${median(runs.map((r) => r.frames))} frames with ${median(runs.map((r) => r.dropped))} dropped`
   console.log(`pokemon grid, ${phone[0]?.tiles ?? 0} tiles, median of ${RUNS}:`)
   console.log(`  unthrottled:    ${show(plain)}`)
   console.log(`  throttled phone (${CPU_SLOWDOWN}x CPU): ${show(phone)}`)
-  console.log(`  ratio throttled/unthrottled (first render): ${(median(phone.map((r) => r.firstRender)) / median(plain.map((r) => r.firstRender))).toFixed(1)}x`)
+  console.log(`  the same page without the compile hint (client/compile-hints.ts), throttled: ${show(phoneLazy)}`)
+  console.log(`  ratio with/without the hint, throttled: first render ${(at(phone, 'firstRender') / at(phoneLazy, 'firstRender')).toFixed(2)}x, ` +
+    `search ${(at(phone, 'search') / at(phoneLazy, 'search')).toFixed(2)}x, select all visible ${(at(phone, 'selectVisible') / at(phoneLazy, 'selectVisible')).toFixed(2)}x`)
+  console.log(`  ratio throttled/unthrottled (first render): ${(at(phone, 'firstRender') / at(plain, 'firstRender')).toFixed(1)}x`)
   console.log(`picker chunk: ${pickerChunk()}`)
 } finally {
   await browser.close()
