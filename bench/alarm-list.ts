@@ -22,7 +22,7 @@ import { benchDatabases, benchEnv, createEngineDatabase, dropDatabases, fillEngi
 
 const PHONE = { latency: 150, downloadThroughput: 1_600_000 / 8, uploadThroughput: 750_000 / 8 }
 const CPU_SLOWDOWN = 4
-const RUNS = 5
+const RUNS = Number(process.env.BENCH_RUNS ?? 7)
 const ALARMS = 1000
 const SECRET = 'bench-engine-secret'
 const USER = '123456789012345678'
@@ -102,8 +102,10 @@ try {
     plain.push(await loadList(browser, false))
     phone.push(await loadList(browser, true))
   }
-  const show = (runs: ListRun[]) => `render ${median(runs.map((r) => r.render)).toFixed(0)} ms (painted ${median(runs.map((r) => r.painted)).toFixed(0)} ms), re-sort ${median(runs.map((r) => r.resort)).toFixed(0)} ms`
-  console.log(`alarm list with ${ALARMS} alarms, median of ${RUNS}: unthrottled ${show(plain)}; throttled phone ${show(phone)}`)
+  const spread = (values: number[]) => `${Math.min(...values).toFixed(0)}–${Math.max(...values).toFixed(0)}`
+  const show = (runs: ListRun[]) => `render ${median(runs.map((r) => r.render)).toFixed(0)} ms [${spread(runs.map((r) => r.render))}] ` +
+    `(painted ${median(runs.map((r) => r.painted)).toFixed(0)} ms), re-sort ${median(runs.map((r) => r.resort)).toFixed(0)} ms`
+  console.log(`alarm list with ${ALARMS} alarms, median of ${RUNS} [fastest–slowest]: unthrottled ${show(plain)}; throttled phone ${show(phone)}`)
   console.log(`ratio throttled/unthrottled (render): ${(median(phone.map((r) => r.render)) / median(plain.map((r) => r.render))).toFixed(1)}x`)
 
   const chunk = readdirSync(DIST).find((name) => name.startsWith('AlarmTypePage-') && name.endsWith('.js'))

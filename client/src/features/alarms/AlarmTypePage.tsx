@@ -381,13 +381,16 @@ const scrollWindow = withoutFirstWrite<Window>(windowScroll)
  */
 function VirtualList ({ items, render }: { items: Alarm[], render: (alarm: Alarm) => React.ReactNode }) {
   const listRef = useRef<HTMLUListElement>(null)
-  const [offset, setOffset] = useState(0)
+  // Where the list starts, read after the first cards are painted. Until then the first render draws
+  // only the cards that can be on screen, none beyond: the three more each way that keep a scroll smooth
+  // come with that read, after the first frame instead of in it.
+  const [offset, setOffset] = useState<number | null>(null)
   useEffect(() => { setOffset(listRef.current?.offsetTop ?? 0) }, [])
   const virtualizer = useWindowVirtualizer({
     count: items.length,
     estimateSize: () => 120,
-    overscan: 3,
-    scrollMargin: offset,
+    overscan: offset === null ? 0 : 3,
+    scrollMargin: offset ?? 0,
     getItemKey: (i) => items[i]?.uid ?? i,
     initialRect: { width: window.screen.width, height: window.screen.height },
     observeElementRect: observeWindowSize,
@@ -395,7 +398,7 @@ function VirtualList ({ items, render }: { items: Alarm[], render: (alarm: Alarm
     measureElement: rowHeight
   })
   const rows = virtualizer.getVirtualItems()
-  const above = (rows[0]?.start ?? offset) - offset
+  const above = (rows[0]?.start ?? offset ?? 0) - (offset ?? 0)
   return (
     <ul ref={listRef} className='alarm-list virtual' style={{ height: virtualizer.getTotalSize(), paddingTop: above, boxSizing: 'border-box' }}>
       {rows.map((row) => (
