@@ -7,6 +7,7 @@ import { AlarmTypePage, PAGES } from './pages'
 import { getToken } from './session'
 import { FollowOtherTabs } from './shell/FollowOtherTabs'
 import { NotFound } from './shell/NotFound'
+import { PageBoundary } from './shell/PageBoundary'
 import { PageLoading } from './shell/PageLoading'
 import { applyStoredTheme } from './theme'
 import './styles.css'
@@ -53,9 +54,11 @@ if (root === null) throw new Error('index.html has no #root element')
 void setUpI18n().then(() => {
   createRoot(root).render(
     <StrictMode>
-      <Suspense fallback={<PageLoading />}>
-        <App />
-      </Suspense>
+      <PageBoundary>
+        <Suspense fallback={<PageLoading />}>
+          <App />
+        </Suspense>
+      </PageBoundary>
     </StrictMode>
   )
 })

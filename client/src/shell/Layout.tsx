@@ -6,6 +6,7 @@ import { Brand } from '../branding'
 import { PAGES } from '../pages'
 import { AlertsToggle } from './AlertsToggle'
 import { ImpersonationBanner } from './impersonation'
+import { PageBoundary } from './PageBoundary'
 import { PageLoading } from './PageLoading'
 import { ProfileSwitcher } from './ProfileSwitcher'
 import { featureOff, SessionProvider, useSession } from './session-context'
@@ -63,9 +64,11 @@ function Frame () {
       <div className='frame'>
         <Navigation open={navOpen} />
         <main id='main' tabIndex={-1} className='frame-main'>
-          <Suspense fallback={<PageLoading />}>
-            <Outlet />
-          </Suspense>
+          <PageBoundary key={pathname}>
+            <Suspense fallback={<PageLoading />}>
+              <Outlet />
+            </Suspense>
+          </PageBoundary>
         </main>
       </div>
     </>
