@@ -27,7 +27,7 @@ async function project (t: Test, files: Record<string, string>): Promise<string>
 }
 
 async function chunks (root: string, plugins: unknown[]): Promise<Chunk[]> {
-  const result = await build({ configFile: false, root, logLevel: 'silent', plugins, build: { write: false, lib: undefined, rolldownOptions: { input: join(root, 'main.js') } } })
+  const result = await build({ configFile: false, root, logLevel: 'silent', plugins, build: { write: false, rolldownOptions: { input: join(root, 'main.js') } } })
   return (Array.isArray(result) ? result : [result]).flatMap((r) => r.output).filter((c) => c.type === 'chunk')
 }
 

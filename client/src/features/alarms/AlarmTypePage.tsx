@@ -7,7 +7,7 @@ import { pagePath, type AlarmTypeDescriptor } from '../../alarm-types'
 import { AlarmCard } from './AlarmCard'
 import { AlarmForm, type Outcome } from './AlarmForm'
 import { BulkEdit, type BulkResult } from './BulkEdit'
-import { describeAlarm, prepareCardFormats, subjectOf, type Vocabulary } from './describe'
+import { describeAlarm, LEVEL_NAMING_TYPES, prepareCardFormats, subjectOf, type Vocabulary } from './describe'
 import { Dialog, useDialogs } from '../../components/Dialog'
 import { withoutFirstWrite } from '../../components/virtual-scroll'
 import { ProfileTotal } from '../estimates/ProfileTotal'
@@ -62,8 +62,6 @@ const QUICK: Record<Quick, (a: Alarm) => boolean> = {
   pvp: (a) => Number(a.pvp_ranking_league ?? 0) > 0,
   distance: (a) => Number(a.distance ?? 0) > 0
 }
-/** The types whose cards name raid levels (describe.ts `levelName`). */
-const LEVEL_NAMING_TYPES: ReadonlySet<string> = new Set(['raid', 'egg'])
 /** "Everything" alarms (pokemon 0, every level) come first whatever the sort. */
 const isEverything = (a: Alarm): boolean => a.pokemon_id === 0 || a.level === 90 || (a.reward === 0 && a.reward_type !== undefined)
 
@@ -104,7 +102,7 @@ function AlarmList ({ type }: { type: AlarmTypeDescriptor }) {
     numberRange: (start, end, options) => formatNumberRange(language, start, end, options),
     gymNames
   }), [t, monsters, raidLevels, language, gymNames])
-  useEffect(() => whenIdle(() => { prepareCardFormats(vocabulary) }), [vocabulary])
+  useEffect(() => whenIdle(() => { prepareCardFormats(language) }), [language])
 
   // Each alarm's subject, the name sort's key: worked out once per list and language, not on every re-sort.
   const subjects = useMemo(() => new Map(list.map((alarm) => [alarm, subjectOf(type, alarm, vocabulary)])), [list, type, vocabulary])

@@ -1,7 +1,7 @@
 import type { TFunction } from 'i18next'
 import type { AlarmTypeDescriptor, FieldDescriptor } from '../../alarm-types'
 import { gruntName, maxLevelName, monsterName, raidLevelName, type Monster, type RaidLevel } from '../../pickers/game-data'
-import { memoOn } from '../../i18n/format'
+import { formatNumber, memoOn } from '../../i18n/format'
 import type { Alarm } from './form-model'
 
 /** What the sentence needs besides the alarm: names from the game data, when they could be loaded. */
@@ -36,8 +36,8 @@ const METRES: Intl.NumberFormatOptions = { style: 'unit', unit: 'meter' }
  * and a list's first cards would otherwise build them all inside the frame that draws them: the alarm
  * page does it ahead, in idle time while its list loads.
  */
-export function prepareCardFormats (v: Pick<Vocabulary, 'number'>): void {
-  for (const options of [PERCENT, SECONDS, PLAIN, KILOMETRES, METRES]) v.number(0, options)
+export function prepareCardFormats (language: string): void {
+  for (const options of [PERCENT, SECONDS, PLAIN, KILOMETRES, METRES]) formatNumber(language, 0, options)
 }
 
 /** How a field's number is written in the page's language: its unit (percent, seconds) as `Intl` writes it. */
@@ -56,6 +56,9 @@ const fieldLabel = (t: TFunction, name: string): string => word(t, `alarms.field
 /** A number through `Intl`; a value that is not a number (a text filter) as it is. */
 const quantity = (field: FieldDescriptor, value: unknown, v: Vocabulary): string =>
   typeof value === 'number' || (typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value))) ? v.number(num(value), unitOptions(field)) : String(value)
+
+/** The alarm types whose subjects name raid levels (through `levelName`), and so need them loaded. */
+export const LEVEL_NAMING_TYPES: ReadonlySet<string> = new Set(['raid', 'egg'])
 
 export function levelName (v: Vocabulary, level: number): string {
   if (level === 90) return v.t('pickers.everyLevel')
