@@ -245,8 +245,15 @@ const TileGrid = memo(function TileGrid ({ tiles, selected, sets, onToggle }: Ti
   // The first rows are drawn in the first commit at the size worked out above; later sizes come from a
   // resize observer, after layout, instead of a measure that forces one while the grid is being drawn.
   // One row beyond each edge: a scroll draws the rows it brings in before that frame is painted, so more
-  // rows kept in the page would only add to the layout and paint of every frame.
-  const virtualizer = useVirtualizer({ count: rows, getScrollElement: () => scrollRef.current, estimateSize: () => ROW_HEIGHT, overscan: 1, initialRect, observeElementRect: observeSize, scrollToFn: scrollGrid })
+  // rows kept in the page would only add to the layout and paint of every frame. That row comes in the
+  // frame after the grid first appears: the first frame draws only the rows on screen. (An effect of a
+  // render that a tap caused runs before the paint, so the row waits for the next animation frame.)
+  const [overscan, setOverscan] = useState(0)
+  useEffect(() => {
+    const frame = requestAnimationFrame(() => { setOverscan(1) })
+    return () => { cancelAnimationFrame(frame) }
+  }, [])
+  const virtualizer = useVirtualizer({ count: rows, getScrollElement: () => scrollRef.current, estimateSize: () => ROW_HEIGHT, overscan, initialRect, observeElementRect: observeSize, scrollToFn: scrollGrid })
 
   // Arrow keys move between tiles (rows off screen are scrolled in first); Tab leaves the grid.
   const onGridKey = (event: KeyboardEvent<HTMLDivElement>) => {
