@@ -250,6 +250,12 @@ async function editorTests (t: Test, engineMode: 'ng' | 'js'): Promise<void> {
     await page.getByRole('button', { name: 'Create 1 alarm' }).click()
     await page.getByText('1 alarm created.').waitFor()
     t.match(await rows('monsters', user.id), [{ pokemon_id: 25, distance: 1500 }])
+    // Cards name a form the game data knows, a species by its base form or else its first one, and an id
+    // it does not know by number.
+    for (const [id, form] of [[150, 135], [150, 0], [201, 0], [9999, 0]] as const) await insertAlarm(pool, 'pokemon', { id: user.id, pokemon_id: id, form })
+    await page.reload()
+    await page.getByText('Showing 5 of 5').waitFor()
+    t.same((await page.locator('.alarm-title strong').allTextContents()).sort(), ['#9999', 'Mewtwo', 'Mewtwo (Armored)', 'Pikachu', 'Unown'])
 
     for (const level of [1, 3, 5]) await insertAlarm(pool, 'raid', { id: user.id, pokemon_id: 9000, level, team: 4 })
     await page.goto('/alarms/raids')

@@ -108,15 +108,21 @@ export function invasionIcon (value: string, grunts: Record<string, Grunt> | nul
  */
 export const loadSiteSettings = (): Promise<SiteSetting[]> => once('settings', async () => await settings.list())
 
-/** Each game data list indexed once by "id-form" and by id (its first form): a long alarm list names every row. */
-const indexes = new WeakMap<Monster[], Map<string, Monster>>()
-function indexOf (monsters: Monster[]): Map<string, Monster> {
+/**
+ * Each game data list indexed once by species and form and by species (its first form): a long alarm list
+ * names every row. The keys are small integers (`id * FORM_SPAN + form`), not "id-form" strings: a
+ * thousand names then cost a thousand integer lookups, not a thousand strings built and hashed.
+ */
+const FORM_SPAN = 100_000
+interface MonsterIndex { byForm: Map<number, Monster>, byId: Map<number, Monster> }
+const indexes = new WeakMap<Monster[], MonsterIndex>()
+function indexOf (monsters: Monster[]): MonsterIndex {
   let index = indexes.get(monsters)
   if (index === undefined) {
-    index = new Map()
+    index = { byForm: new Map(), byId: new Map() }
     for (const m of monsters) {
-      index.set(`${m.id}-${m.form.id}`, m)
-      if (!index.has(String(m.id))) index.set(String(m.id), m)
+      index.byForm.set(m.id * FORM_SPAN + m.form.id, m)
+      if (!index.byId.has(m.id)) index.byId.set(m.id, m)
     }
     indexes.set(monsters, index)
   }
@@ -126,7 +132,7 @@ function indexOf (monsters: Monster[]): Map<string, Monster> {
 /** "Mewtwo (Armored)", or "Mewtwo" for the base form; "#123" when the engine does not know the id. */
 export function monsterName (monsters: Monster[] | null, id: number, form = 0): string {
   const index = monsters === null ? undefined : indexOf(monsters)
-  const match = index?.get(`${id}-${form}`) ?? index?.get(String(id))
+  const match = index === undefined ? undefined : index.byForm.get(id * FORM_SPAN + form) ?? index.byId.get(id)
   if (match === undefined) return `#${id}`
   return form > 0 && match.form.id === form && match.form.name !== '' ? `${match.name} (${match.form.name})` : match.name
 }
