@@ -81,16 +81,15 @@ async function measure (browser: Browser, base: string, throttled: boolean, harn
     // Page-side helpers for each step: `changed(test)` resolves in the microtask after the DOM change that
     // makes `test` true (a mutation observer, so the page's own tasks, such as the icons arriving, cannot
     // starve it as a polling timer is); `rendered()` resolves once the next frame has been laid out and
-    // painted (a message posted from that frame's animation callback runs after its rendering).
+    // painted: a task posted from that frame's animation callback runs after its rendering, and at
+    // user-blocking priority it runs before the tasks already queued (icons arriving, idle work).
     const helpers = `
       const changed = (test) => new Promise((resolve) => {
         const observer = new MutationObserver(() => { if (test()) { observer.disconnect(); resolve() } })
         observer.observe(document.body, { childList: true, subtree: true, characterData: true, attributes: true })
       })
       const rendered = () => new Promise((resolve) => requestAnimationFrame(() => {
-        const channel = new MessageChannel()
-        channel.port1.onmessage = resolve
-        channel.port2.postMessage(null)
+        scheduler.postTask(resolve, { priority: 'user-blocking' })
       }))`
     const openGrid = async (): Promise<number> => await page.evaluate(`(async () => {${helpers}
       const start = performance.now()

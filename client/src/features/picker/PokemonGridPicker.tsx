@@ -2,6 +2,7 @@ import { elementScroll, useVirtualizer, type Virtualizer } from '@tanstack/react
 import { memo, useCallback, useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react'
 import { useTranslation } from 'react-i18next'
 import { withoutFirstWrite } from '../../components/virtual-scroll'
+import { whenIdle } from '../../shell/idle'
 import { IconImage, iconUrl, useIconSets, type IconCategory, type IconSet } from '../icons'
 import type { Tile } from './catalogue'
 import { activeFacetCount, facetMatcher, noFacets, type Facets } from './facets'
@@ -245,14 +246,11 @@ const TileGrid = memo(function TileGrid ({ tiles, selected, sets, onToggle }: Ti
   // The first rows are drawn in the first commit at the size worked out above; later sizes come from a
   // resize observer, after layout, instead of a measure that forces one while the grid is being drawn.
   // One row beyond each edge: a scroll draws the rows it brings in before that frame is painted, so more
-  // rows kept in the page would only add to the layout and paint of every frame. That row comes in the
-  // frame after the grid first appears: the first frame draws only the rows on screen. (An effect of a
-  // render that a tap caused runs before the paint, so the row waits for the next animation frame.)
+  // rows kept in the page would only add to the layout and paint of every frame. That row comes once the
+  // page is idle after the grid appears: the first frame draws only the rows on screen, and nothing else
+  // waits for the extra row. (An effect of a render that a tap caused runs before the paint.)
   const [overscan, setOverscan] = useState(0)
-  useEffect(() => {
-    const frame = requestAnimationFrame(() => { setOverscan(1) })
-    return () => { cancelAnimationFrame(frame) }
-  }, [])
+  useEffect(() => whenIdle(() => { setOverscan(1) }, 500), [])
   const virtualizer = useVirtualizer({ count: rows, getScrollElement: () => scrollRef.current, estimateSize: () => ROW_HEIGHT, overscan, initialRect, observeElementRect: observeSize, scrollToFn: scrollGrid })
 
   // Arrow keys move between tiles (rows off screen are scrolled in first); Tab leaves the grid.
