@@ -30,6 +30,26 @@ async function editorTests (t: Test, engineMode: 'ng' | 'js'): Promise<void> {
     page.on('dialog', (dialog) => { t.fail(`native ${dialog.type()} dialog: ${dialog.message()}`); dialog.dismiss().catch(() => undefined) })
   }
 
+  t.test('phone: a closed section\'s fields enter the page as it opens, and keep their values as it closes', async (t) => {
+    const user = human()
+    const page = await env.signIn(t, user, '/alarms/monsters', PHONE)
+    await page.getByText('No alarms of this type yet.').waitFor()
+    await page.getByRole('button', { name: 'Add alarm' }).click()
+    const sheet = page.getByRole('dialog')
+    await choosePokemon(page, 'pika', 'Pikachu')
+    const cpFrom = sheet.getByRole('textbox', { name: 'CP from' })
+    const more = sheet.getByText('More filters', { exact: true })
+    t.equal(await sheet.getByRole('textbox', { name: 'CP from', includeHidden: true }).count(), 0, 'closed: its sliders are not built, not even hidden')
+    await more.click()
+    await cpFrom.fill('1500')
+    await cpFrom.press('Tab')
+    await more.click()
+    await cpFrom.waitFor({ state: 'detached' })
+    await sheet.getByRole('button', { name: 'Create 1 alarm' }).click()
+    await page.getByText('1 alarm created.').waitFor()
+    t.match(await rows('monsters', user.id), [{ pokemon_id: 25, min_cp: 1500 }], 'the closed section\'s value is saved')
+  })
+
   for (const [label, viewport] of [['phone', PHONE], ['desktop', DESKTOP]] as const) {
     t.test(`${label}: one form creates many alarms and reports created, already there and refused`, async (t) => {
       const user = human()

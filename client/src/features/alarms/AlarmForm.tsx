@@ -67,13 +67,18 @@ interface Props {
 /** The values of a list a quick pick holds for a field that takes one: the form shows the last, the grid all. */
 const listed = (value: unknown): string[] => Array.isArray(value) ? value.map(String) : []
 
-/** A details section whose open state is remembered on this device. */
+/**
+ * A details section whose open state is remembered on this device. Its fields are in the page only while it
+ * is open: the values live in the form, and a closed section's sliders, area list and preview would
+ * otherwise be built, styled and measured each time the editor opens, for nothing on screen.
+ */
 function Section ({ name, title, fallback, force, children }: { name: string, title: string, fallback: boolean, force: boolean, children: React.ReactNode }) {
   const [open, setOpen] = useState(() => sectionOpen(name, fallback))
+  const shown = open || force
   return (
-    <details className='more' open={open || force} onToggle={(e) => { const now = e.currentTarget.open; if (now !== open) { setOpen(now); rememberSection(name, now) } }}>
+    <details className='more' open={shown} onToggle={(e) => { const now = e.currentTarget.open; if (now !== open) { setOpen(now); rememberSection(name, now) } }}>
       <summary>{title}</summary>
-      {children}
+      {shown && children}
     </details>
   )
 }
