@@ -19,6 +19,7 @@ import { launchChromium } from '../dev/browser.js'
 import { startAlarmEngineFake } from '../test/fakes/alarm-engine.js'
 import { startMasterfileFake } from '../test/fakes/masterfile.js'
 import { insertHuman } from '../test/fakes/engine-db.js'
+import { PAGE_TIMING } from './page-timing.js'
 import { benchDatabases, benchEnv, createEngineDatabase, dropDatabases, fillEngineDatabase } from './setup.js'
 
 const PHONE = { latency: 150, downloadThroughput: 1_600_000 / 8, uploadThroughput: 750_000 / 8 }
@@ -90,20 +91,14 @@ async function loadList (browser: Browser, throttled: boolean): Promise<ListRun>
       requestAnimationFrame(() => { setTimeout(() => { resolve(performance.now() - start) }, 0) })
     }))
     // The editor opened over the list ("Add alarm", as a member adds one more): from the tap to the
-    // frame that shows the pokemon grid's tiles, rendered (a user-blocking task posted from that frame's
-    // animation callback runs right after its rendering).
+    // frame that shows the pokemon grid's tiles, rendered.
     await page.evaluate(async () => { await new Promise((resolve) => requestIdleCallback(resolve, { timeout: 5000 })) })
-    const editor = await page.evaluate(`(async () => {
+    const editor = await page.evaluate(`(async () => {${PAGE_TIMING}
       const start = performance.now()
-      const shown = new Promise((resolve) => {
-        const observer = new MutationObserver(() => {
-          if (document.querySelector('[data-testid=pokemon-grid] .tile') !== null) { observer.disconnect(); resolve() }
-        })
-        observer.observe(document.body, { childList: true, subtree: true })
-      })
+      const shown = changed(() => document.querySelector('[data-testid=pokemon-grid] .tile') !== null)
       ;[...document.querySelectorAll('button')].find((b) => b.textContent.trim() === 'Add alarm').click()
       await shown
-      await new Promise((resolve) => requestAnimationFrame(() => { scheduler.postTask(resolve, { priority: 'user-blocking' }) }))
+      await rendered()
       return performance.now() - start
     })()`) as number
     return { render, painted, resort, editor }

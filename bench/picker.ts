@@ -21,6 +21,7 @@ import { fileURLToPath } from 'node:url'
 import type { Browser } from 'playwright-core'
 import { launchChromium } from '../dev/browser.js'
 import { buildPickerHarness } from '../test/fixtures/picker-harness/build.js'
+import { PAGE_TIMING } from './page-timing.js'
 
 const CPU_SLOWDOWN = 4
 const RUNS = Number(process.env.BENCH_RUNS ?? 5)
@@ -78,20 +79,7 @@ async function measure (browser: Browser, base: string, throttled: boolean, harn
     // the tap racing the idle build, about one run in two also timed the catalogue.
     await page.getByRole('button', { name: 'Show the grid' }).waitFor()
     await page.evaluate(async () => { await new Promise((resolve) => requestIdleCallback(resolve, { timeout: 5000 })) })
-    // Page-side helpers for each step: `changed(test)` resolves in the microtask after the DOM change that
-    // makes `test` true (a mutation observer, so the page's own tasks, such as the icons arriving, cannot
-    // starve it as a polling timer is); `rendered()` resolves once the next frame has been laid out and
-    // painted: a task posted from that frame's animation callback runs after its rendering, and at
-    // user-blocking priority it runs before the tasks already queued (icons arriving, idle work).
-    const helpers = `
-      const changed = (test) => new Promise((resolve) => {
-        const observer = new MutationObserver(() => { if (test()) { observer.disconnect(); resolve() } })
-        observer.observe(document.body, { childList: true, subtree: true, characterData: true, attributes: true })
-      })
-      const rendered = () => new Promise((resolve) => requestAnimationFrame(() => {
-        scheduler.postTask(resolve, { priority: 'user-blocking' })
-      }))`
-    const openGrid = async (): Promise<number> => await page.evaluate(`(async () => {${helpers}
+    const openGrid = async (): Promise<number> => await page.evaluate(`(async () => {${PAGE_TIMING}
       const start = performance.now()
       const shown = changed(() => document.querySelector('[data-testid=pokemon-grid] .tile') !== null)
       ;[...document.querySelectorAll('button')].find((b) => b.textContent === 'Show the grid').click()
@@ -109,7 +97,7 @@ async function measure (browser: Browser, base: string, throttled: boolean, harn
     await page.getByRole('switch', { name: 'All forms' }).uncheck()
     await page.getByText(/^Showing \d+ \/ \d+$/).waitFor()
     const tiles = Number((await page.getByText(/^Showing \d+ \/ \d+$/).textContent())?.split('/')[1])
-    const search = await page.evaluate(`(async () => {${helpers}
+    const search = await page.evaluate(`(async () => {${PAGE_TIMING}
       const box = document.querySelector('input[type=search]')
       const status = [...document.querySelectorAll('[role=status]')].find((e) => e.textContent.startsWith('Showing'))
       const before = status.textContent
@@ -123,7 +111,7 @@ async function measure (browser: Browser, base: string, throttled: boolean, harn
     })()`) as number
     await page.getByRole('searchbox').fill('')
     await page.getByText(`Showing ${tiles} / ${tiles}`).waitFor()
-    const selectVisible = await page.evaluate(`(async () => {${helpers}
+    const selectVisible = await page.evaluate(`(async () => {${PAGE_TIMING}
       const output = document.querySelector('[data-testid=chosen-pokemon]')
       const button = [...document.querySelectorAll('button')].find((b) => b.textContent.startsWith('Select all'))
       const start = performance.now()
