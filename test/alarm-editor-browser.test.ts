@@ -261,12 +261,18 @@ async function editorTests (t: Test, engineMode: 'ng' | 'js'): Promise<void> {
     // Only the pages whose cards name raid levels read them: an answer coming in after the list is drawn
     // would draw it again.
     let levelReads = 0
-    page.on('request', (request) => { if (new URL(request.url()).pathname === '/api/masterdata/raid-levels') levelReads++ })
+    let configReads = 0
+    page.on('request', (request) => {
+      const path = new URL(request.url()).pathname
+      if (path === '/api/masterdata/raid-levels') levelReads++
+      if (path === '/api/config') configReads++
+    })
     await page.goto('/alarms/monsters')
     await page.getByRole('button', { name: 'Add alarm' }).click()
     await choosePokemon(page, 'pika', 'Pikachu')
     await page.getByRole('dialog').getByText(/Pikachu, within 1\.5 km/).waitFor()
     t.equal(levelReads, 0, 'the pokémon list and its editor read no raid levels')
+    t.equal(configReads, 1, 'the editor reads the engine\'s configuration once (leagues and the gym search alike)')
     await page.getByRole('button', { name: 'Create 1 alarm' }).click()
     await page.getByText('1 alarm created.').waitFor()
     t.match(await rows('monsters', user.id), [{ pokemon_id: 25, distance: 1500 }])

@@ -1,5 +1,7 @@
 import type { TFunction } from 'i18next'
+import type { PublicConfig } from '../../../schemas/engine-config'
 import { alarms, masterdata, settings } from '../api'
+import { answerIn, readOnce } from '../api/read-once'
 import type { SiteSetting } from '../types'
 import type { IconRequest } from '../features/icons'
 
@@ -21,35 +23,20 @@ export interface Monster {
 export interface RaidLevel { value: number, category: string, name: string, namePlural: string }
 export interface Grunt { type: string, gender: number, grunt: string }
 
-const cache = new Map<string, Promise<unknown>>()
-/** Answers already in, so a component mounted later draws them in its first render, without a loading one. */
-const settled = new Map<string, unknown>()
-
-/** One request per key for the whole page load; a failed one is forgotten so a retry asks again. */
-function once<T> (key: string, load: () => Promise<T>): Promise<T> {
-  let pending = cache.get(key) as Promise<T> | undefined
-  if (pending === undefined) {
-    pending = load()
-    cache.set(key, pending)
-    pending.then((value) => { settled.set(key, value) }, () => { cache.delete(key) })
-  }
-  return pending
-}
-
 const monstersKey = (locale: string): string => `monsters|${locale}`
 
 /** The game data's pokemon in a language, if this page has read them already. */
-export const loadedMonsters = (locale: string): Monster[] | undefined => settled.get(monstersKey(locale)) as Monster[] | undefined
+export const loadedMonsters = (locale: string): Monster[] | undefined => answerIn<Monster[]>(monstersKey(locale))
 
-export const loadMonsters = (locale: string): Promise<Monster[]> => once(monstersKey(locale), async () => {
+export const loadMonsters = (locale: string): Promise<Monster[]> => readOnce(monstersKey(locale), async () => {
   const data = await masterdata.monsters(locale) as Record<string, Monster>
   return Object.values(data).sort((a, b) => a.id - b.id || a.form.id - b.form.id)
 })
 
-export const loadRaidLevels = (): Promise<RaidLevel[]> => once('raid-levels', async () => await masterdata.raidLevels())
+export const loadRaidLevels = (): Promise<RaidLevel[]> => readOnce('raid-levels', async () => await masterdata.raidLevels())
 
 /** Max battle levels (1-5 stars, 7 and 8 Gigantamax): their own list, the raid levels do not apply. */
-export const loadMaxLevels = (): Promise<RaidLevel[]> => once('max-levels', async () => await masterdata.maxLevels())
+export const loadMaxLevels = (): Promise<RaidLevel[]> => readOnce('max-levels', async () => await masterdata.maxLevels())
 
 /** A max battle level's name in the interface language; 9000 is the engine's "any level". */
 export const maxLevelName = (t: TFunction, level: number, fallback: string): string =>
@@ -65,7 +52,7 @@ export const raidLevelName = (t: TFunction, level: number, fallback: string): st
 export const gruntName = (grunt: string): string => grunt.charAt(0).toUpperCase() + grunt.slice(1)
 
 /** The engine's grunts by game id (`{ type, gender, grunt }`), once per page load. */
-export const loadGrunts = (): Promise<Record<string, Grunt>> => once('grunts', async () => await masterdata.grunts() as Record<string, Grunt>)
+export const loadGrunts = (): Promise<Record<string, Grunt>> => readOnce('grunts', async () => await masterdata.grunts() as Record<string, Grunt>)
 
 /** Grunt types by their engine name (lower case), each once: the typed grunts, not the leaders. */
 export const loadGruntTypes = async (): Promise<string[]> => {
@@ -106,7 +93,7 @@ export function invasionIcon (value: string, grunts: Record<string, Grunt> | nul
  * The site settings a member may read (icon sets, language list, switched-off types), once per page load:
  * the pages that need one key each share one request. Admin pages read their own fresh copy to edit.
  */
-export const loadSiteSettings = (): Promise<SiteSetting[]> => once('settings', async () => await settings.list())
+export const loadSiteSettings = (): Promise<SiteSetting[]> => readOnce('settings', async () => await settings.list())
 
 /**
  * Each game data list indexed once by species and form and by species (its first form): a long alarm list
@@ -144,11 +131,13 @@ export interface Gym { id: string, name: string | null, url: string | null, lat:
  * Whether the site has a scanner database, so gyms can be searched (`gymPicker` of `/api/config`). When it
  * cannot be told, the picker stays hidden: without a scanner a gym id cannot be found anyway.
  */
-export const loadGymPickerAvailable = (): Promise<boolean> => once('gym-picker', async () =>
-  (await alarms.engineConfig()).gymPicker).catch(() => false)
+export const loadGymPickerAvailable = (): Promise<boolean> => loadEngineConfig().then((config) => config.gymPicker, () => false)
+
+/** The engine's configuration (GET /api/config): PvP leagues, caps, ranks, the catch-all rule, the gym search. */
+export const loadEngineConfig = (): Promise<PublicConfig> => readOnce('config', async () => await alarms.engineConfig())
 
 /** One gym by id, for the name on a card or in an opened form; rejects when the scanner does not know it. */
-export const loadGym = (id: string): Promise<Gym> => once(`gym|${id}`, async () => await masterdata.gym(id))
+export const loadGym = (id: string): Promise<Gym> => readOnce(`gym|${id}`, async () => await masterdata.gym(id))
 
 /** "Central Fountain", or the id for a gym without a name. */
 export const gymLabel = (gym: Gym): string => gym.name !== null && gym.name.trim() !== '' ? gym.name : gym.id

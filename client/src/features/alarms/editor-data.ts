@@ -1,6 +1,7 @@
 import type { AlarmDefaults } from '../../../../schemas/alarm-defaults'
 import type { PublicConfig } from '../../../../schemas/engine-config'
 import { alarms } from '../../api'
+import { keepAnswer, readOnce } from '../../api/read-once'
 
 /** The engine's configuration the editor needs (GET /api/config): PvP leagues, caps, ranks and the catch-all rule. */
 export type EngineConfig = PublicConfig
@@ -8,27 +9,11 @@ export type EngineConfig = PublicConfig
 /** The member's defaults for new alarms (GET/PUT /api/alarm-defaults). */
 export type { AlarmDefaults }
 
-const cache = new Map<string, Promise<unknown>>()
-function once<T> (key: string, load: () => Promise<T>): Promise<T> {
-  let pending = cache.get(key) as Promise<T> | undefined
-  if (pending === undefined) {
-    pending = load()
-    cache.set(key, pending)
-    pending.catch(() => { cache.delete(key) })
-  }
-  return pending
-}
-
-export const loadEngineConfig = (): Promise<EngineConfig> => once('config', async () => await alarms.engineConfig())
-
-export const loadAlarmDefaults = (): Promise<AlarmDefaults> => once('defaults', async () => await alarms.defaults())
+export const loadAlarmDefaults = (): Promise<AlarmDefaults> => readOnce('defaults', async () => await alarms.defaults())
 
 /** After the member changed them on the Preferences page, the next editor reads them again. */
 export function saveAlarmDefaults (defaults: AlarmDefaults): Promise<AlarmDefaults> {
-  const saved = alarms.saveDefaults(defaults)
-  cache.set('defaults', saved)
-  saved.catch(() => { cache.delete('defaults') })
-  return saved
+  return keepAnswer('defaults', alarms.saveDefaults(defaults))
 }
 
 /** The engine's template names in GET /api/config/templates for one alarm type, over every platform and language. */
@@ -37,7 +22,7 @@ const TEMPLATE_TYPES: Record<string, string[]> = {
   fort: ['fort-update'],
   maxbattle: ['maxbattle']
 }
-export const loadTemplateNames = (type: string): Promise<string[]> => once(`templates|${type}`, async () => {
+export const loadTemplateNames = (type: string): Promise<string[]> => readOnce(`templates|${type}`, async () => {
   const all = await alarms.templates()
   const names = new Set<string>()
   for (const platform of Object.values(all)) {
