@@ -19,7 +19,7 @@ import { launchChromium } from '../dev/browser.js'
 import { startAlarmEngineFake } from '../test/fakes/alarm-engine.js'
 import { startMasterfileFake } from '../test/fakes/masterfile.js'
 import { insertHuman } from '../test/fakes/engine-db.js'
-import { PAGE_TIMING } from './page-timing.js'
+import { PAGE_TIMING, untilIdle } from './page-timing.js'
 import { benchDatabases, benchEnv, createEngineDatabase, dropDatabases, fillEngineDatabase } from './setup.js'
 
 const PHONE = { latency: 150, downloadThroughput: 1_600_000 / 8, uploadThroughput: 750_000 / 8 }
@@ -92,7 +92,7 @@ async function loadList (browser: Browser, throttled: boolean): Promise<ListRun>
     }))
     // The editor opened over the list ("Add alarm", as a member adds one more): from the tap to the
     // frame that shows the pokemon grid's tiles, rendered.
-    await page.evaluate(async () => { await new Promise((resolve) => requestIdleCallback(resolve, { timeout: 5000 })) })
+    await untilIdle(page)
     const editor = await page.evaluate(`(async () => {${PAGE_TIMING}
       const start = performance.now()
       const shown = changed(() => document.querySelector('[data-testid=pokemon-grid] .tile') !== null)

@@ -1,3 +1,5 @@
+import type { Page } from 'playwright-core'
+
 /**
  * Page-side helpers for timing one step in a browser benchmark, as script text to put at the head of a
  * `page.evaluate` body:
@@ -15,3 +17,8 @@ export const PAGE_TIMING = `
   const rendered = () => new Promise((resolve) => requestAnimationFrame(() => {
     scheduler.postTask(resolve, { priority: 'user-blocking' })
   }))`
+
+/** Resolves once the page has been idle: the work it queued for idle time (preparing the catalogue, say) is done. */
+export async function untilIdle (page: Page): Promise<void> {
+  await page.evaluate(async () => { await new Promise((resolve) => requestIdleCallback(resolve, { timeout: 5000 })) })
+}

@@ -21,7 +21,7 @@ import { fileURLToPath } from 'node:url'
 import type { Browser } from 'playwright-core'
 import { launchChromium } from '../dev/browser.js'
 import { buildPickerHarness } from '../test/fixtures/picker-harness/build.js'
-import { PAGE_TIMING } from './page-timing.js'
+import { PAGE_TIMING, untilIdle } from './page-timing.js'
 
 const CPU_SLOWDOWN = 4
 const RUNS = Number(process.env.BENCH_RUNS ?? 5)
@@ -78,7 +78,7 @@ async function measure (browser: Browser, base: string, throttled: boolean, harn
     // callback queued now runs after the page's), so the timing below is the grid alone, every run: with
     // the tap racing the idle build, about one run in two also timed the catalogue.
     await page.getByRole('button', { name: 'Show the grid' }).waitFor()
-    await page.evaluate(async () => { await new Promise((resolve) => requestIdleCallback(resolve, { timeout: 5000 })) })
+    await untilIdle(page)
     const openGrid = async (): Promise<number> => await page.evaluate(`(async () => {${PAGE_TIMING}
       const start = performance.now()
       const shown = changed(() => document.querySelector('[data-testid=pokemon-grid] .tile') !== null)
@@ -92,7 +92,7 @@ async function measure (browser: Browser, base: string, throttled: boolean, harn
     // the grid once (its fonts, its text and the code that draws it are ready), the picker has not.
     await page.getByRole('button', { name: 'Hide the grid' }).click()
     await page.getByRole('button', { name: 'Show the grid' }).waitFor()
-    await page.evaluate(async () => { await new Promise((resolve) => requestIdleCallback(resolve, { timeout: 5000 })) })
+    await untilIdle(page)
     const againRender = await openGrid()
     await page.getByRole('switch', { name: 'All forms' }).uncheck()
     await page.getByText(/^Showing \d+ \/ \d+$/).waitFor()
