@@ -21,6 +21,7 @@ import { startMasterfileFake } from '../test/fakes/masterfile.js'
 import { insertHuman } from '../test/fakes/engine-db.js'
 import { PAGE_TIMING, untilIdle } from './page-timing.js'
 import { benchDatabases, benchEnv, createEngineDatabase, dropDatabases, fillEngineDatabase } from './setup.js'
+import { median, spread } from './stats.js'
 
 const PHONE = { latency: 150, downloadThroughput: 1_600_000 / 8, uploadThroughput: 750_000 / 8 }
 const CPU_SLOWDOWN = 4
@@ -30,8 +31,6 @@ const SECRET = 'bench-engine-secret'
 const USER = '123456789012345678'
 const BATCH_USER = '123456789012345679'
 const DIST = fileURLToPath(new URL('../client/dist/assets', import.meta.url))
-
-const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN
 
 const databases = benchDatabases('alarm_list')
 await createEngineDatabase(databases.engine)
@@ -115,7 +114,6 @@ try {
     plain.push(await loadList(browser, false))
     phone.push(await loadList(browser, true))
   }
-  const spread = (values: number[]) => `${Math.min(...values).toFixed(0)}–${Math.max(...values).toFixed(0)}`
   const show = (runs: ListRun[]) => `render ${median(runs.map((r) => r.render)).toFixed(0)} ms [${spread(runs.map((r) => r.render))}] ` +
     `(painted ${median(runs.map((r) => r.painted)).toFixed(0)} ms), re-sort ${median(runs.map((r) => r.resort)).toFixed(0)} ms, ` +
     `editor opened ${median(runs.map((r) => r.editor)).toFixed(0)} ms [${spread(runs.map((r) => r.editor))}]`

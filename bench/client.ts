@@ -15,6 +15,7 @@ import { fileURLToPath } from 'node:url'
 import type { Browser } from 'playwright-core'
 import { launchChromium, scriptsLoaded, signInAs } from '../dev/browser.js'
 import { startDemo } from '../dev/demo.js'
+import { median } from './stats.js'
 
 const PHONE = { latency: 150, downloadThroughput: 1_600_000 / 8, uploadThroughput: 750_000 / 8 }
 const CPU_SLOWDOWN = 4
@@ -54,7 +55,6 @@ function allScripts (): number {
   }, 0)
 }
 
-const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN
 const kb = (bytes: number): string => `${(bytes / 1024).toFixed(1)} KB`
 
 const demo = await startDemo({ port: 0, dbPrefix: `aw_bench_client_${process.pid}_${randomBytes(2).toString('hex')}`, logLevel: 'silent' })

@@ -8,7 +8,7 @@
  * - select all visible → every tile's state painted (1,500 keys at once);
  * - scrolling the grid from top to bottom at ~2,400 px/s: frames drawn, frames dropped (over 1.5 frames).
  * Each step is measured inside the page (performance.now from the action until the first frame rendered
- * after the page changed) and printed as the median of RUNS (BENCH_RUNS, default 5), next to the same steps unthrottled
+ * after the page changed) and printed as the median of RUNS (BENCH_RUNS, default 5) with the fastest and slowest, next to the same steps unthrottled
  * and, throttled, on the same page built without the compile hint (client/compile-hints.ts), in the same run.
  * Also prints the gzip size of the client chunk that holds the pickers. The API is a local stand-in
  * serving generated game data and a generated icon index; the page is the test harness, built with the
@@ -22,6 +22,7 @@ import type { Browser } from 'playwright-core'
 import { launchChromium } from '../dev/browser.js'
 import { buildPickerHarness } from '../test/fixtures/picker-harness/build.js'
 import { PAGE_TIMING, untilIdle } from './page-timing.js'
+import { median, spread } from './stats.js'
 
 const CPU_SLOWDOWN = 4
 const RUNS = Number(process.env.BENCH_RUNS ?? 5)
@@ -145,8 +146,6 @@ async function measure (browser: Browser, base: string, throttled: boolean, harn
   }
 }
 
-const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN
-
 /** The client chunk holding the pickers (the alarm pages' chunk), as sent gzip-compressed. */
 function pickerChunk (): string {
   const assets = fileURLToPath(new URL('../client/dist/assets/', import.meta.url))
@@ -171,10 +170,12 @@ try {
     phoneLazy.push(await measure(browser, standIn.base, true, '/harness-lazy/'))
   }
   const at = (runs: Run[], key: 'firstRender' | 'againRender' | 'search' | 'selectVisible'): number => median(runs.map((r) => r[key]))
-  const show = (runs: Run[]): string =>
-    `first render ${at(runs, 'firstRender').toFixed(0)} ms (opened again ${at(runs, 'againRender').toFixed(0)} ms), search ${at(runs, 'search').toFixed(0)} ms, ` +
-    `select all visible ${at(runs, 'selectVisible').toFixed(0)} ms, scrolling ${median(runs.map((r) => r.frames))} frames with ${median(runs.map((r) => r.dropped))} dropped`
-  console.log(`pokemon grid, ${phone[0]?.tiles ?? 0} tiles, median of ${RUNS}:`)
+  const show = (runs: Run[]): string => {
+    const step = (key: 'firstRender' | 'againRender' | 'search' | 'selectVisible'): string => `${at(runs, key).toFixed(0)} ms [${spread(runs.map((r) => r[key]))}]`
+    return `first render ${step('firstRender')} (opened again ${step('againRender')}), search ${step('search')}, ` +
+      `select all visible ${step('selectVisible')}, scrolling ${median(runs.map((r) => r.frames))} frames with ${median(runs.map((r) => r.dropped))} dropped [${spread(runs.map((r) => r.dropped))}]`
+  }
+  console.log(`pokemon grid, ${phone[0]?.tiles ?? 0} tiles, median of ${RUNS} [fastest–slowest]:`)
   console.log(`  unthrottled:    ${show(plain)}`)
   console.log(`  throttled phone (${CPU_SLOWDOWN}x CPU): ${show(phone)}`)
   console.log(`  the same page without the compile hint (client/compile-hints.ts), throttled: ${show(phoneLazy)}`)

@@ -14,6 +14,7 @@ import { Type } from '@sinclair/typebox'
 import { alarmSchema } from '../schemas/alarms.js'
 import { present } from '../plugins/domain/alarm-writer.js'
 import { ALARM_DEFAULTS } from '../test/fakes/engine-db.js'
+import { median } from './stats.js'
 
 const ALARMS = 50
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 9)
@@ -67,11 +68,10 @@ for (const fn of Object.values(candidates)) time(fn)
 for (let round = 0; round < ROUNDS; round++) {
   for (const [name, fn] of Object.entries(candidates)) micros[name]?.push(time(fn))
 }
-const median = (values: number[] = []) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0
 
-const baseline = median(micros['open schema (today)'])
+const baseline = median(micros['open schema (today)'] ?? [])
 console.log(`\n${ALARMS} pokemon alarms (${open(shown).length} bytes), median of ${ROUNDS} rounds of ${ITERATIONS}`)
 for (const name of Object.keys(candidates)) {
-  const us = median(micros[name])
+  const us = median(micros[name] ?? [])
   console.log(`${name.padEnd(32)} ${us.toFixed(1).padStart(6)} µs   ratio to the open schema ${(us / baseline).toFixed(2)}`)
 }
