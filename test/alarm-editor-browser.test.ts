@@ -295,4 +295,33 @@ async function editorTests (t: Test, engineMode: 'ng' | 'js'): Promise<void> {
     t.same(await page.locator('.alarm-title strong').allTextContents(), before, 'the card kept its place')
     t.match(await page.locator('.alarm-card').first().textContent(), /Mystic/, 'the raid\'s team is on its card')
   })
+
+  t.test('desktop: without the engine\'s configuration the editor offers the standard leagues and saves; the next opening reads it again', async (t) => {
+    const user = human()
+    const page = await env.signIn(t, user, '/alarms/monsters', DESKTOP)
+    noNativeDialogs(t, page)
+    let configReads = 0
+    page.on('request', (request) => { if (new URL(request.url()).pathname === '/api/config') configReads++ })
+    // The connection drops as the editor asks for the configuration.
+    await page.route('**/api/config', async (route) => { await route.abort('internetdisconnected') }, { times: 1 })
+    const sheet = page.getByRole('dialog')
+    const league = sheet.getByLabel('PvP league')
+    const caps = sheet.getByLabel('PvP level cap').locator('option')
+    await page.getByRole('button', { name: 'Add alarm' }).click()
+    await sheet.locator('summary', { hasText: 'PvP' }).click()
+    t.same(await league.locator('option').allTextContents(), ['None', 'Great League (1500)', 'Ultra League (2500)', 'Little Cup (500)'], 'the standard leagues')
+    await league.selectOption({ label: 'Great League (1500)' })
+    t.same(await caps.allTextContents(), ['Every level cap'], 'no cap the engine has not named')
+    await choosePokemon(page, 'pika', 'Pikachu')
+    await sheet.getByRole('button', { name: 'Create 1 alarm' }).click()
+    await page.getByText('1 alarm created.').waitFor()
+    t.match(await rows('monsters', user.id), [{ pokemon_id: 25, pvp_ranking_league: 1500 }], 'the alarm is saved with its league')
+    t.equal(configReads, 1, 'one read, failed')
+
+    await page.getByRole('button', { name: 'Add alarm' }).click()
+    await league.selectOption({ label: 'Great League (1500)' })
+    await caps.filter({ hasText: 'Level 50' }).waitFor({ state: 'attached' })
+    t.same(await caps.allTextContents(), ['Every level cap', 'Level 50'], 'the engine\'s caps, read at this opening')
+    t.equal(configReads, 2, 'the failed read is not kept: the next opening asks again')
+  })
 }

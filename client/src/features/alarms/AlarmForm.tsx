@@ -1,12 +1,13 @@
 import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { alarms as alarmsApi, ApiError } from '../../api'
+import type { PublicConfig } from '../../../../schemas/engine-config'
 import type { AlarmTypeDescriptor, FieldDescriptor } from '../../alarm-types'
 import { useSubmit } from '../../forms/useSubmit'
 import { loadEngineConfig } from '../../pickers/game-data'
 import { useGymPickerAvailable } from '../../pickers/useGameData'
 import { describeParts, type Vocabulary } from './describe'
-import { loadAlarmDefaults, rememberSection, sectionOpen, type EngineConfig } from './editor-data'
+import { loadAlarmDefaults, rememberSection, sectionOpen } from './editor-data'
 import { FieldInput } from './FieldInput'
 import { formFields, initialValues, serverErrors, toBody, validate, type Alarm, type FieldErrors, type FormValues } from './form-model'
 import { parseKey, selectionKey } from './selection-key'
@@ -98,7 +99,7 @@ export function AlarmForm ({ type, alarm, vocabulary, onDone, onCancel, onSubmit
   // A body for a caller may name several subjects whether it is new or not.
   const several = creating || bodyOnly
   const many = several && MANY.has(type.type)
-  const [config, setConfig] = useState<EngineConfig | null>(null)
+  const [config, setConfig] = useState<PublicConfig | null>(null)
   const [original, setOriginal] = useState<FormValues>(() => initialValues(type, alarm === undefined
     ? undefined
     : Object.fromEntries(Object.entries(alarm).map(([name, value]) => [name, name !== 'override_areas' && Array.isArray(value) ? value.at(-1) : value])) as Alarm))

@@ -1,10 +1,6 @@
 import type { AlarmDefaults } from '../../../../schemas/alarm-defaults'
-import type { PublicConfig } from '../../../../schemas/engine-config'
 import { alarms } from '../../api'
 import { keepAnswer, readOnce } from '../../api/read-once'
-
-/** The engine's configuration the editor needs (GET /api/config): PvP leagues, caps, ranks and the catch-all rule. */
-export type EngineConfig = PublicConfig
 
 /** The member's defaults for new alarms (GET/PUT /api/alarm-defaults). */
 export type { AlarmDefaults }
