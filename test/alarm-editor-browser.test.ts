@@ -2,7 +2,7 @@ import t, { type Test } from 'tap'
 import { mkdirSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import type { Page } from 'playwright-core'
-import { axeViolations, browserMissing, choosePokemon, DESKTOP, PHONE, startBrowserApp } from './browser.js'
+import { axeViolations, browserMissing, choosePokemon, DESKTOP, PHONE, startBrowserApp, startPokemonAlarm } from './browser.js'
 import { insertAlarm } from './fakes/engine-db.js'
 
 /**
@@ -33,10 +33,7 @@ async function editorTests (t: Test, engineMode: 'ng' | 'js'): Promise<void> {
   t.test('phone: a closed section\'s fields enter the page as it opens, and keep their values as it closes', async (t) => {
     const user = human()
     const page = await env.signIn(t, user, '/alarms/monsters', PHONE)
-    await page.getByText('No alarms of this type yet.').waitFor()
-    await page.getByRole('button', { name: 'Add alarm' }).click()
-    const sheet = page.getByRole('dialog')
-    await choosePokemon(page, 'pika', 'Pikachu')
+    const sheet = await startPokemonAlarm(page, 'pika', 'Pikachu')
     const cpFrom = sheet.getByRole('textbox', { name: 'CP from' })
     const more = sheet.getByText('More filters', { exact: true })
     t.equal(await sheet.getByRole('textbox', { name: 'CP from', includeHidden: true }).count(), 0, 'closed: its sliders are not built, not even hidden')

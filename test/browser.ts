@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { fileURLToPath } from 'node:url'
-import { chromium, type Browser, type Page } from 'playwright-core'
+import { chromium, type Browser, type Locator, type Page } from 'playwright-core'
 import { bearer, build, seedHuman, type BuildOptions, type Test, type TestApp } from './helper.js'
 import type { SeedHuman } from './fakes/engine-db.js'
 import { readStrings } from '../scripts/i18n-missing.js'
@@ -91,6 +91,14 @@ export async function choosePokemon (page: Page, search: string, name: string): 
   if (name.includes('(')) await picker.getByRole('switch', { name: 'All forms' }).uncheck()
   await picker.getByTestId('pokemon-grid').getByRole('button', { name, exact: true }).click()
   await picker.getByRole('button', { name: `Remove ${name}` }).waitFor()
+}
+
+/** On an alarm page without alarms: waits for the empty list, opens a new alarm's editor and picks one pokemon in it; returns the editor. */
+export async function startPokemonAlarm (page: Page, search: string, name: string): Promise<Locator> {
+  await page.getByText('No alarms of this type yet.').waitFor()
+  await page.getByRole('button', { name: 'Add alarm' }).click()
+  await choosePokemon(page, search, name)
+  return page.getByRole('dialog')
 }
 
 /** Sets the IV slider's lower number field in an open alarm form; a typed value counts once the field is left. */

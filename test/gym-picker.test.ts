@@ -75,7 +75,7 @@ async function gymPickerTests (): Promise<void> {
     t.ok(searches.length < 4, `fewer searches than keystrokes (${searches.join(', ')}; one on an idle machine)`)
     t.equal(searches.at(-1), 'centr', 'the last search is the whole name typed')
     t.notOk(searches.some((term) => term.length < 2), 'none below 2 characters')
-    t.equal(await gym.getAttribute('aria-expanded'), 'true')
+    t.equal(await gym.getAttribute('aria-expanded'), 'true', 'the list of matches is open')
     t.same(await axeViolations(page), [], 'axe-core: the open combobox')
 
     await gym.press('ArrowDown')
@@ -123,6 +123,20 @@ async function gymPickerTests (): Promise<void> {
     await save(page)
     await page.getByText(/^Gyms of Any team, Gym: Central Station Mural/).waitFor()
     t.match(await env.rows('gym', user.id), [{ gym_id: 'g2' }], 'gym alarms take the picker too')
+
+    // The site's configuration (which says it has a scanner) cannot be read as the editor opens: the editor
+    // works without the gym search that time, and the next opening asks again.
+    await page.route('**/api/config', async (route) => { await route.abort('internetdisconnected') }, { times: 1 })
+    await page.goto('/alarms/raids')
+    const failed = page.waitForEvent('requestfailed', (request) => new URL(request.url()).pathname === '/api/config')
+    await page.getByRole('button', { name: 'Add alarm' }).click()
+    await failed
+    await chooseLevel(page, '5-Star Raid')
+    t.equal(await combobox(page).count(), 0, 'no gym search while the configuration is unknown')
+    await page.getByRole('button', { name: 'Cancel' }).click()
+    await page.getByRole('button', { name: 'Add alarm' }).click()
+    await combobox(page).waitFor()
+    t.pass('the next opening reads the configuration again and offers the gym search')
   })
 
   t.test('without the scanner: no picker, and a raid alarm saves "any gym"', async (t) => {

@@ -2,7 +2,7 @@ import t from 'tap'
 import type { Page } from 'playwright-core'
 import { bearer } from './helper.js'
 import { insertAlarm } from './fakes/engine-db.js'
-import { browserMissing, choosePokemon, PHONE, setMinIv, startBrowserApp } from './browser.js'
+import { browserMissing, choosePokemon, PHONE, setMinIv, startBrowserApp, startPokemonAlarm } from './browser.js'
 
 /**
  * The member's alarm pages in a real browser against the whole service and the engine fake: what is
@@ -28,9 +28,7 @@ async function alarmTests (): Promise<void> {
   t.test('a pokemon alarm is created, edited and deleted (and restored) as engine rows', async (t) => {
     const user = human()
     const page = await env.signIn(t, user, '/alarms/monsters', PHONE)
-    await page.getByText('No alarms of this type yet.').waitFor()
-    await page.getByRole('button', { name: 'Add alarm' }).click()
-    await choosePokemon(page, 'pika', 'Pikachu')
+    await startPokemonAlarm(page, 'pika', 'Pikachu')
     await setMinIv(page, '90')
     await create(page)
     await page.getByText('Pikachu, IV ≥ 90%, in your areas', { exact: true }).waitFor()
