@@ -8,8 +8,9 @@
  * - select all visible → every tile's state painted (1,500 keys at once);
  * - scrolling the grid from top to bottom at ~2,400 px/s: frames drawn, frames dropped (over 1.5 frames).
  * Each step is measured inside the page (performance.now from the action until the first frame rendered
- * after the page changed) and printed as the median of RUNS (BENCH_RUNS, default 5) with the fastest and slowest, next to the same steps unthrottled
- * and, throttled, on the same page built without the compile hint (client/compile-hints.ts), in the same run.
+ * after the page changed) and printed as the median of RUNS (BENCH_RUNS, default 5) with the fastest and
+ * slowest, next to the same steps unthrottled and, throttled, on the same page built without the compile
+ * hint (client/compile-hints.ts), in the same run.
  * Also prints the gzip size of the client chunk that holds the pickers. The API is a local stand-in
  * serving generated game data and a generated icon index; the page is the test harness, built with the
  * client's Vite.

@@ -2,7 +2,7 @@ import t, { type Test } from 'tap'
 import { mkdirSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import type { Page } from 'playwright-core'
-import { axeViolations, browserMissing, choosePokemon, DESKTOP, PHONE, startBrowserApp, startPokemonAlarm } from './browser.js'
+import { axeViolations, browserMissing, choosePokemon, countRequests, DESKTOP, PHONE, startBrowserApp, startPokemonAlarm } from './browser.js'
 import { insertAlarm } from './fakes/engine-db.js'
 
 /**
@@ -257,19 +257,14 @@ async function editorTests (t: Test, engineMode: 'ng' | 'js'): Promise<void> {
     await page.getByText('Defaults saved.').waitFor()
     // Only the pages whose cards name raid levels read them: an answer coming in after the list is drawn
     // would draw it again.
-    let levelReads = 0
-    let configReads = 0
-    page.on('request', (request) => {
-      const path = new URL(request.url()).pathname
-      if (path === '/api/masterdata/raid-levels') levelReads++
-      if (path === '/api/config') configReads++
-    })
+    const levelReads = countRequests(page, '/api/masterdata/raid-levels')
+    const configReads = countRequests(page, '/api/config')
     await page.goto('/alarms/monsters')
     await page.getByRole('button', { name: 'Add alarm' }).click()
     await choosePokemon(page, 'pika', 'Pikachu')
     await page.getByRole('dialog').getByText(/Pikachu, within 1\.5 km/).waitFor()
-    t.equal(levelReads, 0, 'the pokémon list and its editor read no raid levels')
-    t.equal(configReads, 1, 'the editor reads the engine\'s configuration once (leagues and the gym search alike)')
+    t.equal(levelReads(), 0, 'the pokémon list and its editor read no raid levels')
+    t.equal(configReads(), 1, 'the editor reads the engine\'s configuration once (leagues and the gym search alike)')
     await page.getByRole('button', { name: 'Create 1 alarm' }).click()
     await page.getByText('1 alarm created.').waitFor()
     t.match(await rows('monsters', user.id), [{ pokemon_id: 25, distance: 1500 }])
@@ -283,7 +278,7 @@ async function editorTests (t: Test, engineMode: 'ng' | 'js'): Promise<void> {
     for (const level of [1, 3, 5]) await insertAlarm(pool, 'raid', { id: user.id, pokemon_id: 9000, level, team: 4 })
     await page.goto('/alarms/raids')
     await page.getByText('Showing 3 of 3').waitFor()
-    t.equal(levelReads, 1, 'the raid list reads them once')
+    t.equal(levelReads(), 1, 'the raid list reads them once')
     const before = await page.locator('.alarm-title strong').allTextContents()
     await page.getByRole('button', { name: /^Edit: Raids: 1-Star/ }).click()
     await page.getByLabel('Team').selectOption({ label: 'Mystic (blue)' })
@@ -297,8 +292,7 @@ async function editorTests (t: Test, engineMode: 'ng' | 'js'): Promise<void> {
     const user = human()
     const page = await env.signIn(t, user, '/alarms/monsters', DESKTOP)
     noNativeDialogs(t, page)
-    let configReads = 0
-    page.on('request', (request) => { if (new URL(request.url()).pathname === '/api/config') configReads++ })
+    const configReads = countRequests(page, '/api/config')
     // The connection drops as the editor asks for the configuration.
     await page.route('**/api/config', async (route) => { await route.abort('internetdisconnected') }, { times: 1 })
     const sheet = page.getByRole('dialog')
@@ -313,12 +307,33 @@ async function editorTests (t: Test, engineMode: 'ng' | 'js'): Promise<void> {
     await sheet.getByRole('button', { name: 'Create 1 alarm' }).click()
     await page.getByText('1 alarm created.').waitFor()
     t.match(await rows('monsters', user.id), [{ pokemon_id: 25, pvp_ranking_league: 1500 }], 'the alarm is saved with its league')
-    t.equal(configReads, 1, 'one read, failed')
+    t.equal(configReads(), 1, 'one read, failed')
 
     await page.getByRole('button', { name: 'Add alarm' }).click()
     await league.selectOption({ label: 'Great League (1500)' })
     await caps.filter({ hasText: 'Level 50' }).waitFor({ state: 'attached' })
     t.same(await caps.allTextContents(), ['Every level cap', 'Level 50'], 'the engine\'s caps, read at this opening')
-    t.equal(configReads, 2, 'the failed read is not kept: the next opening asks again')
+    t.equal(configReads(), 2, 'the failed read is not kept: the next opening asks again')
+  })
+
+  t.test('desktop: a failed save of the defaults is said, and the next editor prefills what the server keeps', async (t) => {
+    const user = human()
+    const page = await env.signIn(t, user, '/preferences', DESKTOP)
+    noNativeDialogs(t, page)
+    const defaults = page.getByRole('region', { name: 'Defaults for new alarms' })
+    await defaults.getByLabel('Distance').fill('1500')
+    await defaults.getByRole('button', { name: 'Save defaults' }).click()
+    await defaults.getByText('Defaults saved.').waitFor()
+    // The connection drops as the next save is sent.
+    await page.route('**/api/alarm-defaults', async (route) => { await (route.request().method() === 'PUT' ? route.abort('internetdisconnected') : route.fallback()) })
+    await defaults.getByLabel('Distance').fill('2500')
+    await defaults.getByRole('button', { name: 'Save defaults' }).click()
+    await defaults.getByRole('alert').getByText(/./).waitFor()
+    await page.unroute('**/api/alarm-defaults')
+    // On to the pokémon page without loading the page again: the failed save is not what the editor gets.
+    await page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: 'Pokémon' }).click()
+    const sheet = await startPokemonAlarm(page, 'pika', 'Pikachu')
+    await sheet.getByText(/Pikachu, within 1\.5 km/).waitFor()
+    t.pass('the editor starts from the defaults the server kept (1.5 km), not the unsaved 2.5 km')
   })
 }

@@ -93,6 +93,13 @@ export async function choosePokemon (page: Page, search: string, name: string): 
   await picker.getByRole('button', { name: `Remove ${name}` }).waitFor()
 }
 
+/** Counts the page's requests for one path from now on: `count()` says how many were made so far. */
+export function countRequests (page: Page, path: string): () => number {
+  let count = 0
+  page.on('request', (request) => { if (new URL(request.url()).pathname === path) count++ })
+  return () => count
+}
+
 /** On an alarm page without alarms: waits for the empty list, opens a new alarm's editor and picks one pokemon in it; returns the editor. */
 export async function startPokemonAlarm (page: Page, search: string, name: string): Promise<Locator> {
   await page.getByText('No alarms of this type yet.').waitFor()
