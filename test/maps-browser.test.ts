@@ -267,10 +267,14 @@ async function browserTests (): Promise<void> {
     t.ok(await pager.getByRole('button', { name: 'Previous' }).isDisabled(), 'previous is named and off on the first page')
     t.ok(await pager.getByRole('button', { name: 'Next' }).isDisabled(), 'next is named and off on the last page')
 
+    // The areas page sends several requests at once; each is refused, and the page leaves for the login page once.
+    const loginLoads: string[] = []
+    member.page.on('request', (request) => { if (request.isNavigationRequest() && new URL(request.url()).pathname === '/login') loginLoads.push(request.url()) })
     await member.page.getByRole('button', { name: 'Menu', exact: true }).click()
     await member.page.getByRole('link', { name: 'Areas' }).click()
     await member.page.waitForURL(/\/login/)
     await member.page.getByText('This account has been blocked by an administrator.').waitFor()
+    t.equal(loginLoads.length, 1, 'one navigation to the login page')
     t.equal(await member.page.evaluate(() => localStorage.getItem('aw.token')), null, 'the session is gone from the browser')
   })
 

@@ -90,13 +90,22 @@ function refreshSession (staleToken: string | null): Promise<string | null> {
   return refreshing
 }
 
+/** The login address the page is leaving for, once a request has ended the session. */
+let leavingFor: string | null = null
+
 /**
  * The session is over (refresh refused, a 401 that no refresh can fix, or the account was blocked):
  * back to the login page, which explains `reason` when there is one.
  */
 function endSession (reason?: string): never {
   clearSession()
-  window.location.replace(reason === undefined ? '/login' : `/login#error=${reason}`)
+  const to = reason === undefined ? '/login' : `/login#error=${reason}`
+  // Requests in flight together end the session together: the page leaves once, since a second navigation
+  // cancels the first, unless a later one knows why the session ended and the first did not.
+  if (leavingFor === null || (leavingFor === '/login' && to !== leavingFor)) {
+    leavingFor = to
+    window.location.replace(to)
+  }
   throw new ApiError(401, 'Your session has ended. Please sign in again.')
 }
 
