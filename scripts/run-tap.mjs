@@ -1,14 +1,17 @@
 #!/usr/bin/env node
 /**
- * Runs tap (extra arguments are passed through), shows its output as it comes, and closes with one
- * plain `N passed, N failed[, N skipped]` line taken from tap's own last `# { total: … }` summary,
- * because CI tooling reads that line and not tap's. The exit code is tap's, and non-zero when no
- * test ran at all, so an empty run never counts as a green one.
+ * Runs tap (extra arguments are passed through), shows its output as it comes, and closes with the ten
+ * slowest test files and one plain `N passed, N failed[, N skipped]` line taken from tap's own last
+ * `# { total: … }` summary, because CI tooling reads that line and not tap's. The exit code is tap's,
+ * and non-zero when no test ran at all, so an empty run never counts as a green one.
  */
 import { spawn } from 'node:child_process'
 import { constants } from 'node:os'
 
 const SUMMARY = /^# \{ total: .*\}\s*$/
+// tap's own line for each finished file, at the top level: `ok 12 - test/x.test.ts # time=1234.5ms`
+const FILE_DONE = /^(?:not )?ok \d+ - (\S+\.test\.ts)\b.*# time=([\d.]+)ms/
+const SLOWEST_SHOWN = 10
 
 const child = spawn('npx', ['tap', ...process.argv.slice(2)], { stdio: ['inherit', 'pipe', 'inherit'] })
 
@@ -18,11 +21,17 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
 
 let summary
 let partial = ''
+const fileTimes = new Map()
+const read = (line) => {
+  if (SUMMARY.test(line)) summary = line
+  const done = FILE_DONE.exec(line)
+  if (done !== null) fileTimes.set(done[1], Number(done[2]))
+}
 child.stdout.on('data', (chunk) => {
   process.stdout.write(chunk)
   const lines = (partial + chunk.toString('utf8')).split('\n')
   partial = lines.pop() ?? ''
-  for (const line of lines) if (SUMMARY.test(line)) summary = line
+  for (const line of lines) read(line)
 })
 
 child.on('error', (err) => {
@@ -31,7 +40,12 @@ child.on('error', (err) => {
 })
 
 child.on('close', (code, signal) => {
-  if (SUMMARY.test(partial)) summary = partial
+  read(partial)
+  const slowest = [...fileTimes].sort((a, b) => b[1] - a[1]).slice(0, SLOWEST_SHOWN)
+  if (slowest.length > 0) {
+    console.log(`\nslowest test files (${fileTimes.size} run):`)
+    for (const [file, ms] of slowest) console.log(`${(ms / 1000).toFixed(1).padStart(7)} s  ${file}`)
+  }
   const counts = {}
   for (const [, key, value] of (summary ?? '').matchAll(/(\w+): (\d+)/g)) counts[key] = Number(value)
   const passed = counts.pass ?? 0
