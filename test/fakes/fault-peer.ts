@@ -28,6 +28,11 @@ export interface FaultPeer {
   oversizeBytes: number
   /** Requests received (not counting `stopped`, which receives none). */
   readonly hits: number
+  /**
+   * Resolves once no request is open (each answered, or dropped by its client), or after `ms`: a read
+   * the service shares between callers must end before the next caller's own request is counted.
+   */
+  idle(ms?: number): Promise<void>
   /** Bytes of the `oversize` answer actually written before the client dropped the connection. */
   readonly oversizeWritten: number
   /** Whether the client closed the connection of the last `oversize` answer before its end. */
@@ -38,7 +43,7 @@ export interface FaultPeer {
 const CHUNK = Buffer.alloc(64 * 1024, '1,')
 
 export async function startFaultPeer (options: { mode?: FaultMode | 'ok', oversizeBytes?: number, healthy?: string } = {}): Promise<FaultPeer> {
-  const state = { healthy: options.healthy ?? '', mode: options.mode ?? 'ok' as FaultMode | 'ok', oversizeBytes: options.oversizeBytes ?? 64 * 1024 * 1024, hits: 0, written: 0, aborted: false }
+  const state = { healthy: options.healthy ?? '', mode: options.mode ?? 'ok' as FaultMode | 'ok', oversizeBytes: options.oversizeBytes ?? 64 * 1024 * 1024, hits: 0, open: 0, written: 0, aborted: false }
   const sockets = new Set<Socket>()
   const timers = new Set<NodeJS.Timeout>()
 
@@ -73,6 +78,8 @@ export async function startFaultPeer (options: { mode?: FaultMode | 'ok', oversi
 
   const server = createServer((req, res) => {
     state.hits++
+    state.open++
+    res.on('close', () => { state.open-- })
     switch (state.mode) {
       case 'ok':
         forward(req, res).catch(() => { res.destroy() })
@@ -144,6 +151,10 @@ export async function startFaultPeer (options: { mode?: FaultMode | 'ok', oversi
     get oversizeBytes () { return state.oversizeBytes },
     set oversizeBytes (bytes) { state.oversizeBytes = bytes },
     get hits () { return state.hits },
+    async idle (ms = 3000) {
+      const until = Date.now() + ms
+      while (state.open > 0 && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 10))
+    },
     get oversizeWritten () { return state.written },
     get oversizeAborted () { return state.aborted },
     async close () {
