@@ -15,6 +15,15 @@ export const FreeText = (options: StringOptions & { multiline?: boolean } = {}) 
   return Type.String({ ...rest, [FREE_TEXT_KEYWORD]: multiline ? 'multiline' : true })
 }
 
+/**
+ * The keyword plugins/edge/request-log.ts reads: a query or path parameter marked with it never reaches a
+ * log line as sent (`[redacted]` instead). Every parameter that can carry a webhook address (a user id:
+ * a webhook's id is its address with its token), a code, a state or a token is marked.
+ */
+export const LOG_REDACT_KEYWORD = 'x-log-redact'
+/** The keyword as schema options: `Type.String({ maxLength: 255, ...LOG_REDACTED })`. */
+export const LOG_REDACTED = { [LOG_REDACT_KEYWORD]: true } as const
+
 /** The largest value of a signed 32-bit column (profile numbers, fence ids). */
 export const INT32_MAX = 2_147_483_647
 

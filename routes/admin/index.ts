@@ -4,7 +4,7 @@ import { engineUnavailable, forbidden, notFound } from '../../plugins/edge/error
 import { CHAT_PLATFORM_TYPE } from '../../plugins/domain/identity.js'
 import { newTokenSid } from '../../plugins/edge/auth.js'
 import { IMPERSONATION_MAX_MINUTES } from '../../plugins/domain/session-ends.js'
-import { FreeText, errors } from '../../schemas/common.js'
+import { FreeText, LOG_REDACTED, errors } from '../../schemas/common.js'
 import { ImpersonateBodySchema, ImpersonationTokenSchema } from '../../schemas/session-user.js'
 
 const NOT_ALLOWED = 'You may not act as this account.'
@@ -72,7 +72,7 @@ const impersonationRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     schema: {
       tags: ['admin'],
       summary: 'Token to act as a user (admins only)',
-      querystring: Type.Object({ id: FreeText({ minLength: 1, maxLength: 500 }) }),
+      querystring: Type.Object({ id: FreeText({ minLength: 1, maxLength: 500, ...LOG_REDACTED }) }),
       response: { 200: ImpersonationTokenSchema, ...errors(400, 401, 403, 404, 503) }
     }
   }, async (request) => impersonate(request, request.query.id))
