@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify'
+import Fastify, { type FastifyInstance } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 // Configuration and time: read by every plugin, so registered before all of them.
 import config, { type Config } from './plugins/data/config.js'
@@ -9,6 +9,7 @@ import errors, { answerError } from './plugins/edge/errors.js'
 import metrics from './plugins/edge/metrics.js'
 import validation from './plugins/edge/validation.js'
 import proxyTrust, { trustedProxies } from './plugins/edge/proxy-trust.js'
+import { OneLinePerRequest, requestLogOptions, type LoggerOption } from './plugins/edge/request-log.js'
 import securityHeaders from './plugins/edge/security-headers.js'
 import compression from './plugins/edge/compression.js'
 import rateLimits from './plugins/edge/rate-limits.js'
@@ -122,50 +123,13 @@ export interface AppOptions {
   logger?: LoggerOption
 }
 
-/** Query parameters that carry credentials: their values never reach a log line. */
-const SECRET_PARAMS = /^(code|state|token|refresh_token|access_token|id_token|id_token_hint|hash|session_state)$/i
-
-export function redactUrl (url: string): string {
-  const at = url.indexOf('?')
-  if (at === -1) return url
-  const params = new URLSearchParams(url.slice(at + 1))
-  for (const key of [...params.keys()]) if (SECRET_PARAMS.test(key)) params.set(key, '[redacted]')
-  return `${url.slice(0, at)}?${params.toString()}`
-}
-
-/** Request lines carry the method, the path with credentials redacted, and the client address. */
-const serializers = {
-  req: (request: FastifyRequest) => ({ method: request.method, url: redactUrl(request.url), host: request.host, remoteAddress: request.ip })
-}
-
-/**
- * One line per request, when it is answered, instead of Fastify's two (received, completed): half the
- * serialisation and writes per call, and the line still has everything either of the two had.
- */
-class OneLinePerRequest extends LogController {
-  override incomingRequest (): void {}
-
-  override requestCompleted (error: Error | null, request: FastifyRequest, reply: FastifyReply): void {
-    if (error) reply.log.error({ req: request, res: reply, err: error, responseTime: reply.elapsedTime }, 'request errored')
-    else reply.log.info({ req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed')
-  }
-}
-
-type LoggerOption = NonNullable<FastifyServerOptions['logger']>
-
-function loggerOptions (options: AppOptions): LoggerOption {
-  const base = options.logger ?? { level: options.config.LOG_LEVEL }
-  if (typeof base !== 'object' || base === null) return base
-  return { ...base, serializers }
-}
-
 /**
  * The table of contents: configuration, then the edge, data and domain plugins, then each route file at
  * the URL of its folder, then the client's pages. Everything the service does is registered here, in this order.
  */
 export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   const fastify = Fastify({
-    logger: loggerOptions(options),
+    logger: requestLogOptions(options.config, options.logger),
     trustProxy: trustedProxies(options.config),
     genReqId: () => randomUUID(),
     requestIdHeader: false,

@@ -1,8 +1,8 @@
 import { Type, type Static } from '@sinclair/typebox'
-import { FreeText } from './common.js'
+import { FreeText, LOG_REDACTED } from './common.js'
 
 /** An engine user id: chat-platform ids are numbers, webhook ids are their URL (up to the column's 255). */
-export const UserIdSchema = Type.String({ minLength: 1, maxLength: 255 })
+export const UserIdSchema = Type.String({ minLength: 1, maxLength: 255, ...LOG_REDACTED })
 export const UserIdQuerySchema = Type.Object({ id: UserIdSchema }, { additionalProperties: false })
 
 /** One row of the admin user list and of "my webhooks" (engine `humans`, camelCase). */
@@ -38,7 +38,7 @@ export const UserListQuerySchema = Type.Object({
   page: Type.Integer({ minimum: 1, maximum: 100_000, default: 1 }),
   pageSize: Type.Integer({ minimum: 1, maximum: 200, default: 50 }),
   /** Matches the id exactly or by prefix, or the name anywhere (case-insensitive). */
-  search: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+  search: Type.Optional(Type.String({ minLength: 1, maxLength: 100, ...LOG_REDACTED })),
   type: Type.Optional(Type.String({ minLength: 1, maxLength: 50 })),
   /** active: enabled and not blocked; paused: alerts stopped; blocked: admin-disabled. */
   status: Type.Optional(Type.Union(USER_STATUSES.map((s) => Type.Literal(s))))

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox'
-import { FreeText } from './common.js'
+import { BoundedInteger, FreeText } from './common.js'
 
 export const AuditQuerySchema = Type.Object({
   actor: Type.Optional(FreeText({ minLength: 1, maxLength: 255, description: 'Only entries by this admin (user id)' })),
@@ -7,8 +7,8 @@ export const AuditQuerySchema = Type.Object({
   action: Type.Optional(Type.String({ minLength: 1, maxLength: 64, pattern: '^[a-z0-9._-]+$', description: 'Only this action (user.block, impersonation.start, ...)' })),
   from: Type.Optional(Type.String({ format: 'date-time', description: 'Entries at or after this time' })),
   to: Type.Optional(Type.String({ format: 'date-time', description: 'Entries at or before this time' })),
-  before: Type.Optional(Type.Integer({ minimum: 1, description: 'The previous page\'s nextCursor' })),
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 50 }))
+  before: Type.Optional(BoundedInteger({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'The previous page\'s nextCursor' })),
+  limit: Type.Optional(BoundedInteger({ minimum: 1, maximum: 200, default: 50 }))
 }, { additionalProperties: false })
 export type AuditQueryInput = Static<typeof AuditQuerySchema>
 

@@ -39,6 +39,7 @@ export const ConfigSchema = Type.Object({
   REDIS_URL: optStr({ secret: true, description: 'redis://host:6379 to share rate-limit counters and cache evictions (blocks, delegate grants) between instances' }),
   RATE_LIMIT_AUTH_MAX: int({ default: 30, minimum: 1, description: 'Sign-in requests per IP per 60 s (policy auth)' }),
   RATE_LIMIT_AUTH_READ_MAX: int({ default: 120, minimum: 1, description: 'Auth read requests per IP per 60 s (policy auth-read)' }),
+  RATE_LIMIT_BACKCHANNEL_LOGOUT_MAX: int({ default: 600, minimum: 1, description: 'Back-channel logout posts per IP per 60 s (policy backchannel-logout: the provider ending many sessions, apart from members\' sign-ins)' }),
   BUILD_VERSION: str({ default: 'unknown', description: 'Shown by /api/version' }),
   BUILD_REVISION: str({ default: 'unknown', description: 'Shown by /api/version' }),
   BUILD_DATE: str({ default: 'unknown', description: 'Shown by /api/version' }),

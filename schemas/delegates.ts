@@ -1,8 +1,9 @@
 import { Type, type Static } from '@sinclair/typebox'
 import { AdminUserSchema, UserIdSchema } from './admin-users.js'
+import { LOG_REDACTED } from './common.js'
 
 /** A webhook id is its URL, up to the delegates table's 500 characters. */
-export const WebhookIdSchema = Type.String({ minLength: 1, maxLength: 500 })
+export const WebhookIdSchema = Type.String({ minLength: 1, maxLength: 500, ...LOG_REDACTED })
 
 export const DelegateGrantSchema = Type.Object({
   webhookId: WebhookIdSchema,

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox'
-import { FreeText } from './common.js'
+import { BoundedInteger, FreeText, INT32_MAX } from './common.js'
 
 /** A [lat, lon] pair as the engine's Poracle format and the drawing page use it. */
 export const LatLonSchema = Type.Tuple([Type.Number(), Type.Number()])
@@ -51,17 +51,17 @@ export const ReviewedFenceSchema = Type.Composite([UserFenceSchema, Type.Object(
 export const FenceCreateSchema = Type.Object({
   displayName: Type.String({ maxLength: 200 }),
   groupName: Type.Optional(FreeText({ maxLength: 100 })),
-  parentId: Type.Optional(Type.Union([Type.Integer({ minimum: 0, maximum: 2147483647 }), Type.Null()])),
+  parentId: Type.Optional(Type.Union([BoundedInteger({ minimum: 0, maximum: INT32_MAX }), Type.Null()])),
   polygon: Type.Array(Type.Array(Type.Number(), { maxItems: 2 }), { maxItems: 1000 })
 }, { additionalProperties: false })
 
 export const FenceRenameSchema = Type.Object({
   displayName: Type.String({ maxLength: 200 }),
   groupName: Type.Optional(FreeText({ maxLength: 100 })),
-  parentId: Type.Optional(Type.Union([Type.Integer({ minimum: 0, maximum: 2147483647 }), Type.Null()]))
+  parentId: Type.Optional(Type.Union([BoundedInteger({ minimum: 0, maximum: INT32_MAX }), Type.Null()]))
 }, { additionalProperties: false })
 
-export const FenceIdParamsSchema = Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }) })
+export const FenceIdParamsSchema = Type.Object({ id: BoundedInteger({ minimum: 1, maximum: INT32_MAX }) })
 
 export const RegionSchema = Type.Object({
   id: Type.Integer(),
@@ -72,7 +72,7 @@ export const RegionSchema = Type.Object({
 
 export const ApproveSchema = Type.Object({
   promotedName: Type.Optional(FreeText({ maxLength: 200 })),
-  parentId: Type.Optional(Type.Integer({ minimum: 1, maximum: 2147483647 })),
+  parentId: Type.Optional(BoundedInteger({ minimum: 1, maximum: INT32_MAX })),
   groupName: Type.Optional(FreeText({ maxLength: 100 }))
 }, { additionalProperties: false })
 

@@ -1,11 +1,11 @@
 import { Type, type Static } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
-import { FreeText } from './common.js'
+import { BoundedInteger, FreeText, INT32_MAX } from './common.js'
 import { badRequest } from './errors.js'
 import { ALARM_KINDS, ALARM_TYPES, type AlarmType } from './alarm-types.js'
 import { ALARM_FIELDS, ECHOED_FIELDS, alarmCreateSchema } from './alarms.js'
 
-export const ProfileNoSchema = Type.Integer({ minimum: 1, maximum: 2_147_483_647, description: 'Profile number' })
+export const ProfileNoSchema = BoundedInteger({ minimum: 1, maximum: INT32_MAX, description: 'Profile number' })
 export const ProfileNoParamsSchema = Type.Object({ profileNo: ProfileNoSchema })
 
 /** The engine's `profiles.name` is varchar(255); a name must show something. */

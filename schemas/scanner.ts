@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox'
+import { BoundedInteger } from './common.js'
 
 /** The spec's gym search result; `area` is resolved at request time against the admin geofences. */
 export const GymSchema = Type.Object({
@@ -15,7 +16,7 @@ export type Gym = Static<typeof GymSchema>
 export const GYM_SEARCH_CAP = 50
 export const GymSearchQuerySchema = Type.Object({
   search: Type.String({ minLength: 2, maxLength: 100, description: 'Matched as a substring of the gym name' }),
-  limit: Type.Integer({ minimum: 1, default: 20, description: 'At most 50 results are returned whatever the value' })
+  limit: BoundedInteger({ minimum: 1, maximum: 1000, default: 20, description: `At most ${GYM_SEARCH_CAP} results are returned whatever the value` })
 }, { additionalProperties: false })
 
 export const GymIdParamsSchema = Type.Object({ id: Type.String({ minLength: 1, maxLength: 128 }) })

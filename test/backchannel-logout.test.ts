@@ -3,7 +3,7 @@ import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import t from 'tap'
 import { SignJWT, exportJWK, generateKeyPair } from 'jose'
-import { build, seedHuman } from './helper.js'
+import { build, buildInstance, seedHuman } from './helper.js'
 import { followLogin } from './fakes/browser-flow.js'
 import { oidcClientEnv, startOidcProvider } from './fakes/oidc-provider.js'
 
@@ -92,6 +92,8 @@ t.test('back-channel logout, RFC 9207 and __Host- cookies', async (t) => {
       ['neither sid nor sub', await logoutToken({})],
       ['a key the provider does not publish', await logoutToken({ sub: USER }, { key: strangerKey.privateKey })],
       ['too old', await logoutToken({ sub: USER }, { iat: Math.floor(s.clock.now() / 1000) - 3600 })],
+      // Within jose's 30 s clock tolerance, which let it pass before.
+      ['its exp passed', await logoutToken({ sub: USER, exp: Math.floor(s.clock.now() / 1000) - 5 }, { iat: Math.floor(s.clock.now() / 1000) - 20 })],
       ['not a JWT', 'abc.def.ghi']
     ]
     for (const [what, value] of bad) t.equal((await post(form(value))).statusCode, 400, what)
@@ -99,6 +101,15 @@ t.test('back-channel logout, RFC 9207 and __Host- cookies', async (t) => {
     t.equal((await me(token)).statusCode, 200, 'none of them ended the session')
     t.equal((await post(form(await logoutToken({ sub: USER })))).statusCode, 200)
     t.equal((await me(token)).statusCode, 401, 'by sub: every family of the subject ends')
+  })
+
+  await t.test('back-channel logout has its own rate-limit bucket: members\' sign-ins do not throttle the provider', async (t) => {
+    const other = await buildInstance(t, s, { RATE_LIMIT_AUTH_MAX: 2, RATE_LIMIT_BACKCHANNEL_LOGOUT_MAX: 3 })
+    for (let i = 0; i < 3; i++) await other.inject({ method: 'GET', url: '/api/auth/oidc/login' })
+    t.equal((await other.inject({ method: 'GET', url: '/api/auth/oidc/login' })).statusCode, 429, 'sign-ins from the address are throttled')
+    const logout = async () => (await other.inject({ method: 'POST', url: '/api/auth/oidc/backchannel-logout', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: form(await logoutToken({ sub: 'nobody-here' })) })).statusCode
+    t.same([await logout(), await logout(), await logout()], [200, 200, 200], 'the provider\'s logout posts still go through')
+    t.equal(await logout(), 429, 'up to RATE_LIMIT_BACKCHANNEL_LOGOUT_MAX a minute')
   })
 
   await t.test('a callback without iss is refused when the provider announces RFC 9207', async (t) => {

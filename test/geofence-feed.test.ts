@@ -118,6 +118,13 @@ t.test('Koji down from the start: user fences only', async (t) => {
   t.same(res.json().data.map((f: { name: string }) => f.name), ['my patch'])
 })
 
+t.test('an anonymous feed while member fences are on is warned about at start-up', async (t) => {
+  const open = await setup(t)
+  t.ok(open.logs.some((l) => l.event === 'GeofenceFeedOpen' && l.level === 40), 'GEOFENCE_FEED_TOKEN unset: a warning')
+  const closed = await setup(t, { GEOFENCE_FEED_TOKEN: FEED_TOKEN })
+  t.notOk(closed.logs.some((l) => l.event === 'GeofenceFeedOpen'), 'with a token: none')
+})
+
 t.test('the feed token: right, wrong, missing', async (t) => {
   const s = await setup(t, { GEOFENCE_FEED_TOKEN: FEED_TOKEN })
   t.equal((await feed(s, { authorization: `Bearer ${FEED_TOKEN}` })).statusCode, 200, 'right token')

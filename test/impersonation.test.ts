@@ -31,6 +31,7 @@ t.test('an admin acts as any user: the token names the target and the impersonat
   const s = await setup(t)
   const res = await impersonate(s, { userId: ADMIN, isAdmin: true, managedWebhooks: [WEBHOOK] }, { userId: USER })
   t.equal(res.statusCode, 200)
+  t.equal(res.headers['cache-control'], 'no-store', 'a token to act as someone is never cached')
   const claims = claimsOf(res.json().token)
   t.match(claims, { userId: USER, username: 'Uma', type: 'discord:user', isAdmin: 'false', enabled: 'true', profileNo: '1', impersonatedBy: ADMIN })
   t.notOk('managedWebhooks' in claims, 'no delegation rides along')
@@ -41,6 +42,7 @@ t.test('an admin acts as any user: the token names the target and the impersonat
 
   const viaQuery = await s.app.inject({ method: 'POST', url: `/api/admin/users/impersonate?id=${encodeURIComponent(WEBHOOK)}`, headers: bearer(s.app, { userId: ADMIN, isAdmin: true }) })
   t.equal(viaQuery.statusCode, 200)
+  t.equal(viaQuery.headers['cache-control'], 'no-store')
   t.match(claimsOf(viaQuery.json().token), { userId: WEBHOOK, type: 'webhook', username: 'Raid channel', impersonatedBy: ADMIN })
 
   const me = await s.app.inject({ method: 'GET', url: '/api/auth/me', headers: { authorization: `Bearer ${res.json().token}` } })

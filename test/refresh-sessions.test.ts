@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto'
 import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import { createServer as createTcpServer, connect, type AddressInfo, type Socket } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import t from 'tap'
@@ -353,6 +353,74 @@ t.test('renewal re-validates at the provider and in the service; each failure re
       t.equal(rows.length, 2, 'no successor')
     })
   }
+})
+
+/**
+ * The engine's address as the app knows it, forwarding to the engine fake: `stop` closes the listener
+ * (connections refused, as a stopped engine's are) and `start` opens it again on the same port.
+ */
+async function engineSwitch (t: Test): Promise<{ url: string, target: (url: string) => void, stop: () => Promise<void>, start: () => Promise<void> }> {
+  let target = { host: '127.0.0.1', port: 9 }
+  const sockets = new Set<Socket>()
+  const server = createTcpServer((socket) => {
+    const upstream = connect(target.port, target.host)
+    for (const s of [socket, upstream]) { sockets.add(s); s.on('close', () => sockets.delete(s)); s.on('error', () => {}) }
+    socket.pipe(upstream).pipe(socket)
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const port = (server.address() as AddressInfo).port
+  const stop = async () => {
+    for (const s of sockets) s.destroy()
+    await new Promise<void>((resolve) => server.close(() => resolve()))
+  }
+  t.teardown(async () => { if (server.listening) await stop() })
+  return {
+    url: `http://127.0.0.1:${port}`,
+    target: (url) => { const u = new URL(url); target = { host: u.hostname, port: Number(u.port) } },
+    stop,
+    start: () => new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve))
+  }
+}
+
+t.test('an engine outage signs nobody out: refresh answers 503, keeps the family and the access token; it renews once the engine is back', async (t) => {
+  const engine = await engineSwitch(t)
+  const h = await setup(t, { config: { PORACLE_API_ADDRESS: engine.url, ENGINE_TIMEOUT_MS: 500 } })
+  engine.target(h.engine.url)
+  const fragment = await h.login()
+  const jwt = fragment.get('token') ?? ''
+  const me = () => h.inject({ method: 'GET', url: '/api/auth/me', headers: { authorization: `Bearer ${jwt}` } })
+  let refreshToken = fragment.get('refresh_token') ?? ''
+  const familyId = (await h.rowOf(refreshToken)).family_id
+
+  const outages: Array<[string, () => Promise<void>, () => Promise<void>]> = [
+    ['stopped', () => engine.stop(), () => engine.start()],
+    ['answering 503', async () => { h.engine.failWith({ status: 503 }) }, async () => { h.engine.reset() }],
+    ['hanging', async () => { h.engine.hang() }, async () => { h.engine.reset() }]
+  ]
+  for (const [what, down, up] of outages) {
+    await down()
+    const during = await h.refresh(refreshToken)
+    t.equal(during.statusCode, 503, `${what}: 503`)
+    t.equal(during.json().error, 'The alarm engine is unreachable right now. Please try again in a moment.')
+    t.equal(during.headers['retry-after'], '5')
+    const again = await h.refresh(refreshToken)
+    t.equal(again.statusCode, 503, `${what}: the same token asked again is no replay`)
+    t.equal(usable(await h.rows(familyId)).length, 1, `${what}: the family keeps its one usable token`)
+    await up()
+    t.equal((await me()).statusCode, 200, `${what}: the access token is still honoured once the engine is back`)
+    const after = await h.refresh(refreshToken)
+    t.equal(after.statusCode, 200, `${what}: the same refresh token renews once the engine is back`)
+    refreshToken = after.json().refreshToken as string
+  }
+  t.ok(h.logs.some((l) => l.event === 'LogOidcRefreshPostponed'), 'each postponement is logged')
+  t.notOk((await h.rows(familyId)).some((r) => r.revoked_reason === 'engine_unavailable'), 'nothing was revoked for the outage')
+
+  // A revocation during an outage still acts at once.
+  await engine.stop()
+  t.equal((await h.revoke(refreshToken)).statusCode, 204)
+  await engine.start()
+  t.equal((await h.refresh(refreshToken)).statusCode, 401, 'the revoked family stays revoked')
+  t.equal((await me()).statusCode, 401, 'and its access token is refused')
 })
 
 t.test('an admin keeps renewing when SSO is off for everyone else', async (t) => {

@@ -22,6 +22,7 @@ t.test('/me reads the user live', async (t) => {
   await seedHuman(s, { id: USER, name: 'Ursula', profileName: 'Home' })
   const res = await me(s, bearer(s.app, { userId: USER, username: 'ursula', type: 'chat:user', avatarUrl: 'https://cdn.discordapp.com/avatars/x/y.png' }))
   t.equal(res.statusCode, 200)
+  t.equal(res.headers['cache-control'], 'no-store', 'who is signed in is never cached')
   t.same(res.json(), {
     id: USER,
     username: 'ursula',

@@ -22,8 +22,17 @@ interface Built extends FeedBody { key: string }
 interface Served { ring: LatLon[] | null, key: string, text: string | null }
 
 function createGeofenceFeed (fastify: FastifyInstance) {
-  const { koji, userGeofences, config, log } = fastify
+  const { koji, userGeofences, siteSettings, config, log } = fastify
   const expected = config.GEOFENCE_FEED_TOKEN !== '' ? digest(`Bearer ${config.GEOFENCE_FEED_TOKEN}`) : null
+  if (expected === null) {
+    // Without a token the feed is anonymous, and it holds every member's private fences.
+    fastify.addHook('onReady', async () => {
+      const memberFencesOff = await siteSettings.isTrue('disable_user_geofences').catch(() => false)
+      if (!memberFencesOff) {
+        log.warn({ event: 'GeofenceFeedOpen' }, 'GEOFENCE_FEED_TOKEN is unset while member fences are on: anyone who can reach /api/geofence-feed reads every member\'s private fences; set it, and the same token as the engine\'s geofence bearer token')
+      }
+    })
+  }
   const bodies = createFeedBodies()
   let built: Built | null = null
   /**
@@ -108,4 +117,4 @@ declare module 'fastify' {
  * The geofence feed the alarm engine downloads: Koji's admin fences followed by the user fences the
  * service serves itself, kept built (JSON text and gzip form) between requests.
  */
-export default decoratorPlugin('geofence-feed', createGeofenceFeed, ['config', 'koji', 'user-geofences'])
+export default decoratorPlugin('geofence-feed', createGeofenceFeed, ['config', 'site-settings', 'koji', 'user-geofences'])

@@ -419,7 +419,8 @@ function createOidcClient (fastify: FastifyInstance) {
     /**
      * Verifies an OpenID Connect Back-Channel Logout 1.0 logout token (section 2.6): signed by a key of
      * the provider's JWKS (OIDC_JWKS_URL, else the discovery document's), `iss` OIDC_ISSUER, `aud` this
-     * client, `iat` within the last ten minutes, a `jti`, the back-channel `events` member, `sid` or
+     * client, `iat` within the last ten minutes, `exp` (when present) not passed, a `jti`, the back-channel
+     * `events` member, `sid` or
      * `sub`, and no `nonce`. Throws LogoutTokenRefused with a loggable reason.
      */
     async verifyLogoutToken (token: string): Promise<{ jti: string, iat: number, sid?: string, sub?: string }> {
@@ -441,6 +442,8 @@ function createOidcClient (fastify: FastifyInstance) {
       } catch (error) {
         throw new LogoutTokenRefused((error as { code?: string }).code ?? 'invalid')
       }
+      // jose lets `exp` pass within the clock tolerance; a logout token past its own end is refused outright.
+      if (typeof payload.exp === 'number' && payload.exp * 1000 <= clock.now()) throw new LogoutTokenRefused('expired')
       const events = payload.events as Record<string, unknown> | undefined
       if (!isObject(events) || !isObject(events[BACKCHANNEL_EVENT])) throw new LogoutTokenRefused('no_logout_event')
       if (payload.nonce !== undefined) throw new LogoutTokenRefused('nonce_present')

@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify'
 import { oidcSessions } from '../../db/schema/service.js'
 import { fromSqlTime, toSqlTime } from '../../db/client.js'
 import { RefreshRefused, SignInError } from '../../schemas/refusals.js'
+import { engineUnavailable } from '../../schemas/errors.js'
 import { OidcClientError } from './oidc-client.js'
 import { newTokenSid, type MintedToken, type TokenClaims } from '../edge/auth.js'
 import { decryptToken, encryptToken, loadKeyRing, type KeyRing } from '../../lib/refresh-token-keys.js'
@@ -109,6 +110,19 @@ function providerFailure (error: unknown): Record<string, unknown> {
   return { kind: errorKind(error) }
 }
 
+/** How long a browser is told to wait before it asks again after an engine outage postponed its refresh. */
+export const POSTPONED_RETRY_SECONDS = 5
+
+/**
+ * The engine could not be asked whether the member may still sign in (down, hanging, 5xx): not a
+ * refusal. Carries the provider's newest refresh token, which the claim's undo keeps.
+ */
+class EngineCheckUnavailable extends Error {
+  constructor (readonly providerToken: string) {
+    super('the alarm engine could not be asked during a refresh')
+  }
+}
+
 /** Refusal of a rotation whose family was revoked by someone else while it ran: nothing left to revoke. */
 const REVOKED_MEANWHILE = 'revoked_during_rotation'
 
@@ -157,6 +171,26 @@ function createRefreshSessions (fastify: FastifyInstance, ring: KeyRing | null) 
     const revoked = await revokeFamily(row.familyId, reason)
     log[level]({ event: 'LogOidcRefreshFamilyRevoked', reason, familyId: row.familyId, userId: row.userId, revoked }, 'refresh family revoked')
     throw new RefreshRefused(reason)
+  }
+
+  /**
+   * An engine outage signs nobody out: the claim is undone (the row usable again, carrying the provider's
+   * newest refresh token, which the provider may just have rotated), nothing is revoked, so the member's
+   * access token stays valid and the same opaque token renews once the engine answers. A family revoked
+   * while the engine was being asked (a block, a logout, a replay) stays revoked: its mark is gone, so
+   * nothing matches. Answers 503 with Retry-After.
+   */
+  async function postpone (row: SessionRow, providerToken: string, ringNow: KeyRing): Promise<never> {
+    const carried = encryptToken(ringNow, providerToken, row.familyId)
+    const [undone] = await db.db.update(oidcSessions)
+      .set({ revokedAt: null, revokedReason: null, replacedByHash: null, encryptedRefreshToken: carried.ciphertext, encryptionKeyId: carried.keyId })
+      .where(and(eq(oidcSessions.id, row.id), eq(oidcSessions.revokedReason, REASON.rotating)))
+    if (undone.affectedRows !== 1) {
+      log.warn({ event: 'LogOidcRefreshFamilyRevoked', reason: REVOKED_MEANWHILE, familyId: row.familyId, userId: row.userId }, 'family revoked while its refresh was in flight')
+      throw new RefreshRefused(REVOKED_MEANWHILE)
+    }
+    log.warn({ event: 'LogOidcRefreshPostponed', familyId: row.familyId, userId: row.userId }, 'the alarm engine could not be asked: refresh postponed, the family is kept')
+    throw Object.assign(engineUnavailable(), { headers: { 'retry-after': String(POSTPONED_RETRY_SECONDS) } })
   }
 
   /** The encrypted provider token of each usable row of the families given (normally one per family). */
@@ -224,12 +258,18 @@ function createRefreshSessions (fastify: FastifyInstance, ring: KeyRing | null) 
     const who = fastify.oidcClient.mapIdentity(info)
     if (who.subject !== row.subject) throw new RefreshRefused(REASON.subjectChanged)
     if (who.userId !== row.userId) throw new RefreshRefused(REASON.identityChanged)
-    const { claims } = await identity.signIn({
-      userId: who.userId,
-      method: 'oidc',
-      ...(who.username !== undefined && { username: who.username }),
-      ...(who.avatarUrl !== undefined && { avatarUrl: who.avatarUrl })
-    })
+    let claims: TokenClaims
+    try {
+      ({ claims } = await identity.signIn({
+        userId: who.userId,
+        method: 'oidc',
+        ...(who.username !== undefined && { username: who.username }),
+        ...(who.avatarUrl !== undefined && { avatarUrl: who.avatarUrl })
+      }))
+    } catch (error) {
+      if (error instanceof SignInError && error.reason === 'engine_unavailable') throw new EngineCheckUnavailable(tokens.refreshToken ?? providerToken)
+      throw error
+    }
 
     const familyIssuedAt = fromSqlTime(row.familyIssuedAt)
     const nowSql = toSqlTime(now)
@@ -407,8 +447,9 @@ function createRefreshSessions (fastify: FastifyInstance, ring: KeyRing | null) 
       try {
         return await renew(row, successor, ringNow, now, client)
       } catch (error) {
-        // The token is spent from here on, so whatever went wrong ends the family.
+        // The token is spent from here on, so whatever went wrong ends the family, but an engine outage.
         if (error instanceof RefreshRefused && error.reason === REVOKED_MEANWHILE) throw error
+        if (error instanceof EngineCheckUnavailable) return postpone(row, error.providerToken, ringNow)
         if (error instanceof RefreshRefused) return refuse(row, error.reason)
         if (error instanceof SignInError) return refuse(row, error.reason)
         log.error({ kind: errorKind(error), familyId: row.familyId }, 'refresh failed unexpectedly')

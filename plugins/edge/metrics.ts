@@ -5,12 +5,14 @@ import type { FastifyInstance } from 'fastify'
 import type { Pool } from 'mariadb'
 import { peerCallSeconds, type PeerOutcome } from '../../lib/peer-calls.js'
 import { RefreshRefused } from '../../schemas/refusals.js'
+import { ERRORS } from '../../schemas/errors.js'
 
 /** What a refresh came to, as operators count them (the log keeps the precise reason). */
-export type RefreshOutcome = 'rotated' | 'replay' | 'expired' | 'revoked' | 'unknown' | 'error'
+export type RefreshOutcome = 'rotated' | 'replay' | 'expired' | 'revoked' | 'unknown' | 'postponed' | 'error'
 
 /** A refusal's reason (see REASON in refresh-sessions.ts) as one of the counted outcomes. */
 export function refreshOutcomeOf (error: unknown): RefreshOutcome {
+  if (error instanceof ERRORS.EngineUnavailable) return 'postponed'
   if (!(error instanceof RefreshRefused)) return 'error'
   switch (error.reason) {
     case 'replay_detected': return 'replay'

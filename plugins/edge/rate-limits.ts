@@ -107,6 +107,11 @@ declare module 'fastify' {
       auth: RateLimitPolicy
       /** Auth read endpoints: 120 requests per 60 s per IP by default. */
       authRead: RateLimitPolicy
+      /**
+       * The provider's back-channel logout posts: 600 per 60 s per IP by default, a bucket of their own so
+       * a provider ending many sessions at once is not throttled by (nor throttles) members' sign-ins.
+       */
+      backchannelLogout: RateLimitPolicy
       /** Test alerts: 5 per 60 s per signed-in user (each one makes the engine deliver a message). */
       testAlert: RateLimitPolicy
       /** Template previews: 30 per 60 s per signed-in user (each one has the engine render a message). */
@@ -134,6 +139,7 @@ export default fp(async (fastify) => {
   fastify.decorate('rateLimits', {
     auth: policy('auth', config.RATE_LIMIT_AUTH_MAX),
     authRead: policy('auth-read', config.RATE_LIMIT_AUTH_READ_MAX),
+    backchannelLogout: policy('backchannel-logout', config.RATE_LIMIT_BACKCHANNEL_LOGOUT_MAX),
     // Runs after authentication, so the user is known; per user, so one household's IP is not one bucket.
     testAlert: { max: 5, timeWindow: WINDOW_MS, keyGenerator: (request: FastifyRequest) => `test-alert:user:${request.user.userId}` },
     preview: { max: 30, timeWindow: WINDOW_MS, keyGenerator: (request: FastifyRequest) => `preview:user:${request.user.userId}` }

@@ -1,10 +1,10 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import type { FastifyRequest } from 'fastify'
+import type { FastifyReply, FastifyRequest } from 'fastify'
 import { engineUnavailable, forbidden, notFound } from '../../plugins/edge/errors.js'
 import { CHAT_PLATFORM_TYPE } from '../../plugins/domain/identity.js'
 import { newTokenSid } from '../../plugins/edge/auth.js'
 import { IMPERSONATION_MAX_MINUTES } from '../../plugins/domain/session-ends.js'
-import { FreeText, errors } from '../../schemas/common.js'
+import { FreeText, LOG_REDACTED, errors } from '../../schemas/common.js'
 import { ImpersonateBodySchema, ImpersonationTokenSchema } from '../../schemas/session-user.js'
 
 const NOT_ALLOWED = 'You may not act as this account.'
@@ -18,7 +18,9 @@ const NOT_ALLOWED = 'You may not act as this account.'
 const impersonationRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   const { auth, engine, identity, config } = fastify
 
-  async function impersonate (request: FastifyRequest, targetId: string): Promise<{ token: string }> {
+  async function impersonate (request: FastifyRequest, reply: FastifyReply, targetId: string): Promise<{ token: string }> {
+    // A token to act as someone: no cache on the way may keep it.
+    reply.header('cache-control', 'no-store')
     let human
     try {
       human = await engine.humans.find(targetId)
@@ -52,7 +54,7 @@ const impersonationRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       body: ImpersonateBodySchema,
       response: { 200: ImpersonationTokenSchema, ...errors(400, 401, 403, 404, 503) }
     }
-  }, async (request) => {
+  }, async (request, reply) => {
     // Acting as someone starts from one's own session only, so `impersonatedBy` always names a person
     // and an account reached by impersonation cannot pass its delegation on.
     if (request.user.impersonatedBy !== undefined) throw forbidden('Stop acting as another account first.')
@@ -63,7 +65,7 @@ const impersonationRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       const allowed = roles.isAdmin || (roles.managedWebhooks ?? []).includes(userId)
       if (!allowed) throw forbidden(NOT_ALLOWED)
     }
-    return impersonate(request, userId)
+    return impersonate(request, reply, userId)
   })
 
   fastify.post('/users/impersonate', {
@@ -72,10 +74,10 @@ const impersonationRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     schema: {
       tags: ['admin'],
       summary: 'Token to act as a user (admins only)',
-      querystring: Type.Object({ id: FreeText({ minLength: 1, maxLength: 500 }) }),
+      querystring: Type.Object({ id: FreeText({ minLength: 1, maxLength: 500, ...LOG_REDACTED }) }),
       response: { 200: ImpersonationTokenSchema, ...errors(400, 401, 403, 404, 503) }
     }
-  }, async (request) => impersonate(request, request.query.id))
+  }, async (request, reply) => impersonate(request, reply, request.query.id))
 }
 
 export default impersonationRoutes

@@ -31,7 +31,9 @@ const sessionUserRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     onRequest: auth.authenticate,
     config: { rateLimit: rateLimits.authRead },
     schema: { tags: ['auth'], summary: 'The signed-in user, read live; re-issues the token when the active profile changed', response: { 200: UserInfoSchema, ...errors(401, 429, 503) } }
-  }, async (request) => {
+  }, async (request, reply) => {
+    // Who is signed in, and maybe a re-issued token: per user and per moment, never from a cache.
+    reply.header('cache-control', 'no-store')
     const user = request.user
     const human = await liveHuman(user.userId, () => unauthorized(ACCOUNT_GONE))
     const impersonating = user.impersonatedBy !== undefined

@@ -61,6 +61,36 @@ export async function publicApi<T> (path: string, options: RequestOptions = {}):
 
 let refreshing: Promise<string | null> | null = null
 
+/** The first wait after a refresh the server could not do now (an engine outage: 503), doubled up to the cap. */
+const RETRY_FIRST_MS = 2_000
+const RETRY_CAP_MS = 60_000
+/** While set, a refresh failed for a moment: no new attempt before `at`, and one is made then by itself. */
+let backoff: { at: number, delayMs: number, timer: ReturnType<typeof setTimeout> } | null = null
+
+/**
+ * A refresh the server could not do now (429, 5xx: the alarm engine down or hanging): the member stays
+ * signed in, and the refresh is tried again by itself after the server's Retry-After or the next step of
+ * the backoff (2 s, 4 s, ... up to a minute), so a page left open renews as soon as the server can.
+ */
+function retryLater (res: Response): ApiError {
+  const asked = Number(res.headers.get('retry-after')) * 1000
+  const delayMs = Math.min(RETRY_CAP_MS, Math.max(Number.isFinite(asked) ? asked : 0, backoff === null ? RETRY_FIRST_MS : backoff.delayMs * 2))
+  if (backoff !== null) clearTimeout(backoff.timer)
+  backoff = { at: Date.now() + delayMs, delayMs, timer: setTimeout(retryNow, delayMs) }
+  return new ApiError(res.status, 'Your session could not be renewed right now.')
+}
+
+/** The backoff's own attempt: its window is over, whatever the timer's precision. */
+function retryNow (): void {
+  if (backoff !== null) backoff.at = 0
+  void refreshSession(getToken()).catch(() => undefined)
+}
+
+function renewed (): void {
+  if (backoff !== null) clearTimeout(backoff.timer)
+  backoff = null
+}
+
 /**
  * Rotates the tokens. Resolves to the JWT to use, or null when the session cannot go on. Throws an
  * ApiError for temporary failures (network, rate limit, server error), which keep the session.
@@ -76,16 +106,24 @@ async function rotate (staleToken: string | null): Promise<string | null> {
     return getRefreshToken() === refreshToken ? null : getToken()
   }
   const res = await send('/api/auth/oidc/refresh', { method: 'POST', json: { refreshToken } }, null)
-  if (res.status === 429 || res.status >= 500) throw new ApiError(res.status, 'Your session could not be renewed right now.')
+  if (res.status === 429 || res.status >= 500) throw retryLater(res)
   if (!res.ok) return null
   const body = await parse<RefreshResponse>(res)
   storeTokens(body.token, body.refreshToken)
   await markSpent(refreshToken)
+  renewed()
   return body.token
 }
 
-/** One refresh for every caller that needs one now; concurrent 401s wait for the same rotation. */
+/**
+ * One refresh for every caller that needs one now; concurrent 401s wait for the same rotation. Inside a
+ * backoff window no request is sent (the timer of `retryLater` makes the next one): the caller keeps
+ * its token, or is told the session could not be renewed right now.
+ */
 function refreshSession (staleToken: string | null): Promise<string | null> {
+  if (backoff !== null && Date.now() < backoff.at && refreshing === null) {
+    return Promise.reject(new ApiError(503, 'Your session could not be renewed right now.'))
+  }
   refreshing ??= withRefreshLock(async () => await rotate(staleToken)).finally(() => { refreshing = null })
   return refreshing
 }

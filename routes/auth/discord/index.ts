@@ -3,7 +3,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
 import { badRequest, notFound } from '../../../plugins/edge/errors.js'
 import { SignInError } from '../../../schemas/refusals.js'
 import { newTokenSid } from '../../../plugins/edge/auth.js'
-import { FreeText, errors } from '../../../schemas/common.js'
+import { FreeText, LOG_REDACTED, errors } from '../../../schemas/common.js'
 import { newState } from '../../../lib/sign-in-flow.js'
 
 const COOKIE = 'discord_oauth'
@@ -70,8 +70,8 @@ const discordRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       tags: ['auth'],
       summary: 'Finishes chat-platform sign-in: 302 to the front end with #token= or #error=',
       querystring: Type.Object({
-        code: Type.Optional(FreeText({ maxLength: 1024 })),
-        state: Type.Optional(FreeText({ maxLength: 512 })),
+        code: Type.Optional(FreeText({ maxLength: 1024, ...LOG_REDACTED })),
+        state: Type.Optional(FreeText({ maxLength: 512, ...LOG_REDACTED })),
         error: Type.Optional(FreeText({ maxLength: 256 })),
         error_description: Type.Optional(FreeText({ maxLength: 2048 }))
       }),

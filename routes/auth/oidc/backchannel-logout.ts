@@ -23,7 +23,7 @@ const backchannelLogoutRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   })
 
   fastify.post('/backchannel-logout', {
-    config: { rateLimit: rateLimits.auth },
+    config: { rateLimit: rateLimits.backchannelLogout },
     schema: {
       tags: ['auth'],
       summary: 'OpenID Connect Back-Channel Logout: ends the sessions the provider names',

@@ -2,7 +2,7 @@ import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typ
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
 import { notFound } from '../../../plugins/edge/errors.js'
 import { SignInError } from '../../../schemas/refusals.js'
-import { errors } from '../../../schemas/common.js'
+import { LOG_REDACTED, errors } from '../../../schemas/common.js'
 import { returnOrigin, type LoginTransaction } from '../../../lib/sign-in-flow.js'
 
 const COOKIE_PATH = '/api/auth/oidc'
@@ -104,8 +104,8 @@ const oidcRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       summary: 'Finishes OIDC sign-in: 302 to /auth/oidc/callback#token=… or /login#error=<code>',
       // Read raw (duplicates are refused, not merged): declared for the documentation only.
       querystring: Type.Object({
-        code: Type.Optional(Type.Unknown({ description: 'Authorization code' })),
-        state: Type.Optional(Type.Unknown({ description: 'The state sent at login' })),
+        code: Type.Optional(Type.Unknown({ description: 'Authorization code', ...LOG_REDACTED })),
+        state: Type.Optional(Type.Unknown({ description: 'The state sent at login', ...LOG_REDACTED })),
         iss: Type.Optional(Type.Unknown({ description: 'Issuer (RFC 9207)' })),
         error: Type.Optional(Type.Unknown({ description: 'The provider\'s error code' }))
       }),

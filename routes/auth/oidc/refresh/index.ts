@@ -14,7 +14,7 @@ const refreshRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     schema: {
       tags: ['auth'],
       body: RefreshRequestSchema,
-      response: { 200: RefreshResponseSchema, ...errors(400, 401, 429) }
+      response: { 200: RefreshResponseSchema, ...errors(400, 401, 429, 503) }
     }
   }, async (request, reply) => {
     reply.header('cache-control', 'no-store')
