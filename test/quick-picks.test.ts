@@ -247,3 +247,41 @@ t.test('a member keeps at most 50 picks of their own; edits still pass at the li
   t.equal((await s.app.inject({ method: 'POST', url: '/api/quick-picks/user', headers: asUser(s.app), payload: { ...pick, id: 'own-1' } })).statusCode, 200, 'a replace is no new pick')
   t.equal((await s.app.inject({ method: 'POST', url: '/api/quick-picks/user', headers: asUser(s.app, OTHER), payload: pick })).statusCode, 200, 'the limit is per member')
 })
+
+for (const engineMode of ['ng', 'js'] as const) {
+  t.test(`${engineMode}: a pick never touches the member's own alarms: a scoped one survives applying and removing it`, async (t) => {
+    const s = await build(t, { engineMode })
+    await seedHuman(s, { id: ADMIN, name: 'Ada' })
+    await seedHuman(s, { id: USER, name: 'Uma' })
+    t.equal((await s.app.inject({ method: 'POST', url: '/api/quick-picks/seed', headers: asAdmin(s.app) })).statusCode, 204)
+    const mine = await insertAlarm(s.app.engineDb.pool, 'invasion', { id: USER, grunt_type: 'giovanni', distance: 3000 })
+    const rowOf = async () => await s.app.engineDb.pool.query('SELECT uid, distance FROM invasion WHERE id = ? ORDER BY uid', [USER]) as Array<{ uid: number, distance: number }>
+
+    const res = await apply(s, 'invasion-giovanni')
+    t.equal(res.statusCode, 200)
+    t.match(res.json(), { requested: 1, added: [], trackedUids: [], skipped: [{ uid: mine, reason: 'would-change-yours' }] }, 'nothing added; the skip names the member\'s alarm and why')
+    t.same(await rowOf(), [{ uid: mine, distance: 3000 }], 'the member\'s alarm is as it was, under its uid')
+
+    const removed = await s.app.inject({ method: 'DELETE', url: '/api/quick-picks/invasion-giovanni/remove', headers: asUser(s.app) })
+    t.equal(removed.statusCode, 204)
+    t.same(await rowOf(), [{ uid: mine, distance: 3000 }], 'remove leaves the member\'s alarm')
+  })
+}
+
+t.test('a pick skips what the member has (identical, or under the engine\'s unique key) and adds the rest', async (t) => {
+  const s = await setup(t)
+  const same = await insertAlarm(s.app.engineDb.pool, 'invasion', { id: USER, grunt_type: 'cliff' })
+  // Two fields differ, so the engine would insert, and the table's unique key (gender, grunt type) refuses the row.
+  const keyed = await insertAlarm(s.app.engineDb.pool, 'invasion', { id: USER, grunt_type: 'arlo', distance: 500, clean: 1 })
+  const res = await apply(s, 'invasion-leaders')
+  t.equal(res.statusCode, 200)
+  const result = res.json() as { added: number[], trackedUids: number[], skipped: Array<{ uid: number, reason: string }> }
+  t.match(result.skipped, [{ uid: same, reason: 'already-have' }, { uid: keyed, reason: 'same-key', message: /gender and grunt type/ }])
+  t.equal(result.skipped.length, 2)
+  t.equal(result.added.length, 1, 'only Sierra is new')
+  t.same(result.trackedUids, result.added)
+  const [sierra] = await s.app.engineDb.pool.query('SELECT grunt_type FROM invasion WHERE uid = ?', [result.added[0]]) as Array<{ grunt_type: string }>
+  t.equal(sierra?.grunt_type, 'sierra')
+  t.equal((await s.app.inject({ method: 'DELETE', url: '/api/quick-picks/invasion-leaders/remove', headers: asUser(s.app) })).statusCode, 204)
+  t.same(await uidsOf(s, 'invasion'), [same, keyed], 'remove deleted only Sierra')
+})

@@ -8,10 +8,10 @@ import { badRequest, conflict, forbidden, notFound } from '../edge/errors.js'
 import type { UidChanged } from './alarm-events.js'
 import { alarmCreateSchema } from '../../schemas/alarms.js'
 import { KIND_OF, type AlarmType } from '../../schemas/alarm-types.js'
-import type { AppliedState, ApplyOptions, ApplyResult, QuickPick, QuickPickType, QuickPickWrite } from '../../schemas/quick-picks.js'
+import type { AppliedState, ApplyOptions, ApplyResult, QuickPick, QuickPickType, QuickPickWrite, SkippedAlarm } from '../../schemas/quick-picks.js'
 import { BUILT_IN_PICKS } from '../../lib/quick-picks-built-in.js'
 import { decoratorPlugin } from '../../lib/decorator-plugin.js'
-import type { FenceSplit } from './alarm-writer.js'
+import type { Collision, FenceSplit } from './alarm-writer.js'
 
 const BUILT_IN_IDS: ReadonlySet<string> = new Set(BUILT_IN_PICKS.map((p) => p.id))
 
@@ -89,8 +89,13 @@ function expand (filters: Row): Row[] {
   return rows
 }
 
-/** An apply's alarms as sent, and the full override areas to write into them when they name the user's own fences. */
-interface Prepared { rows: Row[], ownAreas: string[] | null }
+/** How a skipped row is told to the member, by the alarm writer's collision. */
+const SKIP_REASON: Record<Collision['code'], SkippedAlarm['reason']> = {
+  present: 'already-have',
+  takeover: 'would-change-yours',
+  'same-key': 'same-key',
+  repeated: 'repeated'
+}
 
 function createQuickPicks (fastify: FastifyInstance) {
   const { db, engine, alarmWriter, featureGates, siteSettings, alarmEvents, clock, log } = fastify
@@ -191,13 +196,22 @@ function createQuickPicks (fastify: FastifyInstance) {
   }
 
   /**
-   * Creates the pick's alarms and records exactly the uids that were not there before. Override areas
-   * naming the user's own fences were left out of the rows (the engine drops them); the alarm writer
-   * writes the full list into each new row (docs/geofences.md).
+   * Creates those of the pick's alarms the member lacks and records exactly the uids it created. A row the
+   * engine would match to one of the member's alarms (alarm-engine.md 1.3: the same alarm, one updatable
+   * field apart, or the table's unique key) is skipped, not sent: the engine would rewrite the member's
+   * alarm, and a later remove would delete it. Override areas naming the user's own fences are written
+   * by the alarm writer (docs/geofences.md).
    */
-  async function applyRows (actor: Actor, pick: DefinitionRow, { rows, ownAreas }: Prepared, excluded: number[]): Promise<ApplyResult> {
-    const type = engineType(pick.alarmType)
-    const created = (await alarmWriter.insert(actor.userId, [{ type, body: rows, ownAreas }], { track: true }))[0] ?? []
+  async function applyRows (actor: Actor, pick: DefinitionRow, rows: Row[], excluded: number[]): Promise<ApplyResult> {
+    // The engine's refusal of the write (an unknown area, say) is the apply's answer, as for one alarm.
+    const outcomes = await alarmWriter.createMany(KIND_OF[engineType(pick.alarmType)], actor.userId, rows, { whole: true })
+    const added: number[] = []
+    const skipped: SkippedAlarm[] = []
+    for (const outcome of outcomes) {
+      if (outcome.status === 'created' && outcome.alarm !== undefined) added.push(outcome.alarm.uid)
+      else skipped.push({ uid: outcome.collision?.uid ?? null, reason: outcome.collision === undefined ? 'refused' : SKIP_REASON[outcome.collision.code], message: outcome.reason ?? null })
+    }
+    added.sort((a, b) => a - b)
     const values = {
       userId: actor.userId,
       profileNo: actor.profileNo,
@@ -205,16 +219,19 @@ function createQuickPicks (fastify: FastifyInstance) {
       alarmType: pick.alarmType,
       appliedAt: toSqlTime(clock.now()),
       excludePokemonIdsJson: excluded.length > 0 ? excluded : null,
-      trackedUidsJson: created
+      trackedUidsJson: added
     }
     await db.db.insert(quickPickAppliedStates).values(values).onDuplicateKeyUpdate({
-      set: { alarmType: values.alarmType, appliedAt: values.appliedAt, excludePokemonIdsJson: values.excludePokemonIdsJson, trackedUidsJson: created }
+      set: { alarmType: values.alarmType, appliedAt: values.appliedAt, excludePokemonIdsJson: values.excludePokemonIdsJson, trackedUidsJson: added }
     })
-    return { ...toState(await stateOf(actor, pick.id) as StateRow), requested: rows.length }
+    return { ...toState(await stateOf(actor, pick.id) as StateRow), requested: rows.length, added, skipped }
   }
 
-  /** The rows an apply will send, after the type's gate and every check: nothing is written before this passes. */
-  async function prepare (pick: DefinitionRow, options: ApplyOptions, actor: Actor): Promise<Prepared> {
+  /**
+   * The rows an apply will send, after the type's gate and every check: nothing is written before this
+   * passes. Override areas keep the user's own fences; the alarm writer sends them as the engine can take them.
+   */
+  async function prepare (pick: DefinitionRow, options: ApplyOptions, actor: Actor): Promise<Row[]> {
     if (!pick.enabled) throw badRequest('This quick pick is disabled.')
     const type = engineType(pick.alarmType)
     await featureGates.ensure(KIND_OF[type].disableKey)
@@ -223,20 +240,19 @@ function createQuickPicks (fastify: FastifyInstance) {
     if (options.clean !== undefined) extra.clean = options.clean
     if (options.template !== undefined) extra.template = options.template
     if (options.overrideLocationLabel !== undefined) extra.override_location_label = options.overrideLocationLabel
-    let ownAreas: string[] | null = null
     if (options.overrideAreas !== undefined) {
+      // Another member's private fence is refused here, before anything is written.
       const [split] = await alarmWriter.splitOwnFences(actor.userId, [{ names: options.overrideAreas, field: '/overrideAreas' }]) as [FenceSplit]
-      if (split.sent !== null) extra.override_areas = split.sent
-      if (split.own) ownAreas = split.names
+      if (split.names.length > 0) extra.override_areas = split.names
     }
     const filters = parseJson<Row>(pick.filtersJson, {})
     const excluded = options.excludePokemonIds ?? []
-    if (excluded.length === 0) return { rows: alarmsOf(pick.alarmType, filters, extra), ownAreas }
+    if (excluded.length === 0) return alarmsOf(pick.alarmType, filters, extra)
     if (type !== 'pokemon' || (filters.pokemon_id ?? 0) !== 0) throw badRequest('Pokemon can only be excluded from picks for every pokemon.')
     // "Every pokemon but these": one alarm per remaining species of the engine's game data.
     const species = new Set(Object.keys(await engine.masterdata.monsters()).map((key) => Number.parseInt(key, 10)).filter((id) => id > 0))
     for (const id of excluded) species.delete(id)
-    return { rows: alarmsOf(pick.alarmType, { ...filters, pokemon_id: [...species].sort((a, b) => a - b) }, extra), ownAreas }
+    return alarmsOf(pick.alarmType, { ...filters, pokemon_id: [...species].sort((a, b) => a - b) }, extra)
   }
 
   /** Deletes the alarms an apply created that still exist, and forgets the applied state. */
