@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto'
 import { Ajv, type ValidateFunction } from 'ajv'
 import { and, asc, eq, inArray, or, sql } from 'drizzle-orm'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
@@ -72,9 +73,14 @@ function toState (row: StateRow): AppliedState {
   }
 }
 
-/** "Great League Top 10!" → "great-league-top-10". */
+/** Ids of members' own picks: `u-` and a random tail, never a slug another member could guess or take first. */
+export const OWN_ID_PREFIX = 'u-'
+const ownId = (): string => `${OWN_ID_PREFIX}${randomBytes(8).readBigUInt64BE().toString(36).padStart(13, '0')}`
+
+/** "Great League Top 10!" → "great-league-top-10"; never in the members' id space (`u-…`). */
 export function slugOf (name: string): string {
   const slug = name.normalize('NFKD').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 50).replace(/-+$/, '')
+  if (slug.startsWith(OWN_ID_PREFIX)) return `pick-${slug}`.slice(0, 50).replace(/-+$/, '')
   return slug === '' || slug === 'user' || slug === 'seed' ? 'pick' : slug
 }
 
@@ -138,6 +144,13 @@ function createQuickPicks (fastify: FastifyInstance) {
     return row
   }
 
+  /** One of the actor's own picks; any other id, taken or not, is "not found". */
+  async function own (id: string, actor: Actor): Promise<DefinitionRow> {
+    const row = await definition(id)
+    if (row === null || row.scope !== 'user' || row.ownerUserId !== actor.userId) throw notFound('Quick pick not found.')
+    return row
+  }
+
   async function stateOf (actor: Actor, pickId: string): Promise<StateRow | null> {
     const [row] = await db.db.select().from(quickPickAppliedStates).where(and(
       eq(quickPickAppliedStates.userId, actor.userId),
@@ -153,8 +166,8 @@ function createQuickPicks (fastify: FastifyInstance) {
   }
 
   /**
-   * A free id for a new pick: the slug, then slug-2 … slug-50, then a random tail. The built-ins' ids
-   * count as taken, so seeding never meets a user's pick under one of them.
+   * A free id for a new global pick: the slug, then slug-2 … slug-50, then a random tail. The built-ins'
+   * ids count as taken, so seeding never meets another pick under one of them.
    */
   async function freeId (name: string): Promise<string> {
     const base = slugOf(name)
@@ -175,7 +188,7 @@ function createQuickPicks (fastify: FastifyInstance) {
 
   async function save (write: QuickPickWrite, scope: 'global' | 'user', ownerUserId: string | null, existing: DefinitionRow | null): Promise<QuickPick> {
     alarmsOf(write.alarmType, write.filters)
-    const id = write.id ?? await freeId(write.name)
+    const id = write.id ?? (scope === 'user' ? ownId() : await freeId(write.name))
     const now = toSqlTime(clock.now())
     const values = {
       name: write.name.trim(),
@@ -313,18 +326,21 @@ function createQuickPicks (fastify: FastifyInstance) {
 
     /** Admins publish global picks; a user's pick keeps its owner and cannot be turned into a global one. */
     async saveGlobal (write: QuickPickWrite): Promise<QuickPick> {
+      if (write.id?.startsWith(OWN_ID_PREFIX) === true) throw badRequest(`Ids starting with "${OWN_ID_PREFIX}" are members' own quick picks.`)
       const existing = write.id === undefined ? null : await definition(write.id)
       if (existing !== null && existing.scope !== 'global') throw badRequest('This id belongs to a user\'s own quick pick.')
       return save(write, 'global', null, existing)
     },
 
+    /**
+     * Creates one of the actor's own picks under a new id of the members' id space, or, given an `id`,
+     * replaces the actor's own pick of that id. Any other id (someone else's, a global one, none at all)
+     * answers exactly as a missing pick does, so nobody learns which ids exist.
+     */
     async saveOwn (write: QuickPickWrite, actor: Actor): Promise<QuickPick> {
-      const existing = write.id === undefined ? null : await definition(write.id)
-      if (BUILT_IN_IDS.has(write.id ?? '') || (existing !== null && (existing.scope !== 'user' || existing.ownerUserId !== actor.userId))) {
-        throw forbidden('This quick pick is not yours.')
-      }
-      if (existing === null) await ensureRoom(actor)
-      return save(write, 'user', actor.userId, existing)
+      if (write.id !== undefined) return save(write, 'user', actor.userId, await own(write.id, actor))
+      await ensureRoom(actor)
+      return save(write, 'user', actor.userId, null)
     },
 
     /**
@@ -332,9 +348,7 @@ function createQuickPicks (fastify: FastifyInstance) {
      * made again, and someone else's is "not found", as it is to every other read.
      */
     async updateOwn (id: string, write: Omit<QuickPickWrite, 'id'>, actor: Actor): Promise<QuickPick> {
-      const existing = await definition(id)
-      if (existing === null || existing.scope !== 'user' || existing.ownerUserId !== actor.userId) throw notFound('Quick pick not found.')
-      return save({ ...write, id }, 'user', actor.userId, existing)
+      return save({ ...write, id }, 'user', actor.userId, await own(id, actor))
     },
 
     /** Deletes a pick and every user's applied state of it (their alarms stay). */
@@ -347,8 +361,7 @@ function createQuickPicks (fastify: FastifyInstance) {
     },
 
     async deleteOwn (id: string, actor: Actor): Promise<void> {
-      const row = await definition(id)
-      if (row === null || row.scope !== 'user' || row.ownerUserId !== actor.userId) throw notFound('Quick pick not found.')
+      await own(id, actor)
       await db.transaction(async (tx) => {
         await tx.delete(quickPickAppliedStates).where(and(eq(quickPickAppliedStates.quickPickId, id), eq(quickPickAppliedStates.userId, actor.userId)))
         await tx.delete(quickPickDefinitions).where(eq(quickPickDefinitions.id, id))
