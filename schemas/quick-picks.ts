@@ -56,8 +56,31 @@ export const AppliedStateSchema = Type.Object({
 })
 export type AppliedState = Static<typeof AppliedStateSchema>
 
-/** An apply's answer: the applied state, and how many alarms it asked for (the rest were already there). */
-export const ApplyResultSchema = Type.Intersect([AppliedStateSchema, Type.Object({ requested: Type.Integer({ minimum: 0 }) })])
+/**
+ * Why an apply left one of its alarms out. `already-have`: the member has this very alarm;
+ * `would-change-yours`: the alarm engine would rewrite the member's alarm `uid` with it (they differ in
+ * one field the engine updates in place, such as the distance); `same-key`: the engine keeps one alarm per
+ * key (an invasion's grunt type and gender, a lure's type) and the member has it; `repeated`: the pick
+ * names the same alarm twice; `refused`: the alarm is not valid, or the engine refused it (`message`).
+ */
+export const SKIP_REASONS = ['already-have', 'would-change-yours', 'same-key', 'repeated', 'refused'] as const
+export const SkippedAlarmSchema = Type.Object({
+  uid: Type.Union([Type.Integer(), Type.Null()], { description: 'The member\'s alarm in the way (null when none is)' }),
+  reason: Type.Union(SKIP_REASONS.map((r) => Type.Literal(r))),
+  message: Type.Union([Type.String(), Type.Null()], { description: 'The service\'s or the engine\'s own words, in English' })
+})
+export type SkippedAlarm = Static<typeof SkippedAlarmSchema>
+
+/**
+ * An apply's answer: the applied state, how many alarms the pick stands for, the uids it added (the
+ * applied state's, which a remove deletes) and each alarm it left out, with why. The member's own alarms
+ * are never changed by an apply.
+ */
+export const ApplyResultSchema = Type.Intersect([AppliedStateSchema, Type.Object({
+  requested: Type.Integer({ minimum: 0 }),
+  added: Type.Array(Type.Integer()),
+  skipped: Type.Array(SkippedAlarmSchema)
+})])
 export type ApplyResult = Static<typeof ApplyResultSchema>
 
 export const QuickPickEntrySchema = Type.Object({ definition: QuickPickSchema, appliedState: Type.Union([AppliedStateSchema, Type.Null()]) })

@@ -184,9 +184,12 @@ async function personalPickTests (): Promise<void> {
     const page = await openPage(t, ADMIN, { isAdmin: true })
     await page.getByRole('region', { name: 'Available quick picks' }).getByRole('button', { name: 'Edit Night owls' }).click()
     const sheet = page.getByRole('dialog', { name: 'Edit Night owls' })
-    // Meanwhile another admin deletes it and a member's new pick takes the free id.
+    // Meanwhile another admin deletes it and a member's pick holds the id (made before members' picks had ids of their own).
     t.equal((await app.inject({ method: 'DELETE', url: '/api/quick-picks/night-owls', headers: admin })).statusCode, 204)
-    t.equal((await app.inject({ method: 'POST', url: '/api/quick-picks/user', headers: bearer(app, { userId: OTHER }), payload: { id: 'night-owls', name: 'My owls', alarmType: 'raid', filters: { level: 3 } } })).statusCode, 200)
+    await app.db.pool.query(
+      "INSERT INTO quick_pick_definitions (id, name, alarm_type, scope, owner_user_id, filters_json, icon, category, sort_order, enabled, created_at, updated_at) VALUES ('night-owls', 'My owls', 'raid', 'user', ?, '{\"level\":3}', 'bolt', 'Common', 0, 1, NOW(), NOW())",
+      [OTHER]
+    )
     await sheet.getByRole('textbox', { name: 'Name' }).fill('Night owls, level 5')
     await sheet.getByRole('button', { name: 'Save', exact: true }).click()
     await sheet.getByText('This id belongs to a user\'s own quick pick.').waitFor()

@@ -1,7 +1,7 @@
 import t from 'tap'
 import { mkdirSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
-import { axeViolations, browserMissing, choosePokemon, setMinIv } from './browser.js'
+import { DESKTOP, PHONE, axeViolations, browserMissing, choosePokemon, setMinIv } from './browser.js'
 import { seedHuman } from './helper.js'
 import { ADMIN, startQuickPicksApp } from './quick-picks-browser-app.js'
 import { insertAlarm } from './fakes/engine-db.js'
@@ -66,6 +66,24 @@ async function pickTests (): Promise<void> {
     await page.getByText(/Applied · \d+ alarms? · 1 pokémon left out/).waitFor()
     t.same(await axeViolations(page), [], 'axe: the result at 360 px')
   })
+
+  for (const [size, viewport, member] of [['360 px', PHONE, '333333333333333331'], ['desktop', DESKTOP, '333333333333333332']] as const) {
+    t.test(`${size}: Giovanni applied over a member's own Giovanni alarm within 3 km leaves it as it is, and so does Remove`, async (t) => {
+      await seedHuman(testApp, { id: member, name: 'Gio', latitude: 51.5, longitude: -0.12, area: ['centre'] })
+      const mine = await insertAlarm(app.engineDb.pool, 'invasion', { id: member, grunt_type: 'giovanni', distance: 3000 })
+      const page = await open(t, member, { viewport })
+      await page.getByRole('button', { name: 'Apply Giovanni' }).click()
+      await page.getByRole('dialog').getByRole('button', { name: 'Apply Giovanni' }).click()
+      const result = page.getByRole('status').getByText(/^Giovanni applied: /)
+      await result.waitFor()
+      t.equal(await result.textContent(), 'Giovanni applied: 0 alarms added, 1 left out so an alarm of yours stays as it is.', 'nothing added, and why')
+      t.same((await rows('invasion', member)).map((r) => [r.uid, r.distance]), [[mine, 3000]], 'the member\'s alarm keeps its distance')
+      t.same(await axeViolations(page), [], `axe: the result at ${size}`)
+      await page.getByRole('button', { name: 'Remove Giovanni' }).click()
+      await page.getByRole('status').getByText('Giovanni removed: its alarms are deleted.').waitFor()
+      t.same((await rows('invasion', member)).map((r) => [r.uid, r.distance]), [[mine, 3000]], 'remove left the member\'s alarm')
+    })
+  }
 
   t.test('a refused apply keeps the form open with the server\'s reason and creates nothing', async (t) => {
     const page = await open(t, MEMBER)

@@ -143,16 +143,17 @@ t.test('definitions: admins publish global picks, users keep their own, and bad 
   const pick = { name: 'Shiny Stardust!', alarmType: 'quest', filters: { reward_type: 3, reward: 1000 } }
   const mine = await s.app.inject({ method: 'POST', url: '/api/quick-picks/user', headers: asUser(s.app), payload: pick })
   t.equal(mine.statusCode, 200)
-  t.match(mine.json(), { id: 'shiny-stardust', scope: 'user', ownerUserId: USER, icon: 'bolt', category: 'Common' })
+  t.match(mine.json(), { id: /^u-[a-z0-9]{13}$/, scope: 'user', ownerUserId: USER, icon: 'bolt', category: 'Common' })
+  const id = (mine.json() as { id: string }).id
   const second = await s.app.inject({ method: 'POST', url: '/api/quick-picks/user', headers: asUser(s.app), payload: pick })
-  t.equal(second.json().id, 'shiny-stardust-2', 'a taken slug gets a suffix')
+  t.not(second.json().id, id, 'the same name is a new pick under a new id')
 
-  t.equal((await s.app.inject({ method: 'GET', url: '/api/quick-picks/shiny-stardust', headers: asUser(s.app, OTHER) })).statusCode, 404, 'hidden from others')
-  t.equal((await s.app.inject({ method: 'GET', url: '/api/quick-picks/shiny-stardust', headers: asAdmin(s.app) })).statusCode, 200, 'admins see any')
-  t.equal((await s.app.inject({ method: 'POST', url: '/api/quick-picks/user', headers: asUser(s.app, OTHER), payload: { ...pick, id: 'shiny-stardust' } })).statusCode, 403, 'not theirs')
-  t.equal((await s.app.inject({ method: 'POST', url: '/api/quick-picks/user', headers: asUser(s.app), payload: { ...pick, id: 'hundo' } })).statusCode, 403, 'a built-in id')
+  t.equal((await s.app.inject({ method: 'GET', url: `/api/quick-picks/${id}`, headers: asUser(s.app, OTHER) })).statusCode, 404, 'hidden from others')
+  t.equal((await s.app.inject({ method: 'GET', url: `/api/quick-picks/${id}`, headers: asAdmin(s.app) })).statusCode, 200, 'admins see any')
   t.equal((await s.app.inject({ method: 'POST', url: '/api/quick-picks', headers: asUser(s.app), payload: pick })).statusCode, 403, 'users do not publish')
-  t.equal((await s.app.inject({ method: 'POST', url: '/api/quick-picks', headers: asAdmin(s.app), payload: { ...pick, id: 'shiny-stardust' } })).statusCode, 400, 'a user\'s pick is not turned global')
+  t.equal((await s.app.inject({ method: 'POST', url: '/api/quick-picks', headers: asAdmin(s.app), payload: { ...pick, id } })).statusCode, 400, 'a user\'s pick is not turned global')
+  const global = await s.app.inject({ method: 'POST', url: '/api/quick-picks', headers: asAdmin(s.app), payload: { ...pick, name: 'U-boat' } })
+  t.equal(global.json().id, 'pick-u-boat', 'a global pick\'s slug stays out of the members\' id space')
 
   const count = async () => Number(((await s.app.db.pool.query('SELECT COUNT(*) AS n FROM quick_pick_definitions') as Array<{ n: number }>)[0])?.n)
   const before = await count()
@@ -173,8 +174,8 @@ t.test('definitions: admins publish global picks, users keep their own, and bad 
   t.equal(disabled.statusCode, 200)
   t.equal((await apply(s, 'off')).statusCode, 400, 'a disabled pick is not applied')
 
-  t.equal((await s.app.inject({ method: 'DELETE', url: '/api/quick-picks/user/shiny-stardust', headers: asUser(s.app, OTHER) })).statusCode, 404)
-  t.equal((await s.app.inject({ method: 'DELETE', url: '/api/quick-picks/user/shiny-stardust', headers: asUser(s.app) })).statusCode, 204)
+  t.equal((await s.app.inject({ method: 'DELETE', url: `/api/quick-picks/user/${id}`, headers: asUser(s.app, OTHER) })).statusCode, 404)
+  t.equal((await s.app.inject({ method: 'DELETE', url: `/api/quick-picks/user/${id}`, headers: asUser(s.app) })).statusCode, 204)
   t.equal((await s.app.inject({ method: 'DELETE', url: '/api/quick-picks/off', headers: asUser(s.app) })).statusCode, 403)
   t.equal((await s.app.inject({ method: 'DELETE', url: '/api/quick-picks/off', headers: asAdmin(s.app) })).statusCode, 204)
   t.equal((await s.app.inject({ method: 'DELETE', url: '/api/quick-picks/off', headers: asAdmin(s.app) })).statusCode, 404)
@@ -246,4 +247,64 @@ t.test('a member keeps at most 50 picks of their own; edits still pass at the li
   t.equal((await s.app.inject({ method: 'PUT', url: '/api/quick-picks/user/own-0', headers: asUser(s.app), payload: pick })).statusCode, 200, 'an edit is no new pick')
   t.equal((await s.app.inject({ method: 'POST', url: '/api/quick-picks/user', headers: asUser(s.app), payload: { ...pick, id: 'own-1' } })).statusCode, 200, 'a replace is no new pick')
   t.equal((await s.app.inject({ method: 'POST', url: '/api/quick-picks/user', headers: asUser(s.app, OTHER), payload: pick })).statusCode, 200, 'the limit is per member')
+})
+
+for (const engineMode of ['ng', 'js'] as const) {
+  t.test(`${engineMode}: a pick never touches the member's own alarms: a scoped one survives applying and removing it`, async (t) => {
+    const s = await build(t, { engineMode })
+    await seedHuman(s, { id: ADMIN, name: 'Ada' })
+    await seedHuman(s, { id: USER, name: 'Uma' })
+    t.equal((await s.app.inject({ method: 'POST', url: '/api/quick-picks/seed', headers: asAdmin(s.app) })).statusCode, 204)
+    const mine = await insertAlarm(s.app.engineDb.pool, 'invasion', { id: USER, grunt_type: 'giovanni', distance: 3000 })
+    const rowOf = async () => await s.app.engineDb.pool.query('SELECT uid, distance FROM invasion WHERE id = ? ORDER BY uid', [USER]) as Array<{ uid: number, distance: number }>
+
+    const res = await apply(s, 'invasion-giovanni')
+    t.equal(res.statusCode, 200)
+    t.match(res.json(), { requested: 1, added: [], trackedUids: [], skipped: [{ uid: mine, reason: 'would-change-yours' }] }, 'nothing added; the skip names the member\'s alarm and why')
+    t.same(await rowOf(), [{ uid: mine, distance: 3000 }], 'the member\'s alarm is as it was, under its uid')
+
+    const removed = await s.app.inject({ method: 'DELETE', url: '/api/quick-picks/invasion-giovanni/remove', headers: asUser(s.app) })
+    t.equal(removed.statusCode, 204)
+    t.same(await rowOf(), [{ uid: mine, distance: 3000 }], 'remove leaves the member\'s alarm')
+  })
+}
+
+t.test('a pick skips what the member has (identical, or under the engine\'s unique key) and adds the rest', async (t) => {
+  const s = await setup(t)
+  const same = await insertAlarm(s.app.engineDb.pool, 'invasion', { id: USER, grunt_type: 'cliff' })
+  // Two fields differ, so the engine would insert, and the table's unique key (gender, grunt type) refuses the row.
+  const keyed = await insertAlarm(s.app.engineDb.pool, 'invasion', { id: USER, grunt_type: 'arlo', distance: 500, clean: 1 })
+  const res = await apply(s, 'invasion-leaders')
+  t.equal(res.statusCode, 200)
+  const result = res.json() as { added: number[], trackedUids: number[], skipped: Array<{ uid: number, reason: string }> }
+  t.match(result.skipped, [{ uid: same, reason: 'already-have' }, { uid: keyed, reason: 'same-key', message: /gender and grunt type/ }])
+  t.equal(result.skipped.length, 2)
+  t.equal(result.added.length, 1, 'only Sierra is new')
+  t.same(result.trackedUids, result.added)
+  const [sierra] = await s.app.engineDb.pool.query('SELECT grunt_type FROM invasion WHERE uid = ?', [result.added[0]]) as Array<{ grunt_type: string }>
+  t.equal(sierra?.grunt_type, 'sierra')
+  t.equal((await s.app.inject({ method: 'DELETE', url: '/api/quick-picks/invasion-leaders/remove', headers: asUser(s.app) })).statusCode, 204)
+  t.same(await uidsOf(s, 'invasion'), [same, keyed], 'remove deleted only Sierra')
+})
+
+t.test('a member\'s create or edit under an id not their own answers exactly as a missing pick: nobody learns which ids exist', async (t) => {
+  const s = await setup(t)
+  const pick = { name: 'Dratini hunt', alarmType: 'monster', filters: { pokemon_id: 147, min_iv: 90 } }
+  const theirs = (await s.app.inject({ method: 'POST', url: '/api/quick-picks/user', headers: asUser(s.app, OTHER), payload: pick })).json() as { id: string }
+  const answer = async (method: 'POST' | 'PUT', id: string) => {
+    const res = await s.app.inject(method === 'POST'
+      ? { method, url: '/api/quick-picks/user', headers: asUser(s.app), payload: { ...pick, id } }
+      : { method, url: `/api/quick-picks/user/${id}`, headers: asUser(s.app), payload: pick })
+    return [res.statusCode, res.json()]
+  }
+  for (const method of ['POST', 'PUT'] as const) {
+    const missing = await answer(method, 'u-0000000000000')
+    t.same(missing, [404, { error: 'Quick pick not found.' }], `${method}: a pick that does not exist`)
+    t.same(await answer(method, theirs.id), missing, `${method}: another member's pick`)
+    t.same(await answer(method, 'hundo'), missing, `${method}: a global pick`)
+  }
+  const [row] = await s.app.db.pool.query('SELECT name, owner_user_id AS owner FROM quick_pick_definitions WHERE id = ?', [theirs.id]) as Array<Record<string, unknown>>
+  t.same(row, { name: 'Dratini hunt', owner: OTHER }, 'the other member\'s pick is untouched')
+  const [count] = await s.app.db.pool.query('SELECT COUNT(*) AS n FROM quick_pick_definitions WHERE owner_user_id = ?', [USER]) as Array<{ n: number }>
+  t.equal(Number(count?.n), 0, 'no pick was made under a chosen id')
 })

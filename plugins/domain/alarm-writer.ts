@@ -16,6 +16,14 @@ export type Alarm = Row & { uid: number, id: string, profile_no: number }
 /** Why an item of a batch was not written: the message, and the fields it names when a rule of the service refused it. */
 interface BatchRefusal { reason: string, details: Array<{ field: string, message: string }> }
 
+/**
+ * Which alarm a row would meet on the engine's duplicate check (alarm-engine.md 1.3), and how: `present`
+ * the same alarm is stored, `takeover` the engine would rewrite that stored alarm with the row,
+ * `same-key` the table's unique key refuses a second row, `repeated` an earlier row of the same batch.
+ * `uid` is the stored alarm met (null for an earlier row of the batch).
+ */
+export interface Collision { code: 'present' | 'takeover' | 'same-key' | 'repeated', uid: number | null }
+
 /** One item of a batch create, by its place in the request. */
 export interface BatchCreateItem {
   index: number
@@ -23,6 +31,8 @@ export interface BatchCreateItem {
   alarm?: Alarm
   reason?: string
   details?: BatchRefusal['details']
+  /** For a duplicate, and for an item refused because it meets an alarm: which one, and how. */
+  collision?: Collision
   /** While planning: the earlier item of the batch this one equals. */
   sameAs?: number
 }
@@ -368,20 +378,24 @@ function createAlarmWriter (fastify: FastifyInstance) {
    * Why the step at `i` cannot be written beside `untouched` rows and the `accepted` steps: the checks of
    * `plan`, one step at a time, so a batch refuses only its bad items.
    */
-  function refusalOf (kind: AlarmKind, rules: DiffRules, before: Alarm[], untouched: Row[], accepted: Step[], step: Step): string | null {
+  function refusalOf (kind: AlarmKind, rules: DiffRules, before: Alarm[], untouched: Row[], accepted: Step[], step: Step): { reason: string, collision: Collision } | null {
     const others = accepted.map((s) => s.candidate)
-    if (untouched.some((r) => sameAlarm(step.candidate, r)) || others.some((c) => sameAlarm(step.candidate, c))) {
-      return 'This change would make two of your alarms identical.'
+    const met = (rows: Row[], test: (r: Row) => boolean, code: Collision['code']): Collision | null => {
+      const stored = rows.find(test)
+      if (stored !== undefined) return { code, uid: Number(stored.uid) }
+      return others.some(test) ? { code: 'repeated', uid: null } : null
     }
+    const twin = met(untouched, (r) => sameAlarm(step.candidate, r), 'present')
+    if (twin !== null) return { reason: 'This change would make two of your alarms identical.', collision: twin }
+    // Pokemon updates name their uid and bypass the engine's comparison.
+    const outcome = kind.type === 'pokemon' && step.replaces ? null : predict(rules, step.candidate, before)
+    // Checked before the unique key: the engine would rewrite that alarm, which says more than "the same key".
+    if (outcome?.kind === 'update' && outcome.row.uid !== step.replaces?.uid) return { reason: TAKEOVER, collision: { code: 'takeover', uid: Number(outcome.row.uid) } }
     if (kind.uniqueKey !== undefined) {
       const key = kind.uniqueKey
-      if (untouched.some((r) => sameKey(key, step.candidate, r)) || others.some((c) => sameKey(key, step.candidate, c))) {
-        return `You already have an alarm with this ${key.join(' and ').replace(/_/g, ' ')}.`
-      }
+      const keyed = met(untouched, (r) => sameKey(key, step.candidate, r), 'same-key')
+      if (keyed !== null) return { reason: `You already have an alarm with this ${key.join(' and ').replace(/_/g, ' ')}.`, collision: keyed }
     }
-    if (kind.type === 'pokemon' && step.replaces) return null
-    const outcome = predict(rules, step.candidate, before)
-    if (outcome.kind === 'update' && outcome.row.uid !== step.replaces?.uid) return TAKEOVER
     return null
   }
 
@@ -396,13 +410,15 @@ function createAlarmWriter (fastify: FastifyInstance) {
 
   /**
    * Writes the accepted steps in one engine call. When the engine refuses the batch as a whole (a 400),
-   * every item of it is refused with the engine's own reason; other failures fail the request.
+   * every item of it is refused with the engine's own reason, unless `whole` (the caller answers the
+   * engine's refusal itself); other failures fail the request.
    */
-  async function applyBatch (kind: AlarmKind, userId: string, before: Alarm[], steps: Step[]): Promise<Array<Alarm | null> | BatchRefusal> {
+  async function applyBatch (kind: AlarmKind, userId: string, before: Alarm[], steps: Step[], whole: boolean): Promise<Array<Alarm | null> | BatchRefusal> {
     if (steps.length === 0) return []
     try {
       return await apply(kind, userId, before, steps)
     } catch (err) {
+      if (whole) throw err
       if (err instanceof EngineError && err.kind === 'bad_request') return { reason: err.details.engineMessage ?? err.message, details: [] }
       if (err instanceof ERRORS.Conflict) return { reason: err.message, details: [] }
       throw err
@@ -440,8 +456,11 @@ function createAlarmWriter (fastify: FastifyInstance) {
     /**
      * Creates many alarms of one type in one engine call and says, per item, whether it was created, was
      * already there, or was refused and why. Items refused by the service's own rules do not stop the others.
+     * An item the engine would match to a stored alarm (the same one, or one it would rewrite: alarm-engine.md
+     * 1.3) is never sent: it is a duplicate or refused, with the `collision`. With `whole`, an engine
+     * failure of the write fails the call instead of refusing every item.
      */
-    createMany: locked(async (kind: AlarmKind, userId: string, bodies: Row[]): Promise<BatchCreateItem[]> => {
+    createMany: locked(async (kind: AlarmKind, userId: string, bodies: Row[], { whole = false } = {}): Promise<BatchCreateItem[]> => {
       const before = await list(kind, userId)
       const rules = engineRules(kind.type, await engine.generation())
       const outcomes: BatchCreateItem[] = bodies.map((_, index) => ({ index, status: 'refused' }))
@@ -460,30 +479,31 @@ function createAlarmWriter (fastify: FastifyInstance) {
         }
         const twin = before.find((r) => sameAlarm(candidate, r))
         if (twin !== undefined) {
-          Object.assign(outcome, { status: 'duplicate', alarm: twin })
+          Object.assign(outcome, { status: 'duplicate', alarm: twin, collision: { code: 'present', uid: twin.uid } })
           return
         }
         const earlier = complete.findIndex((c) => sameAlarm(candidate, c))
         if (earlier >= 0) {
-          Object.assign(outcome, { status: 'duplicate', sameAs: acceptedAt[earlier] })
+          Object.assign(outcome, { status: 'duplicate', sameAs: acceptedAt[earlier], collision: { code: 'repeated', uid: null } })
           return
         }
-        const reason = refusalOf(kind, rules, before, before, complete.map((c) => ({ candidate: c })), { candidate })
-        if (reason !== null) {
-          Object.assign(outcome, { reason, details: [] })
+        const refusal = refusalOf(kind, rules, before, before, complete.map((c) => ({ candidate: c })), { candidate })
+        if (refusal !== null) {
+          Object.assign(outcome, { ...refusal, details: [] })
           return
         }
         accepted.push({ candidate: sent })
         complete.push(candidate)
         acceptedAt.push(index)
       })
-      const stored = await applyBatch(kind, userId, before, accepted)
+      const stored = await applyBatch(kind, userId, before, accepted, whole)
       acceptedAt.forEach((index, i) => {
         const outcome = outcomes[index] as BatchCreateItem
         if (!Array.isArray(stored)) { Object.assign(outcome, stored); return }
         const row = stored[i] ?? null
-        if (row === null) Object.assign(outcome, { status: 'duplicate' })
-        else Object.assign(outcome, { status: before.some((r) => r.uid === row.uid) ? 'duplicate' : 'created', alarm: row })
+        if (row === null) Object.assign(outcome, { status: 'duplicate', collision: { code: 'present', uid: null } })
+        else if (before.some((r) => r.uid === row.uid)) Object.assign(outcome, { status: 'duplicate', alarm: row, collision: { code: 'present', uid: row.uid } })
+        else Object.assign(outcome, { status: 'created', alarm: row })
       })
       for (const outcome of outcomes) {
         // An item equal to an earlier one of the batch shares that one's stored row.
@@ -526,15 +546,15 @@ function createAlarmWriter (fastify: FastifyInstance) {
       const accepted: Array<{ step: Step, at: number }> = []
       for (const item of planned) {
         const staying = before.filter((r) => !moving.has(r.uid))
-        const reason = refusalOf(kind, rules, before, staying, accepted.map((a) => a.step), item.step)
-        if (reason === null) { accepted.push(item); continue }
-        Object.assign(outcomes[item.at] as BulkUpdateItem, { reason, details: [] })
+        const refusal = refusalOf(kind, rules, before, staying, accepted.map((a) => a.step), item.step)
+        if (refusal === null) { accepted.push(item); continue }
+        Object.assign(outcomes[item.at] as BulkUpdateItem, { reason: refusal.reason, details: [] })
         moving.delete(item.step.replaces?.uid)
       }
       const steps = accepted.map((a) => a.step)
       // Sets `deleteFirst` where the engine would otherwise insert beside a row under the same unique key.
       if (steps.length > 0) await plan(kind, before, steps)
-      const stored = await applyBatch(kind, userId, before, steps)
+      const stored = await applyBatch(kind, userId, before, steps, false)
       accepted.forEach(({ at }, i) => {
         const outcome = outcomes[at] as BulkUpdateItem
         if (!Array.isArray(stored)) { Object.assign(outcome, stored); return }
@@ -602,26 +622,21 @@ function createAlarmWriter (fastify: FastifyInstance) {
     /**
      * Creates each entry's alarms in one engine create call, in order, and writes the full override areas
      * of entries with `ownAreas` into the rows their call created (all in one direct write at the end).
-     * Per entry: the uids it created, read only when `track` is set or it has own areas (else null).
+     * For an empty profile only (a new profile being filled): the engine would match rows sent here to
+     * stored alarms and rewrite them (alarm-engine.md 1.3); `createMany` skips those instead.
      */
-    insert: (userId: string, entries: NewAlarms[], { track = false } = {}): Promise<Array<number[] | null>> => userWriteLock.run(userId, async () => {
+    insert: (userId: string, entries: NewAlarms[]): Promise<void> => userWriteLock.run(userId, async () => {
       const uids = async (type: AlarmType) => new Set((await engine.tracking.get(type, userId)).map((r) => r.uid))
       const writes: OverrideAreasWrite[] = []
-      const created: Array<number[] | null> = []
       for (const entry of entries) {
-        const before = track || entry.ownAreas !== null ? await uids(entry.type) : null
-        await engine.tracking.create(entry.type, userId, entry.body, { silent: true })
-        if (before === null) {
-          created.push(null)
-          continue
-        }
-        const fresh = [...await uids(entry.type)].filter((uid) => !before.has(uid)).sort((a, b) => a - b)
         const areas = entry.ownAreas
-        if (areas !== null) writes.push(...fresh.map((uid) => ({ type: entry.type, uid, areas })))
-        created.push(fresh)
+        const before = areas !== null ? await uids(entry.type) : null
+        await engine.tracking.create(entry.type, userId, entry.body, { silent: true })
+        if (before === null || areas === null) continue
+        const fresh = [...await uids(entry.type)].filter((uid) => !before.has(uid))
+        writes.push(...fresh.map((uid) => ({ type: entry.type, uid, areas })))
       }
       await writeOwnAreas(userId, writes)
-      return created
     }),
 
     /** Deletes those of `uids` the user still has (active profile); alarms deleted elsewhere meanwhile are skipped. */
@@ -635,16 +650,27 @@ function createAlarmWriter (fastify: FastifyInstance) {
      * changed alarms back. Each changed alarm is posted back with only the bit changed: the engine sees a
      * one-field change of an updatable field and updates the row in place (pokemon are addressed by uid,
      * which the engine honours for that type only). Max battles are insert-only upstream, so they are
-     * deleted and created again. Says how many alarms changed.
+     * deleted and created again. An alarm whose changed row the engine would match to another of the
+     * user's alarms first (alarm-engine.md 1.3: that one differs in one updatable field, or equals it) is
+     * left as it is: sent, it would rewrite that other alarm. Says how many alarms changed.
      */
     setAutoDelete: (type: AlarmType, userId: string, enabled: boolean, undo: Undo): Promise<number> => userWriteLock.run(userId, async () => {
-      const rows = (await engine.tracking.get(type, userId)).filter((row) => hasAutoDelete(row) !== enabled)
-      if (rows.length === 0) return 0
-      const originals: Row[] = rows.map((row) => ({ ...toTransferAlarm(type, row), ...(type === 'pokemon' ? { uid: row.uid } : {}) }))
-      const changed = originals.map((body) => {
+      const stored = (await engine.tracking.get(type, userId)).sort((a, b) => a.uid - b.uid)
+      const rules = engineRules(type, await engine.generation())
+      const flipped = (body: Row): Row => {
         const clean = Number(body.clean ?? 0)
         return { ...body, clean: enabled ? clean | AUTO_DELETE : clean & ~AUTO_DELETE }
-      })
+      }
+      // Pokemon are addressed by uid and max battles are written anew: only the other types are matched by content.
+      const matchedToItself = (row: AlarmRow): boolean => {
+        if (type === 'pokemon' || rules.match === null) return true
+        const outcome = predict(rules, flipped(toTransferAlarm(type, row)), stored)
+        return outcome.kind === 'update' && outcome.row.uid === row.uid
+      }
+      const rows = stored.filter((row) => hasAutoDelete(row) !== enabled && matchedToItself(row))
+      if (rows.length === 0) return 0
+      const originals: Row[] = rows.map((row) => ({ ...toTransferAlarm(type, row), ...(type === 'pokemon' ? { uid: row.uid } : {}) }))
+      const changed = originals.map(flipped)
       const create = (bodies: Row[]) => engine.tracking.create(type, userId, bodies, { silent: true })
 
       if (type !== 'maxbattle') {

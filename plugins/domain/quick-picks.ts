@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto'
 import { Ajv, type ValidateFunction } from 'ajv'
 import { and, asc, eq, inArray, or, sql } from 'drizzle-orm'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
@@ -8,10 +9,10 @@ import { badRequest, conflict, forbidden, notFound } from '../edge/errors.js'
 import type { UidChanged } from './alarm-events.js'
 import { alarmCreateSchema } from '../../schemas/alarms.js'
 import { KIND_OF, type AlarmType } from '../../schemas/alarm-types.js'
-import type { AppliedState, ApplyOptions, ApplyResult, QuickPick, QuickPickType, QuickPickWrite } from '../../schemas/quick-picks.js'
+import type { AppliedState, ApplyOptions, ApplyResult, QuickPick, QuickPickType, QuickPickWrite, SkippedAlarm } from '../../schemas/quick-picks.js'
 import { BUILT_IN_PICKS } from '../../lib/quick-picks-built-in.js'
 import { decoratorPlugin } from '../../lib/decorator-plugin.js'
-import type { FenceSplit } from './alarm-writer.js'
+import type { Collision, FenceSplit } from './alarm-writer.js'
 
 const BUILT_IN_IDS: ReadonlySet<string> = new Set(BUILT_IN_PICKS.map((p) => p.id))
 
@@ -72,9 +73,14 @@ function toState (row: StateRow): AppliedState {
   }
 }
 
-/** "Great League Top 10!" → "great-league-top-10". */
+/** Ids of members' own picks: `u-` and a random tail, never a slug another member could guess or take first. */
+export const OWN_ID_PREFIX = 'u-'
+const ownId = (): string => `${OWN_ID_PREFIX}${randomBytes(8).readBigUInt64BE().toString(36).padStart(13, '0')}`
+
+/** "Great League Top 10!" → "great-league-top-10"; never in the members' id space (`u-…`). */
 export function slugOf (name: string): string {
   const slug = name.normalize('NFKD').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 50).replace(/-+$/, '')
+  if (slug.startsWith(OWN_ID_PREFIX)) return `pick-${slug}`.slice(0, 50).replace(/-+$/, '')
   return slug === '' || slug === 'user' || slug === 'seed' ? 'pick' : slug
 }
 
@@ -89,8 +95,13 @@ function expand (filters: Row): Row[] {
   return rows
 }
 
-/** An apply's alarms as sent, and the full override areas to write into them when they name the user's own fences. */
-interface Prepared { rows: Row[], ownAreas: string[] | null }
+/** How a skipped row is told to the member, by the alarm writer's collision. */
+const SKIP_REASON: Record<Collision['code'], SkippedAlarm['reason']> = {
+  present: 'already-have',
+  takeover: 'would-change-yours',
+  'same-key': 'same-key',
+  repeated: 'repeated'
+}
 
 function createQuickPicks (fastify: FastifyInstance) {
   const { db, engine, alarmWriter, featureGates, siteSettings, alarmEvents, clock, log } = fastify
@@ -133,6 +144,13 @@ function createQuickPicks (fastify: FastifyInstance) {
     return row
   }
 
+  /** One of the actor's own picks; any other id, taken or not, is "not found". */
+  async function own (id: string, actor: Actor): Promise<DefinitionRow> {
+    const row = await definition(id)
+    if (row === null || row.scope !== 'user' || row.ownerUserId !== actor.userId) throw notFound('Quick pick not found.')
+    return row
+  }
+
   async function stateOf (actor: Actor, pickId: string): Promise<StateRow | null> {
     const [row] = await db.db.select().from(quickPickAppliedStates).where(and(
       eq(quickPickAppliedStates.userId, actor.userId),
@@ -148,8 +166,8 @@ function createQuickPicks (fastify: FastifyInstance) {
   }
 
   /**
-   * A free id for a new pick: the slug, then slug-2 … slug-50, then a random tail. The built-ins' ids
-   * count as taken, so seeding never meets a user's pick under one of them.
+   * A free id for a new global pick: the slug, then slug-2 … slug-50, then a random tail. The built-ins'
+   * ids count as taken, so seeding never meets another pick under one of them.
    */
   async function freeId (name: string): Promise<string> {
     const base = slugOf(name)
@@ -170,7 +188,7 @@ function createQuickPicks (fastify: FastifyInstance) {
 
   async function save (write: QuickPickWrite, scope: 'global' | 'user', ownerUserId: string | null, existing: DefinitionRow | null): Promise<QuickPick> {
     alarmsOf(write.alarmType, write.filters)
-    const id = write.id ?? await freeId(write.name)
+    const id = write.id ?? (scope === 'user' ? ownId() : await freeId(write.name))
     const now = toSqlTime(clock.now())
     const values = {
       name: write.name.trim(),
@@ -191,13 +209,22 @@ function createQuickPicks (fastify: FastifyInstance) {
   }
 
   /**
-   * Creates the pick's alarms and records exactly the uids that were not there before. Override areas
-   * naming the user's own fences were left out of the rows (the engine drops them); the alarm writer
-   * writes the full list into each new row (docs/geofences.md).
+   * Creates those of the pick's alarms the member lacks and records exactly the uids it created. A row the
+   * engine would match to one of the member's alarms (alarm-engine.md 1.3: the same alarm, one updatable
+   * field apart, or the table's unique key) is skipped, not sent: the engine would rewrite the member's
+   * alarm, and a later remove would delete it. Override areas naming the user's own fences are written
+   * by the alarm writer (docs/geofences.md).
    */
-  async function applyRows (actor: Actor, pick: DefinitionRow, { rows, ownAreas }: Prepared, excluded: number[]): Promise<ApplyResult> {
-    const type = engineType(pick.alarmType)
-    const created = (await alarmWriter.insert(actor.userId, [{ type, body: rows, ownAreas }], { track: true }))[0] ?? []
+  async function applyRows (actor: Actor, pick: DefinitionRow, rows: Row[], excluded: number[]): Promise<ApplyResult> {
+    // The engine's refusal of the write (an unknown area, say) is the apply's answer, as for one alarm.
+    const outcomes = await alarmWriter.createMany(KIND_OF[engineType(pick.alarmType)], actor.userId, rows, { whole: true })
+    const added: number[] = []
+    const skipped: SkippedAlarm[] = []
+    for (const outcome of outcomes) {
+      if (outcome.status === 'created' && outcome.alarm !== undefined) added.push(outcome.alarm.uid)
+      else skipped.push({ uid: outcome.collision?.uid ?? null, reason: outcome.collision === undefined ? 'refused' : SKIP_REASON[outcome.collision.code], message: outcome.reason ?? null })
+    }
+    added.sort((a, b) => a - b)
     const values = {
       userId: actor.userId,
       profileNo: actor.profileNo,
@@ -205,16 +232,19 @@ function createQuickPicks (fastify: FastifyInstance) {
       alarmType: pick.alarmType,
       appliedAt: toSqlTime(clock.now()),
       excludePokemonIdsJson: excluded.length > 0 ? excluded : null,
-      trackedUidsJson: created
+      trackedUidsJson: added
     }
     await db.db.insert(quickPickAppliedStates).values(values).onDuplicateKeyUpdate({
-      set: { alarmType: values.alarmType, appliedAt: values.appliedAt, excludePokemonIdsJson: values.excludePokemonIdsJson, trackedUidsJson: created }
+      set: { alarmType: values.alarmType, appliedAt: values.appliedAt, excludePokemonIdsJson: values.excludePokemonIdsJson, trackedUidsJson: added }
     })
-    return { ...toState(await stateOf(actor, pick.id) as StateRow), requested: rows.length }
+    return { ...toState(await stateOf(actor, pick.id) as StateRow), requested: rows.length, added, skipped }
   }
 
-  /** The rows an apply will send, after the type's gate and every check: nothing is written before this passes. */
-  async function prepare (pick: DefinitionRow, options: ApplyOptions, actor: Actor): Promise<Prepared> {
+  /**
+   * The rows an apply will send, after the type's gate and every check: nothing is written before this
+   * passes. Override areas keep the user's own fences; the alarm writer sends them as the engine can take them.
+   */
+  async function prepare (pick: DefinitionRow, options: ApplyOptions, actor: Actor): Promise<Row[]> {
     if (!pick.enabled) throw badRequest('This quick pick is disabled.')
     const type = engineType(pick.alarmType)
     await featureGates.ensure(KIND_OF[type].disableKey)
@@ -223,20 +253,19 @@ function createQuickPicks (fastify: FastifyInstance) {
     if (options.clean !== undefined) extra.clean = options.clean
     if (options.template !== undefined) extra.template = options.template
     if (options.overrideLocationLabel !== undefined) extra.override_location_label = options.overrideLocationLabel
-    let ownAreas: string[] | null = null
     if (options.overrideAreas !== undefined) {
+      // Another member's private fence is refused here, before anything is written.
       const [split] = await alarmWriter.splitOwnFences(actor.userId, [{ names: options.overrideAreas, field: '/overrideAreas' }]) as [FenceSplit]
-      if (split.sent !== null) extra.override_areas = split.sent
-      if (split.own) ownAreas = split.names
+      if (split.names.length > 0) extra.override_areas = split.names
     }
     const filters = parseJson<Row>(pick.filtersJson, {})
     const excluded = options.excludePokemonIds ?? []
-    if (excluded.length === 0) return { rows: alarmsOf(pick.alarmType, filters, extra), ownAreas }
+    if (excluded.length === 0) return alarmsOf(pick.alarmType, filters, extra)
     if (type !== 'pokemon' || (filters.pokemon_id ?? 0) !== 0) throw badRequest('Pokemon can only be excluded from picks for every pokemon.')
     // "Every pokemon but these": one alarm per remaining species of the engine's game data.
     const species = new Set(Object.keys(await engine.masterdata.monsters()).map((key) => Number.parseInt(key, 10)).filter((id) => id > 0))
     for (const id of excluded) species.delete(id)
-    return { rows: alarmsOf(pick.alarmType, { ...filters, pokemon_id: [...species].sort((a, b) => a - b) }, extra), ownAreas }
+    return alarmsOf(pick.alarmType, { ...filters, pokemon_id: [...species].sort((a, b) => a - b) }, extra)
   }
 
   /** Deletes the alarms an apply created that still exist, and forgets the applied state. */
@@ -297,18 +326,21 @@ function createQuickPicks (fastify: FastifyInstance) {
 
     /** Admins publish global picks; a user's pick keeps its owner and cannot be turned into a global one. */
     async saveGlobal (write: QuickPickWrite): Promise<QuickPick> {
+      if (write.id?.startsWith(OWN_ID_PREFIX) === true) throw badRequest(`Ids starting with "${OWN_ID_PREFIX}" are members' own quick picks.`)
       const existing = write.id === undefined ? null : await definition(write.id)
       if (existing !== null && existing.scope !== 'global') throw badRequest('This id belongs to a user\'s own quick pick.')
       return save(write, 'global', null, existing)
     },
 
+    /**
+     * Creates one of the actor's own picks under a new id of the members' id space, or, given an `id`,
+     * replaces the actor's own pick of that id. Any other id (someone else's, a global one, none at all)
+     * answers exactly as a missing pick does, so nobody learns which ids exist.
+     */
     async saveOwn (write: QuickPickWrite, actor: Actor): Promise<QuickPick> {
-      const existing = write.id === undefined ? null : await definition(write.id)
-      if (BUILT_IN_IDS.has(write.id ?? '') || (existing !== null && (existing.scope !== 'user' || existing.ownerUserId !== actor.userId))) {
-        throw forbidden('This quick pick is not yours.')
-      }
-      if (existing === null) await ensureRoom(actor)
-      return save(write, 'user', actor.userId, existing)
+      if (write.id !== undefined) return save(write, 'user', actor.userId, await own(write.id, actor))
+      await ensureRoom(actor)
+      return save(write, 'user', actor.userId, null)
     },
 
     /**
@@ -316,9 +348,7 @@ function createQuickPicks (fastify: FastifyInstance) {
      * made again, and someone else's is "not found", as it is to every other read.
      */
     async updateOwn (id: string, write: Omit<QuickPickWrite, 'id'>, actor: Actor): Promise<QuickPick> {
-      const existing = await definition(id)
-      if (existing === null || existing.scope !== 'user' || existing.ownerUserId !== actor.userId) throw notFound('Quick pick not found.')
-      return save({ ...write, id }, 'user', actor.userId, existing)
+      return save({ ...write, id }, 'user', actor.userId, await own(id, actor))
     },
 
     /** Deletes a pick and every user's applied state of it (their alarms stay). */
@@ -331,8 +361,7 @@ function createQuickPicks (fastify: FastifyInstance) {
     },
 
     async deleteOwn (id: string, actor: Actor): Promise<void> {
-      const row = await definition(id)
-      if (row === null || row.scope !== 'user' || row.ownerUserId !== actor.userId) throw notFound('Quick pick not found.')
+      await own(id, actor)
       await db.transaction(async (tx) => {
         await tx.delete(quickPickAppliedStates).where(and(eq(quickPickAppliedStates.quickPickId, id), eq(quickPickAppliedStates.userId, actor.userId)))
         await tx.delete(quickPickDefinitions).where(eq(quickPickDefinitions.id, id))

@@ -38,7 +38,12 @@ const quickPickRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
 
   fastify.post('/user', {
     ...user,
-    schema: { tags, summary: 'Create or replace one of the caller\'s own picks', body: QuickPickWriteSchema, response: { 200: QuickPickSchema, ...errors(400, 401, 403, 409) } }
+    schema: {
+      tags,
+      summary: 'Create one of the caller\'s own picks (its id is made here, `u-…`), or replace the caller\'s own pick `id` (any other id is not found)',
+      body: QuickPickWriteSchema,
+      response: { 200: QuickPickSchema, ...errors(400, 401, 403, 404, 409) }
+    }
   }, async (request) => userWriteLock.run(request.user.userId, () => quickPicks.saveOwn(request.body, actorOf(request))))
 
   fastify.put('/user/:id', {

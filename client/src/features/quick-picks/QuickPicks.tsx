@@ -297,7 +297,7 @@ const excludable = (pick: QuickPick): boolean => pick.alarmType === 'monster' &&
  * how many alarms were created and how many were already there; a refusal keeps the form open.
  */
 function ApplyForm ({ entry, applied, cancel }: { entry: Entry, applied: (outcome: string) => void, cancel: () => void }) {
-  const { t } = useTranslation()
+  const { t, i18n } = useTranslation()
   const { allAlarmTypes } = useSession()
   const { definition: pick, appliedState } = entry
   const descriptor = allAlarmTypes.find((d) => d.type === descriptorName(pick.alarmType)) as AlarmTypeDescriptor | undefined
@@ -327,11 +327,17 @@ function ApplyForm ({ entry, applied, cancel }: { entry: Entry, applied: (outcom
     void run(async () => {
       const verb = appliedState === null ? 'apply' : 'reapply'
       const answer = await quickPicks.apply(pick.id, verb, body)
-      const created = answer.trackedUids.length
-      const existing = Math.max(0, answer.requested - created)
-      applied(existing === 0
+      const created = answer.added.length
+      // The member's own alarms are never changed by a pick: each left-out alarm is told with why.
+      const count = (reasons: string[]) => answer.skipped.filter((s) => reasons.includes(s.reason)).length
+      const parts = ([
+        ['quickPicks.existingCount', count(['already-have', 'repeated'])],
+        ['quickPicks.keptYoursCount', count(['would-change-yours', 'same-key'])],
+        ['quickPicks.refusedCount', count(['refused'])]
+      ] as const).filter(([, n]) => n > 0).map(([key, n]) => t(key, { count: n }))
+      applied(parts.length === 0
         ? t('quickPicks.applied', { name: pick.name, count: created })
-        : t('quickPicks.appliedWithExisting', { name: pick.name, created: t('quickPicks.createdCount', { count: created }), existing: t('quickPicks.existingCount', { count: existing }) }))
+        : t('quickPicks.appliedWithExisting', { name: pick.name, created: t('quickPicks.createdCount', { count: created }), existing: new Intl.ListFormat(i18n.language, { type: 'conjunction' }).format(parts) }))
     }, (err) => { setError(t('quickPicks.refused', { name: pick.name, reason: err instanceof ApiError ? err.message : t('status.failed') })) })
   }
 
