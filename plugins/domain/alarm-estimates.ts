@@ -5,9 +5,10 @@ import { TtlCache } from '../../lib/ttl-cache.js'
 import { boundingBox, boxContains, pointInPolygon, type BoundingBox, type LatLon } from '../../lib/polygon.js'
 import { uniformIvShare } from '../../lib/iv-share.js'
 import {
-  OVERLAP_TYPES, alarmAreas, covers, distanceMetres, eggMatches, fullAlarm, invasionMatches, lureMatches, pokemonFilter,
+  alarmAreas, distanceMetres, eggMatches, fullAlarm, invasionMatches, lureMatches, pokemonFilter,
   questMatches, raidMatches, type FullAlarm, type Grunt, type Place, type QuestEvent, type RaidEvent, type Spawn
 } from '../../lib/alarm-match.js'
+import { OVERLAP_TYPES, covers } from '../../lib/alarm-overlap.js'
 import { ALARM_KINDS, type AlarmType } from '../../schemas/alarm-types.js'
 import { alarmCreateSchema } from '../../schemas/alarms.js'
 import { FEED_STATUSES } from './user-geofences.js'
