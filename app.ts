@@ -39,6 +39,7 @@ import featureGates from './plugins/domain/feature-gates.js'
 import alarmTypes from './plugins/domain/alarm-types.js'
 import alarmEvents from './plugins/domain/alarm-events.js'
 import koji from './plugins/domain/koji.js'
+import engineFences from './plugins/domain/engine-fences.js'
 import geocoder from './plugins/domain/geocoder.js'
 import areaWriter from './plugins/domain/area-writer.js'
 import geofenceForum from './plugins/domain/geofence-forum.js'
@@ -180,6 +181,7 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   await fastify.register(alarmTypes)
   await fastify.register(alarmEvents)
   await fastify.register(koji)
+  await fastify.register(engineFences)
   await fastify.register(geocoder)
   await fastify.register(areaWriter)
   await fastify.register(geofenceForum)

@@ -20,7 +20,8 @@ export const FiguresSchema = Type.Object({
   perDayBasis: Type.Union([...['species-stats', 'hundo-stats', 'iv-stats', 'uniform', 'today'].map((b) => Type.Literal(b)), Type.Null()], {
     description: 'species-stats: species counts; hundo-stats: the 100 % counts; iv-stats: IV counts shared out evenly over IVs; uniform: species counts shared out by the uniform IV distribution (no IV statistics); today: today\'s quests.'
   }),
-  areas: Type.Array(Type.String(), { description: 'The areas the alarm is measured in; empty for a distance alarm.' })
+  areas: Type.Array(Type.String(), { description: 'The areas the alarm is measured in; empty for a distance alarm.' }),
+  unknownAreas: Type.Array(Type.String(), { description: 'Areas the alarm names that no fence of the engine has: they can never match (so a zero is not a quiet area).' })
 })
 
 export const EstimateSchema = Type.Intersect([FiguresSchema, Type.Object({

@@ -2,7 +2,6 @@ import t from 'tap'
 import type { Connection } from 'mariadb'
 import { bearer, rootConnection } from './helper.js'
 import { axeViolations, browserMissing, choosePokemon, PHONE, setMinIv, startBrowserApp } from './browser.js'
-import { startKojiFake } from './fakes/koji.js'
 import { golbatDatabase } from './fakes/golbat-db.js'
 
 /**
@@ -15,16 +14,16 @@ if (missing !== undefined) t.fail(missing)
 else await browserTests()
 
 async function browserTests (): Promise<void> {
-  const koji = await startKojiFake({ fences: [{ id: 1, name: 'Town', projects: ['poracle'], path: [[51, 7], [51, 7.2], [51.2, 7.2], [51.2, 7]] }] })
-  t.teardown(() => koji.close())
   const database = await golbatDatabase()
   const scanner: Connection = await rootConnection()
   await scanner.query(`USE \`${database}\``)
   t.teardown(() => scanner.end())
   const env = await startBrowserApp(t, {
-    env: { KOJI_API_ADDRESS: koji.url, KOJI_BEARER_TOKEN: koji.token, KOJI_PROJECT_NAME: 'poracle', SCANNER_DB_HOST: '127.0.0.1', SCANNER_DB_USER: 'root', SCANNER_DB_NAME: database }
+    env: { SCANNER_DB_HOST: '127.0.0.1', SCANNER_DB_USER: 'root', SCANNER_DB_NAME: database }
   })
   const { app } = env.testApp
+  // Town is a fence of the engine's own geofence file.
+  env.testApp.engine.set({ fences: [{ name: 'Town', path: [[51, 7], [51, 7.2], [51.2, 7.2], [51.2, 7]] }] })
   // A typical day in Town: 1,000 Pikachu, 600 of them encountered, 5 hundos.
   for (const day of ['2026-11-19', '2026-11-20', '2026-11-21', '2026-11-22', '2026-11-23', '2026-11-24', '2026-11-25']) {
     await scanner.query('INSERT INTO pokemon_stats (date, area, fence, pokemon_id, form_id, count) VALUES (?, \'Region\', \'Town\', 25, 0, 1000)', [day])

@@ -1,5 +1,6 @@
 import t from 'tap'
-import { covers, fullAlarm, pokemonMatches, type Spawn } from '../lib/alarm-match.js'
+import { fullAlarm, pokemonMatches, type Spawn } from '../lib/alarm-match.js'
+import { covers } from '../lib/alarm-overlap.js'
 import type { AlarmType } from '../schemas/alarm-types.js'
 import type { Test } from './helper.js'
 
@@ -101,8 +102,10 @@ t.test('egg: every level covers a level; team, gym, exclusive', async (t) => {
   neither(t, 'egg', { level: 1 }, { level: 5 }, 'two levels')
 })
 
-t.test('quest: reward type must agree; reward 0 covers any; stardust by its minimum; amount by its minimum', async (t) => {
-  check(t, 'quest', { reward_type: 7, reward: 0 }, { reward_type: 7, reward: 25 }, 'any pokemon over Pikachu')
+t.test('quest: reward type must agree; reward 0 covers any candy or energy; stardust by its minimum; amount by its minimum', async (t) => {
+  check(t, 'quest', { reward_type: 4, reward: 0 }, { reward_type: 4, reward: 25 }, 'any candy over Pikachu candy')
+  // The engines match a pokemon reward by its id alone (quest.js, quest.go): reward 0 matches no pokemon, so covers none.
+  neither(t, 'quest', { reward_type: 7, reward: 0 }, { reward_type: 7, reward: 25 }, 'pokemon reward 0 and Pikachu')
   check(t, 'quest', { reward_type: 3, reward: 500 }, { reward_type: 3, reward: 1500 }, 'stardust 500+ over 1500+')
   check(t, 'quest', { reward_type: 2, reward: 1301, amount: 1 }, { reward_type: 2, reward: 1301, amount: 3 }, 'amount 1+ over 3+')
   check(t, 'quest', { reward_type: 7, reward: 25 }, { reward_type: 7, reward: 25, form: 598 }, 'any form over one')

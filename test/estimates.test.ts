@@ -1,7 +1,6 @@
 import t from 'tap'
 import type { Connection } from 'mariadb'
 import { build, bearer, rootConnection, seedHuman, type Test, type TestApp } from './helper.js'
-import { startKojiFake } from './fakes/koji.js'
 import { golbatDatabase } from './fakes/golbat-db.js'
 
 /**
@@ -163,13 +162,6 @@ function expected (list: Mon[], filter: Filter, windowS = 3600): number {
 interface Setup extends TestApp { headers: { authorization: string }, scanner: Connection }
 
 async function setup (t: Test, env: Record<string, string> = {}, withScanner = true): Promise<Setup> {
-  const koji = await startKojiFake({
-    fences: [
-      { id: 1, name: 'Town', projects: ['poracle'], path: rect(TOWN) },
-      { id: 2, name: 'Village', projects: ['poracle'], path: rect(VILLAGE) }
-    ]
-  })
-  t.teardown(() => koji.close())
   const database = await golbatDatabase()
   const scanner = await rootConnection()
   await scanner.query(`USE \`${database}\``)
@@ -177,13 +169,12 @@ async function setup (t: Test, env: Record<string, string> = {}, withScanner = t
   for (const table of ['pokemon', 'gym', 'pokestop', 'incident', 'pokemon_stats', 'pokemon_iv_stats', 'pokemon_hundo_stats']) await scanner.query(`DELETE FROM ${table}`)
   const s = await build(t, {
     env: {
-      KOJI_API_ADDRESS: koji.url,
-      KOJI_BEARER_TOKEN: koji.token,
-      KOJI_PROJECT_NAME: 'poracle',
       ...(withScanner ? { SCANNER_DB_HOST: '127.0.0.1', SCANNER_DB_USER: 'root', SCANNER_DB_NAME: database } : {}),
       ...env
     }
   })
+  // The fences come from the engine's own geofence file (no Koji), as on most PoracleJS sites.
+  s.engine.set({ fences: [{ name: 'Town', path: rect(TOWN) }, { name: 'Village', path: rect(VILLAGE) }] })
   await seedHuman(s, { id: USER, latitude: HOME.lat, longitude: HOME.lon, area: ['town'] })
   return Object.assign(s, { headers: bearer(s.app, { userId: USER }), scanner })
 }
@@ -234,6 +225,20 @@ t.test('pokemon: the figure equals an independent count for a spread of filters'
   t.same(everything.body.areas, ['town'])
   t.notMatch(JSON.stringify(everything.body), /lat|lon|51\.|7\.\d{3}/, 'no position in the answer')
   t.equal((await estimate(s, '/api/monsters', { pokemon_id: 25 })).body.recent, expected(list, { pokemon_id: 25 }), 'the type by its path')
+})
+
+t.test('fences from the engine\'s own geofence file, no Koji: an area the engine does not know is said, not a silent zero', async (t) => {
+  const s = await setup(t)
+  await insertMonsters(s.scanner, monsters(500, 13))
+  const village = await estimate(s, 'pokemon', { pokemon_id: 0, override_areas: ['village'] })
+  t.ok(village.body.recent > 0, 'the engine\'s fence counts')
+  t.same([village.body.areas, village.body.unknownAreas], [['village'], []])
+  const nowhere = await estimate(s, 'pokemon', { pokemon_id: 0, override_areas: ['atlantis', 'village'] })
+  t.same([nowhere.body.recent, nowhere.body.areas, nowhere.body.unknownAreas], [village.body.recent, ['village'], ['atlantis']], 'the known area counts, the unknown one is named')
+  s.engine.set({ fences: [{ name: 'Village', path: rect(VILLAGE) }] })
+  s.clock.advance(11_000)
+  const gone = await estimate(s, 'pokemon', { pokemon_id: 0 })
+  t.same([gone.body.recent, gone.body.areas, gone.body.unknownAreas], [0, [], ['town']], 'the engine dropped Town: zero, and why')
 })
 
 t.test('the figure is kept a minute per member and body; the scanner is read at most once a minute; the window moves with the clock', async (t) => {

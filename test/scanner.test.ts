@@ -2,7 +2,6 @@ import t from 'tap'
 import type { Connection } from 'mariadb'
 import { build, bearer, JWT_SECRET, rootConnection, seedHuman, type Test, type TestApp } from './helper.js'
 import { scannerDatabase } from './fakes/scanner-db.js'
-import { startKojiFake } from './fakes/koji.js'
 import { s2CellIdSigned } from '../lib/s2.js'
 
 const USER = '999999999999999999'
@@ -20,13 +19,6 @@ const GYMS: Array<[string, string, number, number, number | null]> = [
 ]
 
 async function setup (t: Test, env: Record<string, string> = {}): Promise<Setup> {
-  const koji = await startKojiFake({
-    fences: [
-      { id: 1, name: 'Town', projects: ['poracle'], path: [[51, 7], [51, 7.2], [51.2, 7.2], [51.2, 7]] },
-      { id: 2, name: 'Village', projects: ['poracle'], path: [[48, 9], [48, 9.5], [49, 9.5], [49, 9]] }
-    ]
-  })
-  t.teardown(() => koji.close())
   const database = await scannerDatabase()
   const scanner = await rootConnection()
   await scanner.query(`USE \`${database}\``)
@@ -36,7 +28,14 @@ async function setup (t: Test, env: Record<string, string> = {}): Promise<Setup>
     await scanner.query('INSERT INTO gym (id, name, url, lat, lon, team_id) VALUES (?, ?, ?, ?, ?, ?)', [id, name, `https://img.example/${id}.png`, lat, lon, team])
   }
   const s = await build(t, {
-    env: { KOJI_API_ADDRESS: koji.url, KOJI_BEARER_TOKEN: koji.token, KOJI_PROJECT_NAME: 'poracle', SCANNER_DB_HOST: '127.0.0.1', SCANNER_DB_USER: 'root', SCANNER_DB_NAME: database, ...env }
+    env: { SCANNER_DB_HOST: '127.0.0.1', SCANNER_DB_USER: 'root', SCANNER_DB_NAME: database, ...env }
+  })
+  // A gym's area is the engine's fence containing it (here from its own geofence file, no Koji).
+  s.engine.set({
+    fences: [
+      { name: 'Town', path: [[51, 7], [51, 7.2], [51.2, 7.2], [51.2, 7]] },
+      { name: 'Village', path: [[48, 9], [48, 9.5], [49, 9.5], [49, 9]] }
+    ]
   })
   await seedHuman(s, { id: USER, latitude: 51.1, longitude: 7.1 })
   return Object.assign(s, { headers: bearer(s.app, { userId: USER }), scanner })

@@ -2,15 +2,15 @@ import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { Pool } from 'mariadb'
 import { Ajv, type ValidateFunction } from 'ajv'
 import { TtlCache } from '../../lib/ttl-cache.js'
-import { boundingBox, boxContains, pointInPolygon, type BoundingBox, type LatLon } from '../../lib/polygon.js'
+import { boxContains, pointInPolygon, type BoundingBox, type LatLon } from '../../lib/polygon.js'
 import { uniformIvShare } from '../../lib/iv-share.js'
 import {
-  OVERLAP_TYPES, alarmAreas, covers, distanceMetres, eggMatches, fullAlarm, invasionMatches, lureMatches, pokemonFilter,
+  alarmAreas, distanceMetres, eggMatches, fullAlarm, invasionMatches, lureMatches, pokemonFilter,
   questMatches, raidMatches, type FullAlarm, type Grunt, type Place, type QuestEvent, type RaidEvent, type Spawn
 } from '../../lib/alarm-match.js'
+import { OVERLAP_TYPES, covers } from '../../lib/alarm-overlap.js'
 import { ALARM_KINDS, type AlarmType } from '../../schemas/alarm-types.js'
 import { alarmCreateSchema } from '../../schemas/alarms.js'
-import { FEED_STATUSES } from './user-geofences.js'
 import { parseAreaText } from './area-selection.js'
 import { decoratorPlugin } from '../../lib/decorator-plugin.js'
 
@@ -49,6 +49,8 @@ export interface Figures {
   perDayBasis: PerDayBasis | null
   /** The areas the alarm is measured in ([] for a distance alarm). */
   areas: string[]
+  /** The areas it names that the engine has no fence for: they never match. */
+  unknownAreas: string[]
 }
 
 export interface Estimate extends Figures {
@@ -65,7 +67,8 @@ export interface ProfileEstimate {
   total: { recent: number | null, perDay: number | null }
 }
 
-interface Fence { name: string, path: LatLon[], box: BoundingBox }
+/** A fence by its engine name: one polygon, or several for a multipath fence. */
+interface Fence { name: string, parts: Array<{ path: LatLon[], box: BoundingBox }> }
 
 /** One alarm to count: where it listens (fence indexes or a radius) and, for pokemon, its core twin. */
 interface Target {
@@ -134,7 +137,7 @@ function boxSql (boxes: BoundingBox[], prefix = ''): { sql: string, params: numb
 class ScannerTimeout extends Error {}
 
 function createAlarmEstimates (fastify: FastifyInstance) {
-  const { config, clock, scannerDb, liveSpawns, koji, userGeofences, engine, log } = fastify
+  const { config, clock, scannerDb, liveSpawns, engineFences, engine, log } = fastify
   const windowHours = config.ESTIMATE_WINDOW_HOURS
   const figuresCache = new TtlCache<string, Figures[]>(clock, 2000)
   const shared = new TtlCache<string, unknown>(clock, 64)
@@ -166,21 +169,14 @@ function createAlarmEstimates (fastify: FastifyInstance) {
     }
   }
 
-  /** The polygons of the named fences: the admin fences and the member's own. */
-  async function fencesNamed (userId: string, names: Set<string>): Promise<Fence[]> {
+  /** The polygons of the named fences, as the engine knows them (plugins/domain/engine-fences.ts). */
+  async function fencesNamed (names: Set<string>): Promise<Fence[]> {
     if (names.size === 0) return []
-    const found = new Map<string, Fence>()
-    for (const f of (await koji.adminFences()).fences) {
-      const key = f.name.toLowerCase()
-      if (names.has(key) && !found.has(key)) found.set(key, { name: key, path: f.path, box: f.box })
-    }
-    if (found.size < names.size) {
-      for (const f of await userGeofences.list(userId)) {
-        const key = (f.promotedName ?? f.kojiName).toLowerCase()
-        if (names.has(key) && !found.has(key) && FEED_STATUSES.includes(f.status) && f.polygon.length >= 3) found.set(key, { name: key, path: f.polygon, box: boundingBox(f.polygon) })
-      }
-    }
-    return [...found.values()]
+    const known = (await engineFences.current()).byName
+    return [...names].flatMap((name) => {
+      const f = known.get(name)
+      return f === undefined ? [] : [{ name, parts: f.parts }]
+    })
   }
 
   /* The one pass: events from the scanner, each tested against every target. */
@@ -192,7 +188,7 @@ function createAlarmEstimates (fastify: FastifyInstance) {
     const seen = new Set<number>()
     for (const t of pass.targets) {
       if (t.fences === null) boxes.push(circleBox(pass.place, t.radius))
-      else for (const i of t.fences) if (!seen.has(i)) { seen.add(i); boxes.push((pass.fences[i] as Fence).box) }
+      else for (const i of t.fences) if (!seen.has(i)) { seen.add(i); for (const part of (pass.fences[i] as Fence).parts) boxes.push(part.box) }
     }
     return boxes
   }
@@ -212,7 +208,7 @@ function createAlarmEstimates (fastify: FastifyInstance) {
           inside = new Set()
           for (let i = 0; i < fences.length; i++) {
             const f = fences[i] as Fence
-            if (boxContains(f.box, lat, lon) && pointInPolygon(lat, lon, f.path)) inside.add(i)
+            if (f.parts.some((p) => boxContains(p.box, lat, lon) && pointInPolygon(lat, lon, p.path))) inside.add(i)
           }
         }
         const set = inside
@@ -486,12 +482,12 @@ function createAlarmEstimates (fastify: FastifyInstance) {
 
   /* Putting it together. */
 
-  async function figuresFor (userId: string, type: AlarmType, m: Member, alarms: FullAlarm[]): Promise<Figures[]> {
-    const unavailable = (a: FullAlarm): Figures => ({ basis: 'unavailable', windowHours, recent: null, perDay: null, perDayBasis: null, areas: numberOf(a.distance) === 0 ? alarmAreas(a, m.areas) : [] })
+  async function figuresFor (type: AlarmType, m: Member, alarms: FullAlarm[]): Promise<Figures[]> {
+    const unavailable = (a: FullAlarm): Figures => ({ basis: 'unavailable', windowHours, recent: null, perDay: null, perDayBasis: null, areas: numberOf(a.distance) === 0 ? alarmAreas(a, m.areas) : [], unknownAreas: [] })
     if (scannerDb === null || !ESTIMATE_TYPES.has(type)) return alarms.map(unavailable)
     const names = new Set<string>()
     for (const a of alarms) if (numberOf(a.distance) === 0) for (const name of alarmAreas(a, m.areas)) names.add(name)
-    const fences = await fencesNamed(userId, names)
+    const fences = await fencesNamed(names)
     const index = new Map(fences.map((f, i) => [f.name, i]))
     // An alarm measured from a saved place cannot be placed here (the place is the engine's): unavailable.
     const countable = alarms.map((a) => a.override_location_label === null || a.override_location_label === undefined)
@@ -547,7 +543,8 @@ function createAlarmEstimates (fastify: FastifyInstance) {
         if (at < 0) return unavailable(a)
         const t = targets[at] as Target
         const recent = counts[at] ?? 0
-        const base: Figures = { basis: 'scanner', windowHours, recent, perDay: null, perDayBasis: null, areas: t.fences === null ? [] : t.fences.map((f) => (fences[f] as Fence).name) }
+        const unknownAreas = t.fences === null ? [] : alarmAreas(a, m.areas).filter((name) => !index.has(name))
+        const base: Figures = { basis: 'scanner', windowHours, recent, perDay: null, perDayBasis: null, areas: t.fences === null ? [] : t.fences.map((f) => (fences[f] as Fence).name), unknownAreas }
         if (type === 'quest') return { ...base, perDay: recent, perDayBasis: 'today' }
         if (week === null) return base
         const { perDay, basis } = perDayOf(t, fences, week)
@@ -566,7 +563,7 @@ function createAlarmEstimates (fastify: FastifyInstance) {
   async function cachedFigures (userId: string, type: AlarmType, m: Member, alarms: FullAlarm[]): Promise<Figures[]> {
     const key = `${userId}\n${type}\n${canonical({ alarms, areas: m.areas, place: m.place })}`
     return await figuresCache.getOrLoad(key, async () => {
-      const value = await figuresFor(userId, type, m, alarms)
+      const value = await figuresFor(type, m, alarms)
       // A scanner failure is not kept: the next keystroke may find it back.
       return { value, ttlMs: value.every((f) => f.basis === 'unavailable') && scannerDb !== null ? 0 : CACHE_MS }
     })
@@ -603,6 +600,9 @@ function createAlarmEstimates (fastify: FastifyInstance) {
 
   return {
     windowHours,
+
+    /** The engine's grunt names by id (its master data, kept an hour). */
+    grunts,
 
     /** Per member: `ESTIMATE_RATE_MAX` estimate requests per minute. */
     rateLimit: { max: config.ESTIMATE_RATE_MAX, timeWindow: 60_000, keyGenerator: (request: FastifyRequest) => `estimates:user:${request.user.userId}` },
@@ -681,7 +681,7 @@ declare module 'fastify' {
 }
 
 /** Alert estimates from the scanner's tables, overlap between a member's alarms, and what is spawning now. */
-export default decoratorPlugin('alarm-estimates', createAlarmEstimates, ['config', 'clock', 'scanner-db', 'live-spawns', 'koji', 'user-geofences', 'engine'])
+export default decoratorPlugin('alarm-estimates', createAlarmEstimates, ['config', 'clock', 'scanner-db', 'live-spawns', 'engine-fences', 'engine'])
 
 /** The types an estimate is asked for, by name or by path as GET /api/alarm-types lists them. */
 export const typeByNameOrPath = (value: string): AlarmType | undefined =>

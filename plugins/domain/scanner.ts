@@ -37,11 +37,11 @@ const likeSubstring = (input: string) => `%${input.replace(/[!%_]/g, '!$&')}%`
 const reason = (err: unknown) => (err as { code?: string }).code ?? (err as Error).message
 
 function createScanner (fastify: FastifyInstance) {
-  const { scannerDb, koji, clock, log } = fastify
+  const { scannerDb, engineFences, clock, log } = fastify
 
   const gymColumns = { id: gym.id, name: gym.name, url: gym.url, lat: gym.lat, lon: gym.lon, teamId: gym.teamId }
   async function withArea (rows: Array<Omit<Gym, 'area'>>): Promise<Gym[]> {
-    return Promise.all(rows.map(async (row) => ({ ...row, area: await koji.areaAt(row.lat, row.lon) })))
+    return Promise.all(rows.map(async (row) => ({ ...row, area: await engineFences.areaAt(row.lat, row.lon) })))
   }
 
   /** Runs a scanner read; a failure is logged and answered with `fallback`. */
@@ -166,4 +166,4 @@ declare module 'fastify' {
  * quests, max-battle pokemon and weather. A failing scanner database is logged and answered with the
  * spec's fallbacks (nothing found, empty lists, no weather).
  */
-export default decoratorPlugin('scanner', createScanner, ['scanner-db', 'koji', 'clock'])
+export default decoratorPlugin('scanner', createScanner, ['scanner-db', 'engine-fences', 'clock'])

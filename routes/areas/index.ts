@@ -11,7 +11,7 @@ import { notFound } from '../../plugins/edge/errors.js'
  * Reading and writing go through `fastify.areaSelection`, where user-drawn geofences are accounted for.
  */
 const areaRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
-  const { auth, areaSelection, featureGates, userWriteLock, engine } = fastify
+  const { auth, areaSelection, featureGates, userWriteLock, engine, engineFences } = fastify
 
   fastify.addHook('onRequest', auth.authenticate)
 
@@ -37,11 +37,9 @@ const areaRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   fastify.get('/geofence', {
     schema: { tags: ['areas'], description: 'Polygons of the engine\'s fences for the map, without other users\' private fences; none when the engine cannot be read', response: { 200: MapFencesSchema, ...errors(401) } }
   }, async (request) => {
-    const geofence = await engine.orFallback(async () => {
-      const [fences, visible] = await Promise.all([engine.geofence.all(), areaSelection.visibility(request.user.userId)])
-      return fences.filter((f) => typeof f.name === 'string' && visible(f.name)) as Array<{ name: string }>
-    }, { log: request.log, message: 'alarm engine geofences unavailable; answering none', fallback: [] })
-    return { status: 'ok' as const, geofence }
+    // engineFences answers its last copy, or none, while the engine cannot be read (and says so in the log).
+    const [fences, visible] = await Promise.all([engineFences.current(), areaSelection.visibility(request.user.userId)])
+    return { status: 'ok' as const, geofence: fences.fences.filter((f) => visible(f.displayName)).map((f) => f.raw as { name: string }) }
   })
 
   fastify.get('/map/:name', {

@@ -331,6 +331,12 @@ export function createEngineClient (options: EngineClientOptions) {
       return Array.isArray(answer.geofence) ? answer.geofence.filter(isObject) : []
     },
 
+    /** A fingerprint per fence (`{ name: md5 of its path }`): changes exactly when the loaded fences change. */
+    async hash (): Promise<Record<string, string>> {
+      const answer = await object(['api', 'geofence', 'all', 'hash'])
+      return isObject(answer.areas) ? Object.fromEntries(Object.entries(answer.areas).map(([k, v]) => [k, String(v)])) : {}
+    },
+
     /** Makes the engine download its URL geofences (such as this service's feed) again. */
     async reload (): Promise<void> {
       await call(['api', 'geofence', 'reload'])
