@@ -92,6 +92,7 @@ import quickPickRoutes from './routes/quick-picks/index.js'
 import upstreamDisabledRoutes from './routes/settings/upstream-disabled.js'
 import alarmRoutes from './routes/index.js'
 import dashboardRoutes from './routes/dashboard/index.js'
+import dashboardPlaceRoutes from './routes/dashboard/place.js'
 import testAlertRoutes from './routes/test-alert/index.js'
 import alarmTypeRoutes from './routes/alarm-types/index.js'
 import alarmDefaultRoutes from './routes/alarm-defaults/index.js'
@@ -235,6 +236,7 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   await fastify.register(upstreamDisabledRoutes, { prefix: '/api/settings' })
   await fastify.register(alarmRoutes, { prefix: '/api' })
   await fastify.register(dashboardRoutes, { prefix: '/api' })
+  await fastify.register(dashboardPlaceRoutes, { prefix: '/api/dashboard/place' })
   await fastify.register(testAlertRoutes, { prefix: '/api' })
   await fastify.register(alarmTypeRoutes, { prefix: '/api/alarm-types' })
   await fastify.register(alarmDefaultRoutes, { prefix: '/api/alarm-defaults' })

@@ -48,3 +48,11 @@ export type AddressMatch = Static<typeof AddressMatchSchema>
 /** The address at a point; null where the geocoder knows nothing (the open sea). */
 export const AddressNameSchema = Type.Object({ label: Type.Union([Type.String(), Type.Null()]) })
 export type AddressName = Static<typeof AddressNameSchema>
+
+/** `GET /api/dashboard/place`: a point in words, for a page that must never show raw coordinates. */
+export const PinWordsQuerySchema = ReverseQuerySchema
+export const PinWordsSchema = Type.Object({
+  address: Type.Union([Type.String(), Type.Null()], { description: 'The geocoder\'s name for the point; null where none is configured, it knows nothing there or cannot be asked' }),
+  areas: Type.Array(Type.String(), { description: 'The fences the caller may see that hold the point (engine names); none when the engine cannot be read' }),
+  distanceAlarms: Type.Integer({ minimum: 0, description: 'The active profile\'s alarms with a distance (measured from the pin); 0 when the engine cannot be read' })
+})

@@ -29,8 +29,8 @@ async function languageTests (): Promise<void> {
       await page.evaluate((value) => { localStorage.setItem('aw.language', value) }, language)
       await page.goto('/')
       await page.waitForFunction((value) => document.documentElement.lang === value, language)
-      // The dashboard's first steps are the last part to load, and in the chosen language.
-      await page.getByText(String(strings.get('dashboard.firstSteps')), { exact: true }).waitFor()
+      // The dashboard's next steps are the last part to load, and in the chosen language.
+      await page.getByText(String(strings.get('dashboard.nextTitle')), { exact: true }).waitFor()
       await page.waitForFunction(() => document.querySelector('.spinner') === null)
       t.same(await translationSlips(page, language), [], `${language}: no raw key, no unfilled variable, no English fallback`)
     }

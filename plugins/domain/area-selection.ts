@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import type { EngineArea } from '../data/engine.js'
 import { decoratorPlugin } from '../../lib/decorator-plugin.js'
+import { pointInPolygon, type LatLon } from '../../lib/polygon.js'
 
 /** `humans.area` is JSON text; rows written by old tools hold a comma list instead. */
 export function parseAreaText (text: string | null | undefined): string[] {
@@ -12,6 +13,12 @@ export function parseAreaText (text: string | null | undefined): string[] {
     // not JSON: fall through to the comma list
   }
   return text.split(',').map((a) => a.trim()).filter((a) => a !== '')
+}
+
+/** The rings of an engine fence (`multipath` for several, else `path`); none when it has no usable outline. */
+function ringsOf (fence: Record<string, unknown>): LatLon[][] {
+  const rings = Array.isArray(fence.multipath) ? fence.multipath : Array.isArray(fence.path) ? [fence.path] : []
+  return rings.filter((ring): ring is LatLon[] => Array.isArray(ring))
 }
 
 /**
@@ -48,6 +55,19 @@ function createAreaSelection (fastify: FastifyInstance) {
     async available (userId: string): Promise<EngineArea[]> {
       const [areas, visible] = await Promise.all([engine.humans.areas(userId), visibility(userId)])
       return areas.filter((area) => visible(String(area.name)))
+    },
+
+    /**
+     * The names of the fences the user may see that hold a point, in the engine's order: how the
+     * dashboard names a place where no geocoder is configured.
+     */
+    async at (userId: string, lat: number, lon: number): Promise<string[]> {
+      const [fences, visible] = await Promise.all([engine.geofence.all(), visibility(userId)])
+      return fences.flatMap((fence) => {
+        const name = fence.name
+        if (typeof name !== 'string' || !visible(name)) return []
+        return ringsOf(fence).some((ring) => pointInPolygon(lat, lon, ring)) ? [name] : []
+      })
     },
 
     /**

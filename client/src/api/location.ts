@@ -1,6 +1,6 @@
 import type { Static } from '@sinclair/typebox'
 import type {
-  AddressMatchSchema, AddressNameSchema, LanguageSavedSchema, LanguageSchema, LocationAnswerSchema, LocationSchema
+  AddressMatchSchema, AddressNameSchema, LanguageSavedSchema, LanguageSchema, LocationAnswerSchema, LocationSchema, PinWordsSchema
 } from '../../../schemas/location'
 import type { WeatherSchema } from '../../../schemas/scanner'
 import { api, withQuery } from './transport'
@@ -17,6 +17,10 @@ export const geocode = async (q: string, lang: string): Promise<Array<Static<typ
 
 export const reverse = async (lat: number, lon: number, lang: string, signal?: AbortSignal): Promise<Static<typeof AddressNameSchema>> =>
   await api(withQuery('/api/location/reverse', { lat, lon, lang }), { signal })
+
+/** A point in words for the dashboard: its address (where a geocoder is configured) and the areas holding it. */
+export const place = async (lat: number, lon: number, lang: string, signal?: AbortSignal): Promise<Static<typeof PinWordsSchema>> =>
+  await api(withQuery('/api/dashboard/place', { lat, lon, lang }), { signal })
 
 /** The language the engine writes the member's alerts in. */
 export const language = async (signal?: AbortSignal): Promise<Static<typeof LanguageSchema>> => await api('/api/location/language', { signal })

@@ -62,7 +62,7 @@ function Frame () {
       </header>
       <ImpersonationBanner />
       <div className='frame'>
-        <Navigation open={navOpen} />
+        <Navigation open={navOpen} wide={wide} />
         <main id='main' tabIndex={-1} className='frame-main'>
           <PageBoundary key={pathname}>
             <Suspense fallback={<PageLoading />}>
@@ -83,7 +83,7 @@ function customPageOf (settings: ReadonlyMap<string, string | null>): { name: st
   return { name, url, icon: settings.get('custom_page_icon')?.trim() ?? '' }
 }
 
-function Navigation ({ open }: { open: boolean }) {
+function Navigation ({ open, wide }: { open: boolean, wide: boolean }) {
   const { t } = useTranslation()
   const { user, alarmTypes, settings } = useSession()
   const delegate = (user.managedWebhooks ?? []).length > 0
@@ -92,10 +92,24 @@ function Navigation ({ open }: { open: boolean }) {
   const customPage = customPageOf(settings)
   const main = pages.filter((page) => page.section === 'main')
   const admin = pages.filter((page) => page.section === 'admin')
+  const alarmList = alarmTypes.length > 0 && (
+    <>
+      <h2 className='nav-heading' id='nav-alarms'>{t('nav.alarms')}</h2>
+      <ul className='nav-list' aria-labelledby='nav-alarms'>
+        {alarmTypes.map((type) => <li key={type.type}><NavLink to={`/alarms/${pagePath(type)}`}>{t(type.labelKey)}</NavLink></li>)}
+      </ul>
+    </>
+  )
+  // In the phone's drawer the alarm types come right after Home, the settings pages after them: a member
+  // opens the drawer for their alarms far more often than for their settings.
+  const [home, ...settingsPages] = main
   return (
     <nav id='site-nav' className={open ? 'nav nav-open' : 'nav'} aria-label={t('shell.navigation')}>
-      <ul className='nav-list'>
-        {main.map((page) => <li key={page.path}><NavLink to={page.path} end>{t(page.label)}</NavLink></li>)}
+      {!wide && home !== undefined && <ul className='nav-list'><li><NavLink to={home.path} end>{t(home.label)}</NavLink></li></ul>}
+      {!wide && alarmList}
+      {!wide && settingsPages.length > 0 && <h2 className='nav-heading' id='nav-settings'>{t('nav.settings')}</h2>}
+      <ul className='nav-list' aria-labelledby={wide || settingsPages.length === 0 ? undefined : 'nav-settings'}>
+        {(wide ? main : settingsPages).map((page) => <li key={page.path}><NavLink to={page.path} end>{t(page.label)}</NavLink></li>)}
         {customPage !== null && (
           <li>
             <a href={customPage.url} target='_blank' rel='noopener noreferrer'>
@@ -106,14 +120,7 @@ function Navigation ({ open }: { open: boolean }) {
           </li>
         )}
       </ul>
-      {alarmTypes.length > 0 && (
-        <>
-          <h2 className='nav-heading' id='nav-alarms'>{t('nav.alarms')}</h2>
-          <ul className='nav-list' aria-labelledby='nav-alarms'>
-            {alarmTypes.map((type) => <li key={type.type}><NavLink to={`/alarms/${pagePath(type)}`}>{t(type.labelKey)}</NavLink></li>)}
-          </ul>
-        </>
-      )}
+      {wide && alarmList}
       {admin.length > 0 && (
         <>
           <h2 className='nav-heading' id='nav-admin'>{t('nav.admin')}</h2>

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import { useWindowVirtualizer, windowScroll, type Virtualizer } from '@tanstack/react-virtual'
 import { useTranslation } from 'react-i18next'
-import { Link, useParams } from 'react-router'
+import { Link, useParams, useSearchParams } from 'react-router'
 import { alarms as alarmsApi, ApiError } from '../../api'
 import { pagePath, type AlarmTypeDescriptor } from '../../alarm-types'
 import { AlarmCard } from './AlarmCard'
@@ -72,7 +72,9 @@ function AlarmList ({ type }: { type: AlarmTypeDescriptor }) {
   usePreparedPokemonCatalogue()
   const [raidLevels, setRaidLevels] = useState<RaidLevel[] | null>(null)
   const [alarms, retry, replace] = useLoad(async (signal): Promise<Alarm[]> => await alarmsApi.list(type, signal), [type.path, user.profileNo])
-  const [editing, setEditing] = useState<Alarm | 'new' | null>(null)
+  // `?add=new` (the dashboard's "Add your first alarm") opens the new alarm's editor with the page.
+  const [params, setParams] = useSearchParams()
+  const [editing, setEditing] = useState<Alarm | 'new' | null>(() => params.get('add') === 'new' ? 'new' : null)
   const [bulkEditing, setBulkEditing] = useState(false)
   const [selecting, setSelecting] = useState(false)
   const [selected, setSelected] = useState<Set<number>>(new Set())
@@ -192,6 +194,7 @@ function AlarmList ({ type }: { type: AlarmTypeDescriptor }) {
 
   const closeForm = (): void => {
     setEditing(null)
+    if (params.has('add')) setParams({}, { replace: true })
     requestAnimationFrame(() => { addButton.current?.focus() })
   }
 
