@@ -36,6 +36,7 @@ export const ConfigSchema = Type.Object({
   PROXY_KNOWN_PROXIES: list({ alias: ['Proxy__KnownProxies'], description: 'Comma list of reverse-proxy addresses whose X-Forwarded-* headers are trusted' }),
   PROXY_KNOWN_NETWORKS: list({ alias: ['Proxy__KnownNetworks'], description: 'Comma list of reverse-proxy CIDR ranges whose X-Forwarded-* headers are trusted' }),
   HSTS_MAX_AGE: int({ default: 31_536_000, description: 'Strict-Transport-Security max-age in seconds on https answers (directly or through a trusted proxy); 0 sends none' }),
+  FETCH_ALLOWED_HOSTS: list({ description: 'Comma list of host names or IP addresses that fetches of admin-given addresses (the icon-set check) may reach although they are (or resolve to) loopback, private, link-local or unique-local addresses' }),
   REDIS_URL: optStr({ secret: true, description: 'redis://host:6379 to share rate-limit counters and cache evictions (blocks, delegate grants) between instances' }),
   RATE_LIMIT_AUTH_MAX: int({ default: 30, minimum: 1, description: 'Sign-in requests per IP per 60 s (policy auth)' }),
   RATE_LIMIT_AUTH_READ_MAX: int({ default: 120, minimum: 1, description: 'Auth read requests per IP per 60 s (policy auth-read)' }),

@@ -57,7 +57,8 @@ async function iconRepository (t: Test): Promise<string> {
 
 t.test('an icon set is checked by its index: categories, or why not', async (t) => {
   const base = await iconRepository(t)
-  const { app } = await build(t)
+  // The fake listens on loopback, which an admin-given address may reach only when the operator allows it.
+  const { app } = await build(t, { env: { FETCH_ALLOWED_HOSTS: '127.0.0.1' } })
   const admin = bearer(app, { userId: 'admin1', isAdmin: true })
   const check = async (url: string, headers = admin) => app.inject({ method: 'POST', url: '/api/admin/icon-sets/check', headers, payload: { url } })
 
@@ -82,9 +83,45 @@ t.test('an icon set is checked by its index: categories, or why not', async (t) 
 
 t.test('a slow icon set answers "timeout" within the limit', async (t) => {
   const base = await iconRepository(t)
-  const { app } = await build(t)
+  // The fake listens on loopback, which an admin-given address may reach only when the operator allows it.
+  const { app } = await build(t, { env: { FETCH_ALLOWED_HOSTS: '127.0.0.1' } })
   const started = Date.now()
   const res = await app.inject({ method: 'POST', url: '/api/admin/icon-sets/check', headers: bearer(app, { userId: 'admin1', isAdmin: true }), payload: { url: `${base}/slow` } })
   t.same(res.json(), { ok: false, problem: 'timeout' })
   t.ok(Date.now() - started < 12_000, 'gave up after the time limit')
+})
+
+t.test('the check stays outside: loopback, private, link-local and unique-local addresses are refused, and nothing is asked', async (t) => {
+  let asked = 0
+  const listener = createServer((_req, res) => { asked++; res.end('{"pokemon":[]}') })
+  await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve))
+  t.teardown(() => new Promise<void>((resolve) => listener.close(() => resolve())))
+  const port = (listener.address() as AddressInfo).port
+  const { app } = await build(t)
+  const admin = bearer(app, { userId: 'admin1', isAdmin: true })
+  const check = async (url: string) => app.inject({ method: 'POST', url: '/api/admin/icon-sets/check', headers: admin, payload: { url } })
+  const refused = [
+    `http://127.0.0.1:${port}`, `http://127.1.2.3:${port}/icons`, 'http://10.0.0.8/icons', 'http://172.20.1.1/icons', 'http://192.168.1.1/icons',
+    'http://169.254.169.254/latest', 'http://[::1]:1/icons', `http://[::ffff:127.0.0.1]:${port}`, 'http://[fc00::1]/icons', 'http://[fe80::1]/icons',
+    // A name that resolves to loopback: refused after the lookup, on the address it would connect to.
+    `http://localhost:${port}/icons`
+  ]
+  for (const url of refused) {
+    const res = await check(url)
+    t.equal(res.statusCode, 400, `${url} is refused`)
+    t.match(res.json(), { error: /private or local network.*FETCH_ALLOWED_HOSTS/, details: [{ field: '/url', message: 'is a private or local address' }] })
+  }
+  t.equal(asked, 0, 'the local listener saw no request')
+})
+
+t.test('FETCH_ALLOWED_HOSTS lets the operator\'s own hosts through, by name or address', async (t) => {
+  const base = await iconRepository(t)
+  const port = new URL(base).port
+  const { app } = await build(t, { env: { FETCH_ALLOWED_HOSTS: 'localhost, 127.0.0.1' } })
+  const admin = bearer(app, { userId: 'admin1', isAdmin: true })
+  for (const url of [`${base}/good`, `http://localhost:${port}/good`]) {
+    const res = await app.inject({ method: 'POST', url: '/api/admin/icon-sets/check', headers: admin, payload: { url } })
+    t.equal(res.statusCode, 200, url)
+    t.equal(res.json().ok, true)
+  }
 })

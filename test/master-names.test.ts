@@ -52,14 +52,15 @@ t.test('without any copy of the master file the names answer 503', async (t) => 
 
 t.test('the engine\'s message templates come from PoracleNG; PoracleJS answers 501 naming the engine', async (t) => {
   const ng = await build(t)
-  const res = await ng.app.inject({ method: 'GET', url: '/api/config/dts' })
+  t.equal((await ng.app.inject({ method: 'GET', url: '/api/config/dts' })).statusCode, 401, 'for signed-in members only')
+  const res = await ng.app.inject({ method: 'GET', url: '/api/config/dts', headers: bearer(ng.app, { userId: '100000000000000003' }) })
   t.equal(res.statusCode, 200)
   t.match(res.json(), [
     { type: 'monster', platform: 'discord', template: { embed: { title: String } } },
     { type: 'monster', platform: 'telegram', template: { content: String } }
   ], 'each template as the engine stores it, per platform')
   const js = await build(t, { engineMode: 'js' })
-  const refused = await js.app.inject({ method: 'GET', url: '/api/config/dts' })
+  const refused = await js.app.inject({ method: 'GET', url: '/api/config/dts', headers: bearer(js.app, { userId: '100000000000000003' }) })
   t.equal(refused.statusCode, 501)
   t.match(refused.json().error, /PoracleJS/)
 })

@@ -282,3 +282,33 @@ t.test('profile names are unique per user: create, duplicate, copy with alarms a
   const other = await app.inject({ method: 'POST', url: '/api/profiles/duplicate', headers, payload: { fromProfileNo: 1, name: 'Home (copy) 2' } })
   t.equal(other.statusCode, 201, 'a free name is accepted')
 })
+
+t.test('profiles per member are capped (max_profiles_per_user, 10 by default): every way of adding one answers 409 past it', async (t) => {
+  const s = await setup(t)
+  const { app, headers } = s
+  for (let n = 2; n <= 10; n++) await insertProfile(app.engineDb.pool, { id: USER, profileNo: n, name: `P${n}`, area: ['town'], latitude: 51.1, longitude: 7.1 })
+  const before = await profileRows(s)
+  t.equal(before.length, 10)
+  const attempts = [
+    ['POST', '/api/profiles', { name: 'Eleventh' }],
+    ['POST', '/api/profiles/duplicate', { fromProfileNo: 1, name: 'Eleventh' }],
+    ['POST', '/api/profile-overview/duplicate/1', { name: 'Eleventh' }]
+  ] as const
+  for (const [method, url, payload] of attempts) {
+    const res = await app.inject({ method, url, headers, payload })
+    t.equal(res.statusCode, 409, `${method} ${url}`)
+    t.match(res.json(), { error: /the most this site allows \(10\)/, reason: 'profile_limit_reached', limit: 10 })
+  }
+  t.same(await profileRows(s), before, 'nothing was created')
+
+  await setSetting(app, 'max_profiles_per_user', '11')
+  t.equal((await app.inject({ method: 'POST', url: '/api/profiles', headers, payload: { name: 'Eleventh' } })).statusCode, 201, 'a raised cap makes room')
+  t.equal((await app.inject({ method: 'POST', url: '/api/profiles', headers, payload: { name: 'Twelfth' } })).statusCode, 409)
+
+  const admin = bearer(app, { userId: '100000000000000001', isAdmin: true })
+  for (const value of ['0', '101', 'ten', '1.5']) {
+    const res = await app.inject({ method: 'PUT', url: '/api/settings/max_profiles_per_user', headers: admin, payload: { value } })
+    t.equal(res.statusCode, 400, `cap ${value} refused`)
+  }
+  t.equal((await app.inject({ method: 'PUT', url: '/api/settings/max_profiles_per_user', headers: admin, payload: { value: '20' } })).statusCode, 200, 'a cap of 20 is taken')
+})

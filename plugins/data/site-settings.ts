@@ -90,6 +90,15 @@ function languageListProblem (value: string): string | null {
   return codes.length > 50 ? 'lists more than 50 languages' : null
 }
 
+/** The profiles a member may have at most, unless the site sets `max_profiles_per_user`. */
+export const DEFAULT_MAX_PROFILES = 10
+export const MAX_PROFILES_KEY = 'max_profiles_per_user'
+
+/** Why a profile cap is refused, or null: a whole number from 1 to 100. */
+function profileCapProblem (value: string): string | null {
+  return /^[1-9][0-9]?$|^100$/.test(value) ? null : 'must be a whole number from 1 to 100'
+}
+
 /** A short mark shown before the custom page's link (an emoji or a few letters). */
 function iconTextProblem (value: string): string | null {
   if (/[\r\n\t]/.test(value)) return 'must be one line'
@@ -111,6 +120,7 @@ const VALUE_RULES: Record<string, (value: string) => string | null> = {
   custom_page_name: brandingTextProblem,
   custom_page_icon: iconTextProblem,
   allowed_languages: languageListProblem,
+  [MAX_PROFILES_KEY]: profileCapProblem,
   ...Object.fromEntries(ICON_SET_KEYS.map((key) => [key, imageUrlProblem]))
 }
 

@@ -3,6 +3,7 @@ import { request } from 'undici'
 import { deadline } from '../../lib/deadline.js'
 import { badRequest } from '../edge/errors.js'
 import { decoratorPlugin } from '../../lib/decorator-plugin.js'
+import { isInsideRefusal, outsideOnly } from '../../lib/outside-only.js'
 
 /** An icon set's index is a few hundred kB (the WWM set's is about 350 kB); far more is not an index. */
 export const INDEX_MAX_BYTES = 4 * 1024 * 1024
@@ -18,11 +19,17 @@ export type IconSetCheck =
  * and which categories it has, before members' pages load icons from it. Only the category names go
  * back: the address is the admin's own, and nothing of the answer is stored.
  */
-function createIconSets (_fastify: FastifyInstance) {
+function createIconSets (fastify: FastifyInstance) {
+  // The address is an admin's: it must not map the service's own network (FETCH_ALLOWED_HOSTS aside).
+  const outside = outsideOnly(fastify.config.FETCH_ALLOWED_HOSTS)
+  fastify.addHook('onClose', async () => { await outside.close() })
+  const refusedInside = () => badRequest('The icon set address is on a private or local network, which the service does not fetch from. The operator can allow the host with FETCH_ALLOWED_HOSTS.', { details: [{ field: '/url', message: 'is a private or local address' }] })
+
   async function readLimited (url: string): Promise<IconSetCheck | string> {
     const limit = deadline(INDEX_TIMEOUT_MS)
     try {
-      const response = await request(url, { method: 'GET', headers: { accept: 'application/json' }, signal: limit.signal, maxRedirections: 0 })
+      // No redirects: a 3xx is answered as a status, so it cannot lead to an inside address.
+      const response = await request(url, { method: 'GET', headers: { accept: 'application/json' }, signal: limit.signal, maxRedirections: 0, dispatcher: outside.dispatcher })
       // Stopping a body early makes undici report the abort as the stream's error; it is expected here.
       response.body.on('error', () => {})
       if (response.statusCode < 200 || response.statusCode >= 300) {
@@ -46,7 +53,8 @@ function createIconSets (_fastify: FastifyInstance) {
         chunks.push(chunk as Buffer)
       }
       return Buffer.concat(chunks).toString('utf8')
-    } catch {
+    } catch (error) {
+      if (isInsideRefusal(error)) throw refusedInside()
       return { ok: false, problem: limit.signal.aborted ? 'timeout' : 'unreachable' }
     } finally {
       limit.clear()
@@ -64,6 +72,11 @@ function createIconSets (_fastify: FastifyInstance) {
       }
       if (url.protocol !== 'https:' && url.protocol !== 'http:') throw badRequest('The icon set address must be an http:// or https:// address.', { details: [{ field: '/url', message: 'is not an http(s) address' }] })
       if (url.username !== '' || url.password !== '') throw badRequest('The icon set address must not contain a user name or password.', { details: [{ field: '/url', message: 'contains credentials' }] })
+      try {
+        outside.refuseInsideLiteral(url)
+      } catch {
+        throw refusedInside()
+      }
       const text = await readLimited(`${base.replace(/\/+$/, '')}/index.json`)
       if (typeof text !== 'string') return text
       let index: unknown
@@ -98,4 +111,4 @@ declare module 'fastify' {
 }
 
 /** Checks icon-set addresses for the site settings page (the `uicons_*` keys). */
-export default decoratorPlugin('icon-sets', createIconSets, [])
+export default decoratorPlugin('icon-sets', createIconSets, ['config'])

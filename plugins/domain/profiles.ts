@@ -3,6 +3,7 @@ import { ERRORS, conflict, notFound, notSupported } from '../edge/errors.js'
 import { parseAreaText } from './area-selection.js'
 import type { AlarmRow, EngineHuman, EngineProfile } from '../data/engine.js'
 import type { NewAlarms } from './alarm-writer.js'
+import { DEFAULT_MAX_PROFILES, MAX_PROFILES_KEY } from '../data/site-settings.js'
 import { decoratorPlugin } from '../../lib/decorator-plugin.js'
 import { Undo } from '../../lib/undo.js'
 import { ALARM_DISABLE_KEYS, NG_ONLY_ALARM_TYPES, type AlarmType } from '../../schemas/alarm-types.js'
@@ -102,7 +103,15 @@ export function sameGeography (a: Geography, b: Geography): boolean {
 }
 
 function createProfiles (fastify: FastifyInstance) {
-  const { engine, featureGates, areaSelection, alarmWriter, log } = fastify
+  const { engine, featureGates, areaSelection, alarmWriter, siteSettings, log } = fastify
+
+  /** Refuses a profile past the site's cap (`max_profiles_per_user`, DEFAULT_MAX_PROFILES unset). */
+  async function ensureRoomForOneMore (state: ProfileState): Promise<void> {
+    const cap = Number(await siteSettings.get(MAX_PROFILES_KEY) ?? DEFAULT_MAX_PROFILES)
+    if (state.profiles.length >= cap) {
+      throw conflict(`You have ${state.profiles.length} profiles, the most this site allows (${cap}). Delete one to make room.`, { reason: 'profile_limit_reached', limit: cap })
+    }
+  }
 
   /**
    * Adds a profile and learns its number by comparing the list before and after (the engine takes the
@@ -113,6 +122,7 @@ function createProfiles (fastify: FastifyInstance) {
    */
   async function create (state: ProfileState, name: string, activeHours: ActiveHour[]): Promise<number> {
     ensureNameFree(state, name)
+    await ensureRoomForOneMore(state)
     const userId = state.human.id
     const current = Number(state.human.current_profile_no)
     let before = state.rows
@@ -227,4 +237,4 @@ declare module 'fastify' {
 }
 
 /** The user's alarm profiles over the engine: reading, adding (empty or filled), deleting, their geography. */
-export default decoratorPlugin('profiles', createProfiles, ['engine', 'feature-gates', 'area-selection', 'alarm-writer'])
+export default decoratorPlugin('profiles', createProfiles, ['engine', 'site-settings', 'feature-gates', 'area-selection', 'alarm-writer'])
