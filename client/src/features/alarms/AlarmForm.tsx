@@ -159,14 +159,19 @@ export function AlarmForm ({ type, alarm, vocabulary, onDone, onCancel, onSubmit
   const preview = useMemo(() => previewOf(values), [previewOf, values])
   /** One alarm per picked value: the pick field set to each. */
   const pickedValues = (picked: string[]): FormValues[] => picking === null || picked.length === 0 ? [values] : picked.map((p) => ({ ...values, [picking]: p }))
-  /** The estimate is of one alarm: the one pokemon chosen (or every pokemon), not of several at once. */
+  /**
+   * The estimate is of one alarm: the one pokemon chosen (or every pokemon), not of several at once, and
+   * only once the alarm is complete. An invasion with no grunt, a raid with no level or a quest with no
+   * reward yet is not asked about: the server would refuse it (a 400 in the console) and there is nothing to say.
+   */
   const estimateBody = useMemo((): Record<string, unknown> | null => {
-    if (chosen.length > 1) return null
-    if (!MANY.has(type.type)) return toBody(type, values)
+    if (chosen.length > 1 || (picking !== null && current === '')) return null
+    const complete = (of: FormValues) => (Object.keys(validate(type, of, t, true)).length === 0 ? toBody(type, of) : null)
+    if (!MANY.has(type.type)) return complete(values)
     if (selection.length !== 1) return null
     const { pokemonId, form } = parseKey(selection[0] as string)
-    return toBody(type, { ...values, pokemon_id: String(pokemonId), form: String(form) })
-  }, [type, values, selection, chosen.length])
+    return complete({ ...values, pokemon_id: String(pokemonId), form: String(form) })
+  }, [type, values, selection, chosen.length, picking, current, t])
   /** The picked subjects as one phrase, a type name they share said once ("Eggs: 1-Star or 3-Star"). */
   const pickNames = (picked: string[]): string => {
     const subjects = pickedValues(picked).map((v) => describeParts(type, previewOf(v), vocabulary).subject)
