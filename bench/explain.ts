@@ -21,6 +21,7 @@ import type { LatLon } from '../lib/polygon.js'
 import type { AlarmType } from '../schemas/alarm-types.js'
 import { startAlarmEngineFake } from '../test/fakes/alarm-engine.js'
 import { insertAlarm, insertHuman, insertProfile } from '../test/fakes/engine-db.js'
+import { CITY, fence } from './city.js'
 import { benchDatabases, benchEnv, createEngineDatabase, dropDatabases } from './setup.js'
 import { median, spread } from './stats.js'
 
@@ -29,19 +30,6 @@ const DATABASES = benchDatabases('explain')
 const USER = '434343434343434343'
 const RUNS = Number(process.env.BENCH_RUNS ?? 200)
 const WARMUP = 20
-/** The city: 20 × 10 fences of about 2 × 2.8 km (as bench:estimates). */
-const CITY = { lat: 51.0, lon: 6.8, rows: 10, cols: 20, dLat: 0.02, dLon: 0.04 }
-
-/** A star-shaped ring of 16 points inside a grid cell: concave like real fences. */
-function fence (row: number, col: number): LatLon[] {
-  const cLat = CITY.lat + (row + 0.5) * CITY.dLat
-  const cLon = CITY.lon + (col + 0.5) * CITY.dLon
-  return Array.from({ length: 16 }, (_, i) => {
-    const angle = (i / 16) * 2 * Math.PI
-    const r = i % 2 === 0 ? 0.5 : 0.42
-    return [cLat + Math.sin(angle) * r * CITY.dLat, cLon + Math.cos(angle) * r * CITY.dLon] as LatLon
-  })
-}
 
 /** A deterministic generator, so runs compare. */
 function random (seed: number): () => number {
