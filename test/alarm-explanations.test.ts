@@ -1,11 +1,13 @@
 import t from 'tap'
-import { build, bearer, seedHuman, type Test, type TestApp } from './helper.js'
+import { build, bearer, rootConnection, seedHuman, type Test, type TestApp } from './helper.js'
+import { golbatDatabase } from './fakes/golbat-db.js'
 
 /**
  * POST /api/alarm-explanations and its admin twin: the member's alarms of every profile against one
  * scanner event, with the fences of the engine's own geofence file (no Koji). Bad events are a 400
  * naming the field; another member's answer is a 404 to a member, an admin's question is audited; the
- * per-member rate limit.
+ * per-member rate limit. Last, the same scanner events through the estimates and the explanations:
+ * each alarm's figure is the number of events its explanation says it matches.
  */
 
 const USER = '111111111111111111'
@@ -139,4 +141,61 @@ t.test('rate-limited per member', async (t) => {
   const s = await setup(t, { EXPLAIN_RATE_MAX: '2' })
   t.same([(await ask(s, { event: pokemon() })).status, (await ask(s, { event: pokemon() })).status, (await ask(s, { event: pokemon() })).status], [200, 200, 429])
   t.equal((await ask(s, { event: pokemon() }, s.admin, `/api/admin/users/${USER}/alarm-explanations`)).status, 200, 'another caller has a window of their own')
+})
+
+t.test('the same events through estimates and explanations agree, alarm by alarm', async (t) => {
+  const database = await golbatDatabase()
+  const scanner = await rootConnection()
+  await scanner.query(`USE \`${database}\``)
+  t.teardown(() => scanner.end())
+  await scanner.query('DELETE FROM pokemon')
+  const s = await setup(t, { SCANNER_DB_HOST: '127.0.0.1', SCANNER_DB_USER: 'root', SCANNER_DB_NAME: database, EXPLAIN_RATE_MAX: '1000', ESTIMATE_RATE_MAX: '1000' })
+  // The raid alarm and the Work profile of setup stay; profile 1's pokemon alarms are these.
+  await s.app.engineDb.pool.query('DELETE FROM monsters WHERE id = ?', [USER])
+  for (const alarm of [{ pokemon_id: 25, min_iv: 80 }, { pokemon_id: 0, min_cp: 1000, max_level: 30 }, { pokemon_id: 133, gender: 2, min_time: 600 }, { pokemon_id: 0, min_iv: -1, max_iv: 50, size: 1, max_size: 3 }]) {
+    const res = await s.app.inject({ method: 'POST', url: '/api/monsters', headers: s.member, payload: alarm })
+    t.equal(res.statusCode, 201)
+  }
+  let seed = 11
+  const rnd = () => { seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31; return seed / 2 ** 31 }
+  const int = (lo: number, hi: number) => lo + Math.floor(rnd() * (hi - lo + 1))
+  const spawns = Array.from({ length: 60 }, (_, i) => {
+    const encountered = rnd() < 0.7
+    const firstSeen = NOW_S - int(60, 3000)
+    return {
+      id: `e${i}`,
+      lat: [51.05, 51.15, 52.1, 50.5][int(0, 3)] as number + rnd() * 0.04,
+      lon: 7.02 + rnd() * 0.15,
+      pokemonId: [25, 133, 1, 25][int(0, 3)] as number,
+      atk: encountered ? int(0, 15) : null,
+      def: encountered ? int(0, 15) : null,
+      sta: encountered ? int(0, 15) : null,
+      cp: encountered ? int(10, 2500) : null,
+      level: encountered ? int(1, 35) : null,
+      gender: int(1, 2),
+      size: encountered ? int(1, 5) : null,
+      weight: encountered ? int(1, 900) / 10 : null,
+      firstSeen,
+      expire: firstSeen + int(0, 1800)
+    }
+  })
+  for (const m of spawns) {
+    await scanner.query(`INSERT INTO pokemon (id, lat, lon, pokemon_id, form, atk_iv, def_iv, sta_iv, iv, cp, level, gender, size, weight, first_seen_timestamp, expire_timestamp, expire_timestamp_verified, updated)
+      VALUES (?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?)`, [m.id, m.lat, m.lon, m.pokemonId, m.atk, m.def, m.sta,
+      m.atk === null ? null : Math.round(((m.atk + (m.def ?? 0) + (m.sta ?? 0)) * 10000) / 45) / 100, m.cp, m.level, m.gender, m.size, m.weight, m.firstSeen, m.expire, m.firstSeen])
+  }
+  const estimates = (await s.app.inject({ method: 'GET', url: '/api/alarm-estimates?type=pokemon', headers: s.member })).json() as { alarms: Record<string, { recent: number }> }
+  const matched = new Map<number, number>()
+  for (const m of spawns) {
+    const message = {
+      ...{ pokemon_id: m.pokemonId, form: 0, latitude: m.lat, longitude: m.lon, disappear_time: m.expire, gender: m.gender },
+      ...(m.atk === null ? {} : { individual_attack: m.atk, individual_defense: m.def, individual_stamina: m.sta, cp: m.cp, pokemon_level: m.level, size: m.size, weight: m.weight })
+    }
+    const res = await ask(s, { event: { type: 'pokemon', message }, at: m.firstSeen })
+    for (const a of res.body.alarms as Array<{ uid: number, matches: boolean, profileNo: number }>) if (a.profileNo === 1 && a.matches) matched.set(a.uid, (matched.get(a.uid) ?? 0) + 1)
+  }
+  const uids = Object.keys(estimates.alarms).map(Number)
+  t.equal(uids.length, 4)
+  t.same(uids.map((uid) => [uid, estimates.alarms[uid]?.recent]), uids.map((uid) => [uid, matched.get(uid) ?? 0]), 'each alarm\'s figure is the number of events its explanation says it matches')
+  t.ok(uids.filter((uid) => (matched.get(uid) ?? 0) > 0).length >= 3, 'and the events give most alarms something to match')
 })
