@@ -62,6 +62,7 @@ import pokemonAvailability from './plugins/domain/pokemon-availability.js'
 import iconSets from './plugins/domain/icon-sets.js'
 import liveSpawns from './plugins/domain/live-spawns.js'
 import alarmEstimates from './plugins/domain/alarm-estimates.js'
+import alarmExplanations from './plugins/domain/alarm-explanations.js'
 // Routes: one file per URL folder, translating HTTP to plugin calls.
 import healthRoutes from './routes/health/index.js'
 import versionRoutes from './routes/version/index.js'
@@ -113,6 +114,7 @@ import scannerRoutes from './routes/scanner/index.js'
 import weatherRoutes from './routes/location/weather/index.js'
 import pokemonAvailabilityRoutes from './routes/pokemon-availability/index.js'
 import alarmEstimateRoutes from './routes/alarm-estimates/index.js'
+import alarmExplanationRoutes from './routes/alarm-explanations/index.js'
 import templatePreviewRoutes from './routes/template-previews/index.js'
 import spawningNowRoutes from './routes/spawning-now/index.js'
 // The client's pages, for every path the routes do not serve.
@@ -205,6 +207,7 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   await fastify.register(iconSets)
   await fastify.register(liveSpawns)
   await fastify.register(alarmEstimates)
+  await fastify.register(alarmExplanations)
 
   // Routes: after every hook and decorator they use; each file at the URL of its folder (test/route-folders.test.ts).
   await fastify.register(healthRoutes, { prefix: '/api' })
@@ -257,6 +260,7 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   await fastify.register(weatherRoutes, { prefix: '/api/location/weather' })
   await fastify.register(pokemonAvailabilityRoutes, { prefix: '/api/pokemon-availability' })
   await fastify.register(alarmEstimateRoutes, { prefix: '/api/alarm-estimates' })
+  await fastify.register(alarmExplanationRoutes, { prefix: '/api/alarm-explanations' })
   await fastify.register(spawningNowRoutes, { prefix: '/api/spawning-now' })
   await fastify.register(templatePreviewRoutes, { prefix: '/api/template-previews' })
 

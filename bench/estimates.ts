@@ -34,6 +34,7 @@ import { startKojiFake, type KojiFence } from '../test/fakes/koji.js'
 import { insertHuman } from '../test/fakes/engine-db.js'
 import { createGolbatDatabase, dropGolbatDatabase } from '../test/fixtures/golbat-schema.js'
 import { boundingBox, type LatLon } from '../lib/polygon.js'
+import { CITY, fence } from './city.js'
 import { BENCH_DB, benchDatabases, benchEnv, createEngineDatabase, dropDatabases } from './setup.js'
 
 const SECRET = 'bench-engine-secret'
@@ -47,23 +48,10 @@ const FORTS = 20_000
 const SINGLE_RUNS = Number(process.env.BENCH_RUNS ?? 60)
 const PROFILE_RUNS = Number(process.env.BENCH_PROFILE_RUNS ?? 15)
 const PER_ALARM_FLOOR = process.env.BENCH_PER_ALARM_FLOOR === '1'
-/** The city: 20 × 10 fences of about 2 × 2.8 km. */
-const CITY = { lat: 51.0, lon: 6.8, rows: 10, cols: 20, dLat: 0.02, dLon: 0.04 }
 /** BENCH_KEEP_DB=name keeps the generated scanner database under that name and reuses it on the next run. */
 const KEEP = process.env.BENCH_KEEP_DB
 let NOW_MS = Date.now()
 let NOW_S = Math.floor(NOW_MS / 1000)
-
-/** A star-shaped ring of 16 points inside a grid cell: concave like real fences, never self-crossing. */
-function fence (row: number, col: number): LatLon[] {
-  const cLat = CITY.lat + (row + 0.5) * CITY.dLat
-  const cLon = CITY.lon + (col + 0.5) * CITY.dLon
-  return Array.from({ length: 16 }, (_, i) => {
-    const angle = (i / 16) * 2 * Math.PI
-    const r = i % 2 === 0 ? 0.5 : 0.42
-    return [cLat + Math.sin(angle) * r * CITY.dLat, cLon + Math.cos(angle) * r * CITY.dLon] as LatLon
-  })
-}
 
 const pct = (list: number[], p: number) => {
   const sorted = [...list].sort((a, b) => a - b)

@@ -2,7 +2,7 @@ import type { AlarmType } from '../schemas/alarm-types.js'
 import type { EventType } from '../schemas/alarm-explanations.js'
 import type { ActiveHour } from '../schemas/profiles.js'
 import {
-  alarmAreas, distanceMetres, eggRules, failures, fortRules, fullAlarm, gymRules, invasionRules, lureRules, maxBattleRules, nestRules,
+  alarmAreas, chosen, distanceMetres, eggRules, failures, fortRules, gymRules, invasionRules, lureRules, maxBattleRules, nestRules,
   num, pokemonRules, pvpOf, questRules, raidRules, type Failure, type FortEvent, type FullAlarm, type GymEvent, type Grunt, type InvasionEvent,
   type MaxBattleEvent, type NestEvent, type Place, type QuestEvent, type RaidEvent, type Rules, type Spawn
 } from './alarm-match.js'
@@ -294,16 +294,18 @@ export function explain (member: MemberState, e: ScannerEvent, fences: EventFenc
   const distanceCache = new Map<number, number>()
   const alarms = relevant.map(({ type, row }): AlarmExplanation => {
     const kind = kinds.find((k) => k.type === type) as Kind
-    const a = fullAlarm(type, row)
+    // The engine's rows carry every column; each rule falls back to the engine's default for one that is
+    // missing, so the row is read as it is (a copy over the defaults per alarm cost more than the matching).
+    const a = row
     const profileNo = num(row, 'profile_no', member.currentProfileNo)
     const profile = profiles.get(profileNo)
     const failed: Failure[] = []
     if (profileNo !== activeProfileNo) failed.push({ filter: 'profile_no', want: `profile ${profileNo}${profile !== undefined ? ` (${profile.name})` : ''} active`, got: activeProfileNo })
     if (blocked.has(kind.blocked)) failed.push({ filter: 'blocked_alerts', want: `${type} alerts allowed`, got: kind.blocked })
     failed.push(...filterFailures(type, a, e))
-    const chosen = kind.chosen !== undefined && a[kind.chosen.field] !== null && a[kind.chosen.field] !== undefined
+    const isChosen = kind.chosen !== undefined && chosen(a[kind.chosen.field])
     let unknownAreas: string[] = []
-    if (chosen) {
+    if (isChosen) {
       // A chosen gym or station alerts wherever it is (no distance or areas), unless the member blocks those.
       if (kind.chosen !== undefined && blocked.has(kind.chosen.blocked)) failed.push({ filter: 'blocked_alerts', want: `alerts for a chosen ${kind.chosen.field === 'gym_id' ? 'gym' : 'station'}`, got: kind.chosen.blocked })
     } else {

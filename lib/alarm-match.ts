@@ -244,6 +244,9 @@ export function pokemonFilter (a: FullAlarm): (s: Spawn) => boolean {
 /** Whether a pokemon alarm's filters (everything but the place) match a spawn. */
 export const pokemonMatches = (a: FullAlarm, s: Spawn): boolean => pokemonFilter(a)(s)
 
+/** A chosen gym or station: set and not empty (the engine stores "none" as NULL; a body may send ""). */
+export const chosen = (id: unknown): boolean => id !== null && id !== undefined && id !== ''
+
 /* Raids and eggs (one scanner event: a raid without a boss yet is an egg). */
 
 export interface RaidEvent {
@@ -266,7 +269,7 @@ function gymSideRules (a: FullAlarm): Array<Rule<RaidEvent>> {
   const out = anyOr<RaidEvent>(a, 'team', 4, 'team', (e) => e.team, 4)
   if (num(a, 'exclusive') === 1) out.push(rule('exclusive', (e) => e.exclusive, () => 'EX-eligible gyms only', (e) => e.exclusive))
   const gym = a.gym_id
-  if (gym !== null && gym !== undefined) out.push(rule('gym_id', (e) => e.gymId === gym, () => `gym ${String(gym)}`, (e) => e.gymId))
+  if (chosen(gym)) out.push(rule('gym_id', (e) => e.gymId === gym, () => `gym ${String(gym)}`, (e) => e.gymId))
   return out
 }
 
@@ -393,7 +396,7 @@ export function gymRules (a: FullAlarm): Rules<GymEvent> {
     () => `a team change${slots ? ', or a change of free slots' : ''}${battle ? ', or a battle' : ''}`,
     (e) => (sameTeam(e) ? { team: 'unchanged', slots: e.oldSlots === e.slots ? 'unchanged' : 'changed', inBattle: e.inBattle } : { team: 'changed' })))
   const gym = a.gym_id
-  if (gym !== null && gym !== undefined) out.push(rule('gym_id', (e) => e.gymId === gym, () => `gym ${String(gym)}`, (e) => e.gymId))
+  if (chosen(gym)) out.push(rule('gym_id', (e) => e.gymId === gym, () => `gym ${String(gym)}`, (e) => e.gymId))
   return out
 }
 
@@ -432,6 +435,6 @@ export function maxBattleRules (a: FullAlarm): Rules<MaxBattleEvent> {
   const move = num(a, 'move', 9000)
   if (move !== 9000) out.push(rule('move', (e) => e.move1 === move || e.move2 === move, () => `move ${move}`, (e) => [e.move1, e.move2]))
   const station = a.station_id
-  if (station !== null && station !== undefined) out.push(rule('station_id', (e) => e.stationId === station, () => `station ${String(station)}`, (e) => e.stationId))
+  if (chosen(station)) out.push(rule('station_id', (e) => e.stationId === station, () => `station ${String(station)}`, (e) => e.stationId))
   return out
 }

@@ -34,6 +34,8 @@ const NEW_ALARM: Record<string, object> = {
 
 interface Call { url: string, payload?: unknown }
 
+const EXPLAINED_EVENT = { type: 'pokemon', message: { pokemon_id: 25, latitude: 51.1, longitude: 7.1, disappear_time: 1_800_000_000 } }
+
 /** Requests that get past validation and into the peer call; `{name}` parameters are filled in by PARAMS. */
 const PARAMS: Record<string, string> = { uid: '1', profileNo: '1', type: 'monsters', alertType: 'quest', alarmType: 'monsters', enabled: '1', id: '1', name: 'town', label: 'home', key: 'disable_nominatim' }
 export const CALLS: Record<string, Call> = {
@@ -61,6 +63,8 @@ export const CALLS: Record<string, Call> = {
   'POST /api/test-alert/{type}/{uid}': { url: '/api/test-alert/pokemon/1' },
   ...Object.fromEntries(TEMPLATE_PREVIEW_TYPES.map((type) => [`POST /api/template-previews/${type}`, { url: `/api/template-previews/${type}`, payload: {} }])),
   'POST /api/alarm-estimates': { url: '/api/alarm-estimates', payload: { type: 'pokemon', alarm: { pokemon_id: 25 } } },
+  'POST /api/alarm-explanations': { url: '/api/alarm-explanations', payload: { event: EXPLAINED_EVENT } },
+  'POST /api/admin/users/{id}/alarm-explanations': { url: `/api/admin/users/${OTHER}/alarm-explanations`, payload: { event: EXPLAINED_EVENT } },
   'GET /api/alarm-estimates': { url: '/api/alarm-estimates?type=pokemon' },
   'PUT /api/profiles/{profileNo}': { url: '/api/profiles/1', payload: { name: 'Home' } },
   'POST /api/profiles': { url: '/api/profiles', payload: { name: 'Second' } },

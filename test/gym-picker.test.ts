@@ -1,14 +1,13 @@
 import t from 'tap'
 import type { Page } from 'playwright-core'
 import { rootConnection } from './helper.js'
-import { startKojiFake } from './fakes/koji.js'
 import { scannerDatabase } from './fakes/scanner-db.js'
 import { s2CellIdSigned } from '../lib/s2.js'
 import { axeViolations, browserMissing, PHONE, startBrowserApp } from './browser.js'
 
 /**
  * The gym picker of the raid, egg and gym alarm forms in a real browser: with the scanner (its Golbat
- * tables in MariaDB, the admin areas from the Koji fake) a gym is found by name and stored by id, and
+ * tables in MariaDB, the areas from the engine's fences) a gym is found by name and stored by id, and
  * the cards name it; without a scanner the picker is hidden and alarms keep "any gym".
  */
 const GYMS: Array<[string, string, number, number]> = [
@@ -32,16 +31,16 @@ async function gymPickerTests (): Promise<void> {
   }
 
   t.test('with the scanner: a gym picked by name is stored by id and named on the card', async (t) => {
-    const koji = await startKojiFake({ fences: [{ id: 1, name: 'Town', projects: ['poracle'], path: [[51, 7], [51, 7.2], [51.2, 7.2], [51.2, 7]] }] })
-    t.teardown(() => koji.close())
     const database = await scannerDatabase()
     const scanner = await rootConnection()
     t.teardown(() => scanner.end())
     await scanner.query(`USE \`${database}\``)
     for (const [id, name, lat, lon] of GYMS) await scanner.query('INSERT INTO gym (id, name, lat, lon) VALUES (?, ?, ?, ?)', [id, name, lat, lon])
     const env = await startBrowserApp(t, {
-      env: { KOJI_API_ADDRESS: koji.url, KOJI_BEARER_TOKEN: koji.token, KOJI_PROJECT_NAME: 'poracle', SCANNER_DB_HOST: '127.0.0.1', SCANNER_DB_USER: 'root', SCANNER_DB_NAME: database }
+      env: { SCANNER_DB_HOST: '127.0.0.1', SCANNER_DB_USER: 'root', SCANNER_DB_NAME: database }
     })
+    // A gym's area is the engine's fence containing it (here its own geofence file).
+    env.testApp.engine.set({ fences: [{ name: 'Town', path: [[51, 7], [51, 7.2], [51.2, 7.2], [51.2, 7]] }] })
     const user = { id: '400000000000000001', name: 'Misty', latitude: 51.1, longitude: 7.1 }
     // Rain over the member's pin: the dashboard names it and the types it boosts.
     await scanner.query('INSERT INTO weather (id, level, latitude, longitude, gameplay_condition, updated) VALUES (?, 10, 51.1, 7.1, 2, ?)', [s2CellIdSigned(51.1, 7.1, 10), Math.floor(Date.now() / 1000)])

@@ -1,5 +1,7 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { errors } from '../../../schemas/common.js'
+import { notFound } from '../../../plugins/edge/errors.js'
+import { AdminExplanationParamsSchema, ExplanationRequestSchema, ExplanationSchema } from '../../../schemas/alarm-explanations.js'
 import {
   AdminUserDetailSchema, DeletedAlarmsSchema, UserIdQuerySchema, UserListQuerySchema, UserOverviewSchema, UserPageSchema, UserUpdateSchema
 } from '../../../schemas/admin-users.js'
@@ -10,7 +12,7 @@ import {
  * create actions go through the engine where it has a route for them.
  */
 const adminUserRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
-  const { auth, adminUsers, userWriteLock } = fastify
+  const { auth, adminUsers, userWriteLock, alarmExplanations } = fastify
   const admin = { onRequest: [auth.authenticate, auth.requireAdmin] }
   const tags = ['admin']
 
@@ -92,6 +94,20 @@ const adminUserRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     request.log.info({ event: 'AdminUserPurged', admin: request.user.userId }, 'admin purged a user')
     return reply.code(204).send(null)
   })
+
+  // "Why didn't this member get that alert?" To anyone but an admin, another member's explanations do not
+  // exist: 404, as for a member the engine does not know.
+  fastify.post('/users/:id/alarm-explanations', {
+    onRequest: [auth.authenticate, async (request) => { if (!request.user.isAdmin) throw notFound('User not found.') }],
+    config: { rateLimit: alarmExplanations.rateLimit, audit: { action: 'alarm-explanations.ask' } },
+    schema: {
+      tags: [...tags, 'alarm-explanations'],
+      summary: 'The answer of POST /api/alarm-explanations for the member `id`',
+      params: AdminExplanationParamsSchema,
+      body: ExplanationRequestSchema,
+      response: { 200: ExplanationSchema, ...errors(400, 401, 404, 429, 500) }
+    }
+  }, async (request) => alarmExplanations.explain(request.params.id, request.body))
 }
 
 export default adminUserRoutes

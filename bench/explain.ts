@@ -1,0 +1,147 @@
+/**
+ * "Why didn't I get that alert?" for a busy member: 1,000 alarms over 3 profiles (700 pokemon, 150 raid,
+ * 150 quest), 10 areas among the engine's 200 fences (its own geofence list, no Koji).
+ *
+ * One explanation over HTTP (POST /api/alarm-explanations on a listening server, a new pokemon event each
+ * time: a random place in the city, random IVs): p50 and p95, against the floor: the matcher alone in
+ * process (lib/alarm-explain.ts, the same member and fences already in memory: reading the event, the
+ * point in the 200 fences, the active profile and the 1,000 alarms), timed right after each request, and
+ * the engine fake's answer to the one read the service makes (every profile's alarms).
+ *
+ *   npm run bench:explain             (MariaDB on 127.0.0.1:3306, root without password)
+ *   BENCH_RUNS=50 npm run bench:explain
+ * The load average is printed with the figures.
+ */
+import { loadavg } from 'node:os'
+import { buildApp } from '../app.js'
+import { loadConfig } from '../plugins/data/config.js'
+import { fenceSet } from '../plugins/domain/engine-fences.js'
+import { activeProfileAt, explain, readEvent, type MemberState } from '../lib/alarm-explain.js'
+import type { LatLon } from '../lib/polygon.js'
+import type { AlarmType } from '../schemas/alarm-types.js'
+import { startAlarmEngineFake } from '../test/fakes/alarm-engine.js'
+import { insertAlarm, insertHuman, insertProfile } from '../test/fakes/engine-db.js'
+import { CITY, fence } from './city.js'
+import { benchDatabases, benchEnv, createEngineDatabase, dropDatabases } from './setup.js'
+import { median, spread } from './stats.js'
+
+const SECRET = 'bench-engine-secret'
+const DATABASES = benchDatabases('explain')
+const USER = '434343434343434343'
+const RUNS = Number(process.env.BENCH_RUNS ?? 200)
+const WARMUP = 20
+
+/** A deterministic generator, so runs compare. */
+function random (seed: number): () => number {
+  let s = seed
+  return () => { s = (s * 1_103_515_245 + 12_345) % 2 ** 31; return s / 2 ** 31 }
+}
+
+const pct = (list: number[], p: number) => [...list].sort((a, b) => a - b)[Math.min(list.length - 1, Math.floor((p / 100) * list.length))] as number
+const fmt = (ms: number) => `${ms.toFixed(2)} ms`
+const figures = (list: number[]) => `p50 ${fmt(pct(list, 50))}  p95 ${fmt(pct(list, 95))}  (median ${fmt(median(list))}, ${spread(list)} ms)`
+
+async function main (): Promise<void> {
+  await createEngineDatabase(DATABASES.engine)
+  const engine = await startAlarmEngineFake({ database: DATABASES.engine, secret: SECRET, mode: 'ng' })
+  const fences: Array<{ name: string, path: LatLon[] }> = []
+  for (let row = 0; row < CITY.rows; row++) for (let col = 0; col < CITY.cols; col++) fences.push({ name: `f${String(fences.length).padStart(3, '0')}`, path: fence(row, col) })
+  engine.set({ fences })
+  try {
+    const config = loadConfig({ ...benchEnv(DATABASES, engine.url, SECRET), LOG_LEVEL: 'warn', EXPLAIN_RATE_MAX: '100000', ENGINE_TIMEOUT_MS: '60000' })
+    const app = await buildApp({ config, logger: false })
+    const address = await app.listen({ host: '127.0.0.1', port: 0 })
+    try {
+      // The member: 10 neighbouring fences, the pin among them; Work and Evening with their own areas.
+      const rnd = random(7)
+      const areasOf = (start: number) => [0, 1, 2, 3, 4, 20, 21, 22, 23, 24].map((i) => (fences[start + i] as { name: string }).name)
+      const home = areasOf(84)
+      const pin = { latitude: CITY.lat + 5 * CITY.dLat, longitude: CITY.lon + 10 * CITY.dLon }
+      await insertHuman(app.engineDb.pool, { id: USER, area: home, ...pin })
+      await insertProfile(app.engineDb.pool, { id: USER, profileNo: 2, name: 'Work', area: areasOf(40), ...pin, activeHours: [{ day: 1, hours: 9, mins: 0 }] })
+      await insertProfile(app.engineDb.pool, { id: USER, profileNo: 3, name: 'Evening', area: areasOf(120), ...pin, activeHours: [{ day: 1, hours: 18, mins: 0 }] })
+      const alarms: MemberState['alarms'] = []
+      for (let i = 0; i < 1000; i++) {
+        const profileNo = 1 + (i % 3)
+        const type: AlarmType = i < 700 ? 'pokemon' : i < 850 ? 'raid' : 'quest'
+        const row: Record<string, unknown> = type === 'pokemon'
+          ? { pokemon_id: 1 + Math.floor(rnd() * 400), min_iv: Math.floor(rnd() * 100), distance: i % 10 === 0 ? 2000 : 0, ...(i % 7 === 0 ? { pvp_ranking_league: 1500, pvp_ranking_worst: 20 } : {}) }
+          : type === 'raid' ? { pokemon_id: 9000, level: 1 + (i % 6) } : { reward_type: 7, reward: 1 + (i % 400) }
+        const uid = await insertAlarm(app.engineDb.pool, type, { id: USER, profile_no: profileNo, ...row })
+        alarms.push({ type, row: { ...row, uid, profile_no: profileNo } })
+      }
+      const headers = { authorization: `Bearer ${app.auth.mint({ userId: USER, username: USER, type: 'discord:user', isAdmin: false, enabled: true, profileNo: 1 }, 600).token}`, 'content-type': 'application/json' }
+
+      // The floor's member and fences, as the plugin hands them to the matcher.
+      const profile = (profileNo: number, name: string, areas: string[]) => ({ profileNo, name, areas, place: pin, activeHours: [] })
+      const member: MemberState = {
+        enabled: true,
+        adminDisabled: false,
+        blockedAlerts: [],
+        currentProfileNo: 1,
+        profiles: [profile(1, 'Default', home), { ...profile(2, 'Work', areasOf(40)), activeHours: [{ day: 1, hours: 9, mins: 0 }] }, { ...profile(3, 'Evening', areasOf(120)), activeHours: [{ day: 1, hours: 18, mins: 0 }] }],
+        alarms
+      }
+      const set = fenceSet(fences as unknown as Array<Record<string, unknown>>, true)
+      const grunts = new Map()
+
+      const events = Array.from({ length: RUNS + WARMUP }, () => {
+        const iv = () => Math.floor(rnd() * 16)
+        return {
+          type: 'pokemon' as const,
+          message: {
+            pokemon_id: 1 + Math.floor(rnd() * 400),
+            latitude: CITY.lat + rnd() * CITY.rows * CITY.dLat,
+            longitude: CITY.lon + rnd() * CITY.cols * CITY.dLon,
+            disappear_time: Math.floor(Date.now() / 1000) + 900,
+            individual_attack: iv(),
+            individual_defense: iv(),
+            individual_stamina: iv(),
+            cp: 1000,
+            pokemon_level: 30,
+            gender: 1,
+            pvp: { great: [{ rank: 1 + Math.floor(rnd() * 50), cp: 1450, cap: 50, capped: true }] }
+          }
+        }
+      })
+      const http: number[] = []
+      const floor: number[] = []
+      const engineRead: number[] = []
+      let alerted = 0
+      for (const [i, event] of events.entries()) {
+        const started = performance.now()
+        const res = await fetch(`${address}/api/alarm-explanations`, { method: 'POST', headers, body: JSON.stringify({ event }) })
+        const body = await res.json() as { alerted: boolean, alarms: unknown[] }
+        const took = performance.now() - started
+        if (res.status !== 200) throw new Error(`explanation: ${res.status} ${JSON.stringify(body)}`)
+        const floorStarted = performance.now()
+        const nowMs = Date.now()
+        const scanned = readEvent('pokemon', event.message, Math.floor(nowMs / 1000), grunts)
+        const answer = explain(member, scanned, { at: new Set(set.at(scanned.latitude, scanned.longitude)), known: set.known }, activeProfileAt(member, nowMs, nowMs, 'UTC'))
+        const floorTook = performance.now() - floorStarted
+        // What the service waits for first: the engine's read of every profile's alarms.
+        const engineStarted = performance.now()
+        await (await fetch(`${engine.url}/api/tracking/allProfiles/${USER}`, { headers: { 'x-poracle-secret': SECRET } })).json()
+        const engineTook = performance.now() - engineStarted
+        if (answer.alarms.length !== body.alarms.length) throw new Error(`the floor saw ${answer.alarms.length} alarms, the service ${body.alarms.length}`)
+        if (i < WARMUP) continue
+        http.push(took)
+        floor.push(floorTook)
+        engineRead.push(engineTook)
+        if (body.alerted) alerted++
+      }
+      console.log(`bench:explain — 1,000 alarms over 3 profiles (700 pokemon explained per event), 200 engine fences, ${RUNS} events (${alerted} alerted), load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`)
+      console.log(`  one explanation over HTTP      ${figures(http)}`)
+      console.log(`  the matcher alone (in process) ${figures(floor)}`)
+      console.log(`  the engine's read alone         ${figures(engineRead)}`)
+      console.log(`  ratio                          ${(pct(http, 50) / pct(floor, 50)).toFixed(1)}x / ${(pct(http, 95) / pct(floor, 95)).toFixed(1)}x (p50 / p95)`)
+    } finally {
+      await app.close()
+    }
+  } finally {
+    await engine.close()
+    await dropDatabases(DATABASES.service, DATABASES.engine)
+  }
+}
+
+await main()
