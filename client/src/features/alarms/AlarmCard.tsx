@@ -2,6 +2,7 @@ import { memo } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { AlarmTypeDescriptor } from '../../alarm-types'
 import { AlarmIcon } from './AlarmIcon'
+import { GameIcon } from '../icons/GameIcon'
 import { describeCard, type Vocabulary } from './describe'
 import { CardEstimate } from '../estimates/CardEstimate'
 import type { Alarm } from './form-model'
@@ -46,7 +47,13 @@ export const AlarmCard = memo(function AlarmCard ({ type, alarm, vocabulary, sel
           {pokemonId > 0 && pokemonId < 9000 && <span className='muted small'> #{pokemonId}</span>}
         </p>
         <ul className='pills'>
-          {pills.map((p) => <li key={p.key} className={`pill pill-${p.tone}`}>{p.text}</li>)}
+          {pills.map((p) => (
+            <li key={p.key} className={`pill pill-${p.tone}`}>
+              {/* A team filter wears the team's badge, as the game shows it. */}
+              {p.key === 'team' && <GameIcon icon={{ kind: 'team', team: Number(alarm.team) }} label={p.text} size={16} />}
+              {p.text}
+            </li>
+          ))}
         </ul>
         {description !== null && <p className='alarm-description small muted'>{description}</p>}
       </div>

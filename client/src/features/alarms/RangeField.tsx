@@ -3,6 +3,8 @@ import { useId, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { FieldDescriptor, RangeDescriptor } from '../../alarm-types'
 import type { FormValues } from './form-model'
+import { rangeWord, WORDED_PAIRS } from './game-words'
+import { useFormat } from '../../i18n/format'
 
 interface Props {
   range: RangeDescriptor
@@ -47,6 +49,10 @@ export function RangeField ({ range, low, high, values, set, max, error }: Props
   const unknown = unknownSwitch(range) && values[range.low] === '-1'
   const any = isAnyRange(range, low, high, values) || (a <= bottom && b >= top && (!unknownSwitch(range) || unknown))
   const unit = range.unit === '%' ? ' %' : ''
+  const format = useFormat()
+  // Sizes, rarities and time left read as the game says them (XL, Rare, 5 min), to the eye and to screen readers.
+  const said = (value: number): string => rangeWord(name, value, t, format.number) ?? `${value}${unit}`
+  const worded = WORDED_PAIRS.has(name)
 
   const write = (lowValue: number, highValue: number): void => {
     const keepUnknown = unknown && lowValue === 0
@@ -64,7 +70,7 @@ export function RangeField ({ range, low, high, values, set, max, error }: Props
   return (
     <fieldset className={`field range-field${any ? ' range-any' : ''}`} aria-describedby={`${id}-state`}>
       <legend className='label'>{heading}</legend>
-      <p id={`${id}-state`} className='range-state small'>{any ? t('fields.rangeAny') : `${a}${unit} – ${b}${unit}`}</p>
+      <p id={`${id}-state`} className='range-state small'>{any ? t('fields.rangeAny') : `${said(a)} – ${said(b)}`}</p>
       <Slider.Root
         className='slider'
         min={bottom}
@@ -75,8 +81,8 @@ export function RangeField ({ range, low, high, values, set, max, error }: Props
         onValueChange={([l, h]) => { write(l ?? bottom, h ?? top) }}
       >
         <Slider.Track className='slider-track'><Slider.Range className='slider-range' /></Slider.Track>
-        <Slider.Thumb className='slider-thumb' aria-label={t('fields.rangeLow', { label })} />
-        <Slider.Thumb className='slider-thumb' aria-label={t('fields.rangeHigh', { label })} />
+        <Slider.Thumb className='slider-thumb' aria-label={t('fields.rangeLow', { label })} aria-valuetext={worded ? said(a) : undefined} />
+        <Slider.Thumb className='slider-thumb' aria-label={t('fields.rangeHigh', { label })} aria-valuetext={worded ? said(b) : undefined} />
       </Slider.Root>
       <div className='range-inputs'>
         {(['low', 'high'] as const).map((end) => (

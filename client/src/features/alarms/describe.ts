@@ -2,6 +2,8 @@ import type { TFunction } from 'i18next'
 import type { AlarmTypeDescriptor, FieldDescriptor } from '../../alarm-types'
 import { gruntName, maxLevelName, monsterName, raidLevelName, type Monster, type RaidLevel } from '../../pickers/game-data'
 import { formatNumber, memoOn } from '../../i18n/format'
+import { areaLabel } from '../../area-names'
+import { minutes, MINUTES, OPEN_TOP, rangeWord, WORDED_PAIRS } from './game-words'
 import type { Alarm } from './form-model'
 
 /** What the sentence needs besides the alarm: names from the game data, when they could be loaded. */
@@ -37,7 +39,7 @@ const METRES: Intl.NumberFormatOptions = { style: 'unit', unit: 'meter' }
  * page does it ahead, in idle time while its list loads.
  */
 export function prepareCardFormats (language: string): void {
-  for (const options of [PERCENT, SECONDS, PLAIN, KILOMETRES, METRES]) formatNumber(language, 0, options)
+  for (const options of [PERCENT, SECONDS, PLAIN, KILOMETRES, METRES, MINUTES]) formatNumber(language, 0, options)
 }
 
 /** How a field's number is written in the page's language: its unit (percent, seconds) as `Intl` writes it. */
@@ -53,9 +55,15 @@ const word = (t: TFunction, key: string, translate: () => string): string => mem
 
 const fieldLabel = (t: TFunction, name: string): string => word(t, `alarms.fields.${name}`, () => t(`alarms.fields.${name}`))
 
-/** A number through `Intl`; a value that is not a number (a text filter) as it is. */
-const quantity = (field: FieldDescriptor, value: unknown, v: Vocabulary): string =>
-  typeof value === 'number' || (typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value))) ? v.number(num(value), unitOptions(field)) : String(value)
+/** A number through `Intl` (seconds as minutes); a value that is not a number (a text filter) as it is. */
+function quantity (field: FieldDescriptor, value: unknown, v: Vocabulary): string {
+  if (!(typeof value === 'number' || (typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value))))) return String(value)
+  return field.unit === 's' ? minutes(num(value), v.number) : v.number(num(value), unitOptions(field))
+}
+
+/** One end of a pair: its game word (XL, Rare, 5 min) where it has one, else its number. */
+const endText = (pair: string, field: FieldDescriptor, value: unknown, v: Vocabulary): string =>
+  rangeWord(pair, num(value), v.t, v.number) ?? quantity(field, value, v)
 
 /** The alarm types whose subjects name raid levels (through `levelName`), and so need them loaded. */
 export const LEVEL_NAMING_TYPES: ReadonlySet<string> = new Set(['raid', 'egg'])
@@ -147,9 +155,14 @@ function filterParts (type: AlarmTypeDescriptor, alarm: Alarm, v: Vocabulary): A
       const low = byName.get(lowName)!
       const high = byName.get(highName)!
       const label = () => word(t, `describe.range.${base}`, () => t(`describe.range.${base}`, { defaultValue: fieldLabel(t, lowName) }))
-      if (differs(low) && differs(high)) parts.push({ field: base, text: `${label()} ${v.numberRange(num(alarm[lowName]), num(alarm[highName]), unitOptions(low))}` })
-      else if (differs(low)) parts.push({ field: base, text: `${label()} ≥ ${quantity(low, alarm[lowName], v)}` })
-      else if (differs(high)) parts.push({ field: base, text: `${label()} ≤ ${quantity(low, alarm[highName], v)}` })
+      // A top at the field's own top or at the engine's largest integer bounds nothing: "≥ x", never "x–2147483647".
+      const bounded = differs(high) && num(alarm[highName]) < Math.min(high.max ?? OPEN_TOP, OPEN_TOP)
+      const lowText = endText(base, low, alarm[lowName], v)
+      const highText = endText(base, low, alarm[highName], v)
+      if (differs(low) && bounded) parts.push({ field: base, text: `${label()} ${WORDED_PAIRS.has(base) ? (lowText === highText ? lowText : `${lowText}–${highText}`) : v.numberRange(num(alarm[lowName]), num(alarm[highName]), unitOptions(low))}` })
+      // "≥ XXL" is just XXL: the game has nothing above its top word.
+      else if (differs(low)) parts.push({ field: base, text: WORDED_PAIRS.has(base) && num(alarm[lowName]) >= (high.max ?? OPEN_TOP) ? `${label()} ${lowText}` : `${label()} ≥ ${lowText}` })
+      else if (bounded) parts.push({ field: base, text: `${label()} ≤ ${highText}` })
       continue
     }
     if (!differs(field)) continue
@@ -168,7 +181,7 @@ export function scope (alarm: Alarm, v: Vocabulary): string {
     const place = typeof alarm.override_location_label === 'string' ? alarm.override_location_label.trim() : ''
     return place === '' ? v.t('describe.within', { distance: shown }) : v.t('describe.withinOf', { distance: shown, place })
   }
-  if (areas.length > 0) return v.t('describe.inAreas', { areas: areas.join(', ') })
+  if (areas.length > 0) return v.t('describe.inAreas', { areas: areas.map(areaLabel).join(', ') })
   return v.t('describe.inYourAreas')
 }
 
