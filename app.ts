@@ -88,7 +88,8 @@ import poracleDelegateRoutes from './routes/admin/poracle-delegates/index.js'
 import myWebhookRoutes from './routes/admin/my-webhooks/index.js'
 import serverProfileRoutes from './routes/admin/server-profile/index.js'
 import iconSetRoutes from './routes/admin/icon-sets/index.js'
-import chatPlatformConfigRoutes from './routes/settings/chat-platforms.js'
+import discordConfigRoutes from './routes/settings/discord-config.js'
+import telegramConfigRoutes from './routes/settings/telegram-config.js'
 import quickPickRoutes from './routes/quick-picks/index.js'
 import upstreamDisabledRoutes from './routes/settings/upstream-disabled.js'
 import alarmRoutes from './routes/index.js'
@@ -234,7 +235,8 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   await fastify.register(myWebhookRoutes, { prefix: '/api/admin' })
   await fastify.register(serverProfileRoutes, { prefix: '/api/admin' })
   await fastify.register(iconSetRoutes, { prefix: '/api/admin/icon-sets' })
-  await fastify.register(chatPlatformConfigRoutes, { prefix: '/api/settings' })
+  await fastify.register(discordConfigRoutes, { prefix: '/api/settings' })
+  await fastify.register(telegramConfigRoutes, { prefix: '/api/settings' })
   await fastify.register(quickPickRoutes, { prefix: '/api/quick-picks' })
   await fastify.register(upstreamDisabledRoutes, { prefix: '/api/settings' })
   await fastify.register(alarmRoutes, { prefix: '/api' })
