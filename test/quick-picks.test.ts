@@ -308,3 +308,23 @@ t.test('a member\'s create or edit under an id not their own answers exactly as 
   const [count] = await s.app.db.pool.query('SELECT COUNT(*) AS n FROM quick_pick_definitions WHERE owner_user_id = ?', [USER]) as Array<{ n: number }>
   t.equal(Number(count?.n), 0, 'no pick was made under a chosen id')
 })
+
+t.test('a new site starts with the built-in picks; a cleared set stays cleared; a site with picks of its own keeps them', async (t) => {
+  const s = await build(t)
+  await seedHuman(s, { id: USER, name: 'Uma' })
+  const globals = async () => ((await s.app.inject({ method: 'GET', url: '/api/quick-picks', headers: asUser(s.app) })).json() as Array<{ definition: { id: string } }>).map((e) => e.definition.id)
+  t.equal((await globals()).length, 31, 'published at start-up')
+  t.equal(await s.app.siteSettings.get('quick_picks_seeded'), 'true')
+
+  for (const id of await globals()) t.equal((await s.app.inject({ method: 'DELETE', url: `/api/quick-picks/${id}`, headers: asAdmin(s.app) })).statusCode, 204)
+  t.equal(await s.app.quickPicks.seedNewSite(), false, 'the next start')
+  t.same(await globals(), [], 'the admin\'s cleared set stays cleared')
+
+  await s.app.db.pool.query("DELETE FROM site_settings WHERE `key` = 'quick_picks_seeded'")
+  s.app.siteSettings.evict('quick_picks_seeded')
+  const own = await s.app.inject({ method: 'POST', url: '/api/quick-picks', headers: asAdmin(s.app), payload: { id: 'ours', name: 'Ours', alarmType: 'raid', filters: { level: 5 } } })
+  t.equal(own.statusCode, 200)
+  t.equal(await s.app.quickPicks.seedNewSite(), false, 'a site never seeded that has picks of its own')
+  t.same(await globals(), ['ours'], 'keeps them')
+  t.equal(await s.app.siteSettings.get('quick_picks_seeded'), 'true', 'and is not asked again')
+})

@@ -146,6 +146,18 @@ function createSiteSettings (fastify: import('fastify').FastifyInstance) {
     return value ?? undefined
   }
 
+  async function upsert (key: string, write: SettingWrite): Promise<void> {
+    const insert = { key, value: write.value, category: write.category ?? 'general', valueType: write.valueType ?? 'string' }
+    await db.db.insert(siteSettings).values(insert).onDuplicateKeyUpdate({
+      set: {
+        value: write.value,
+        ...(write.category !== undefined ? { category: write.category } : {}),
+        ...(write.valueType !== undefined ? { valueType: write.valueType } : {})
+      }
+    })
+    cache.delete(key)
+  }
+
   return {
     get,
 
@@ -174,17 +186,14 @@ function createSiteSettings (fastify: import('fastify').FastifyInstance) {
         throw badRequest(`The setting ${key} is a switch: its value is "true", "false" or null.`, { details: [{ field: '/value', message: 'must be "true", "false" or null' }] })
       }
       await guards.get(key)?.(write, request)
-      const insert = { key, value: write.value, category: write.category ?? 'general', valueType: write.valueType ?? 'string' }
-      await db.db.insert(siteSettings).values(insert).onDuplicateKeyUpdate({
-        set: {
-          value: write.value,
-          ...(write.category !== undefined ? { category: write.category } : {}),
-          ...(write.valueType !== undefined ? { valueType: write.valueType } : {})
-        }
-      })
-      cache.delete(key)
+      await upsert(key, write)
       const [row] = await db.db.select().from(siteSettings).where(eq(siteSettings.key, key))
       return row as SiteSetting
+    },
+
+    /** Records a flag the service keeps for itself (category `internal`, read-only to admins): no request, no guard. */
+    async mark (key: string, value: string): Promise<void> {
+      await upsert(key, { value, category: 'internal' })
     },
 
     evict (key?: string): void {

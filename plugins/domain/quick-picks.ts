@@ -294,7 +294,7 @@ function createQuickPicks (fastify: FastifyInstance) {
     followUid(change).catch((err: unknown) => { log.error({ err, type: change.type }, 'quick pick could not follow an alarm\'s new uid') })
   })
 
-  return {
+  const quickPicks = {
     /** Global picks and the actor's own, each with the actor's applied state on the active profile. */
     async list (actor: Actor): Promise<Array<{ definition: QuickPick, appliedState: AppliedState | null }>> {
       const picks = await db.db.select().from(quickPickDefinitions)
@@ -399,19 +399,72 @@ function createQuickPicks (fastify: FastifyInstance) {
     /** Replaces every global pick with the built-in set (applied states of the old globals are dropped). */
     async seed (request: FastifyRequest): Promise<void> {
       const now = toSqlTime(clock.now())
-      // Two seeds at once each take gap locks and then insert into the other's gap: MariaDB ends one as a
-      // deadlock victim, and running the whole replacement again is the documented answer.
-      for (let attempt = 1; ; attempt++) {
-        try {
-          await replaceGlobals(now)
-          break
-        } catch (err) {
-          const code = (err as { code?: string, cause?: { code?: string } }).code ?? (err as { cause?: { code?: string } }).cause?.code
-          if (code !== 'ER_LOCK_DEADLOCK' || attempt >= 5) throw err
-        }
-      }
+      await retriedOnDeadlock(() => replaceGlobals(now))
       await siteSettings.set(SEEDED_KEY, { value: 'true', category: 'internal' }, request)
+    },
+
+    /**
+     * A new site starts with the built-in picks: at start-up, when the set was never seeded and there is no
+     * global pick, the built-ins are published. Either way the seed is recorded, so what an admin makes of
+     * the set afterwards (replaced, cleared) stays; a site whose admins published picks before keeps them.
+     * Says whether it seeded.
+     */
+    async seedNewSite (): Promise<boolean> {
+      if (await siteSettings.get(SEEDED_KEY) !== undefined) return false
+      const now = toSqlTime(clock.now())
+      const seeded = await retriedOnDeadlock(() => db.transaction(async (tx) => {
+        // Locks the globals' range: two instances starting at once do not both insert the set.
+        const [any] = await tx.select({ id: quickPickDefinitions.id }).from(quickPickDefinitions).where(eq(quickPickDefinitions.scope, 'global')).limit(1).for('update')
+        if (any !== undefined) return false
+        await tx.insert(quickPickDefinitions).values(builtIns(now))
+        return true
+      }))
+      await siteSettings.mark(SEEDED_KEY, 'true')
+      return seeded
     }
+  }
+  // A failed seed leaves the site without picks, not without its service: logged, and tried again at the next start.
+  fastify.addHook('onReady', async () => {
+    try {
+      if (await quickPicks.seedNewSite()) log.info({ picks: BUILT_IN_PICKS.length }, 'a new site: the built-in quick picks are published')
+    } catch (err) {
+      log.error({ err }, 'the built-in quick picks could not be published')
+    }
+  })
+  return quickPicks
+
+  /**
+   * Two seeds at once each take gap locks and then insert into the other's gap: MariaDB ends one as a
+   * deadlock victim, and running the whole work again is the documented answer.
+   */
+  async function retriedOnDeadlock<T> (work: () => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await work()
+      } catch (err) {
+        const code = (err as { code?: string, cause?: { code?: string } }).code ?? (err as { cause?: { code?: string } }).cause?.code
+        if (code !== 'ER_LOCK_DEADLOCK' || attempt >= 5) throw err
+      }
+    }
+  }
+
+  /** The built-in set as rows, in its own order. */
+  function builtIns (now: string) {
+    return BUILT_IN_PICKS.map((p, i) => ({
+      id: p.id,
+      name: p.name,
+      description: p.description,
+      icon: p.icon,
+      category: p.category,
+      alarmType: p.alarmType satisfies QuickPickType,
+      sortOrder: i,
+      enabled: true,
+      scope: 'global' as const,
+      ownerUserId: null,
+      filtersJson: p.filters,
+      createdAt: now,
+      updatedAt: now
+    }))
   }
 
   async function replaceGlobals (now: string): Promise<void> {
@@ -419,21 +472,7 @@ function createQuickPicks (fastify: FastifyInstance) {
       const globals = (await tx.select({ id: quickPickDefinitions.id }).from(quickPickDefinitions).where(eq(quickPickDefinitions.scope, 'global'))).map((r) => r.id)
       if (globals.length > 0) await tx.delete(quickPickAppliedStates).where(inArray(quickPickAppliedStates.quickPickId, globals))
       await tx.delete(quickPickDefinitions).where(eq(quickPickDefinitions.scope, 'global'))
-      await tx.insert(quickPickDefinitions).values(BUILT_IN_PICKS.map((p, i) => ({
-        id: p.id,
-        name: p.name,
-        description: p.description,
-        icon: p.icon,
-        category: p.category,
-        alarmType: p.alarmType satisfies QuickPickType,
-        sortOrder: i,
-        enabled: true,
-        scope: 'global',
-        ownerUserId: null,
-        filtersJson: p.filters,
-        createdAt: now,
-        updatedAt: now
-      })))
+      await tx.insert(quickPickDefinitions).values(builtIns(now))
     })
   }
 }
