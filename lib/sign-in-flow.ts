@@ -19,20 +19,34 @@ export interface LoginTransaction {
   issuedAt: number
   /** The front-end origin to send the browser back to. */
   origin: string
+  /**
+   * The value the browser kept when it started this sign-in (`?binding=`, in its sessionStorage), echoed
+   * in the success fragment: the callback page accepts only a fragment carrying its own value, so a link
+   * with someone else's tokens signs nobody in (login CSRF). '' when the start named none.
+   */
+  binding: string
 }
 
 /** 32 random bytes, base64url: the CSRF binding between login and callback. */
 export const newState = (): string => randomBytes(32).toString('base64url')
 
 export function encodeTransaction (t: LoginTransaction): string {
-  return `${t.state}~${t.issuedAt}~${t.origin}`
+  return `${t.state}~${t.issuedAt}~${t.origin}~${t.binding}`
 }
 
 export function decodeTransaction (value: string): LoginTransaction | null {
-  const match = /^([A-Za-z0-9_-]{43})~(\d{1,12})~(https?:\/\/[^~\s]+)$/.exec(value)
+  const match = /^([A-Za-z0-9_-]{43})~(\d{1,12})~(https?:\/\/[^~\s]+)(?:~([A-Za-z0-9_-]{0,64}))?$/.exec(value)
   if (match === null) return null
-  const [, state, issuedAt, origin] = match as unknown as [string, string, string, string]
-  return { state, issuedAt: Number(issuedAt), origin }
+  // A cookie written before bindings existed has none: its sign-in still finishes, and the page refuses it.
+  const [, state, issuedAt, origin, binding = ''] = match as unknown as [string, string, string, string, string | undefined]
+  return { state, issuedAt: Number(issuedAt), origin, binding }
+}
+
+/** The success fragment: the tokens, and the browser's binding value when the start named one. */
+export function successFragment (transaction: LoginTransaction, tokens: Record<string, string>): string {
+  const fragment = new URLSearchParams(tokens)
+  if (transaction.binding !== '') fragment.set('binding', transaction.binding)
+  return fragment.toString()
 }
 
 /** Constant-time comparison of two secrets of possibly different length. */

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox'
-import { flags } from './common.js'
+import { LOG_REDACTED, flags } from './common.js'
 
 /** What the login page needs to know to offer (or skip to) each sign-in method. */
 export const ProvidersSchema = Type.Object({
@@ -53,3 +53,14 @@ export const OidcConfigSchema = Type.Object({
   offlineAccessScope: Type.String()
 })
 export type OidcConfig = Static<typeof OidcConfigSchema>
+
+/** What a browser's binding value looks like: 16 to 64 base64url characters. */
+const BINDING_PATTERN = '^[A-Za-z0-9_-]{16,64}$'
+
+/**
+ * The query of a sign-in's start: the value the browser keeps in its sessionStorage for this sign-in
+ * (lib/sign-in-flow.ts `LoginTransaction.binding`), never logged.
+ */
+export const BindingQuerySchema = Type.Object({
+  binding: Type.Optional(Type.String({ pattern: BINDING_PATTERN, description: 'The browser\'s own value for this sign-in, echoed in the success fragment', ...LOG_REDACTED }))
+}, { additionalProperties: false })

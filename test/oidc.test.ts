@@ -192,6 +192,16 @@ t.test('a registered user signs in: the authorize request, the cookies, the toke
   }
 })
 
+t.test('the browser\'s binding value from the start comes back in the success fragment (login CSRF), and stays out of the log', async (t) => {
+  const s = await mainSite()
+  const binding = 'b1nd1ng-of-this-tab-0123456789'
+  const flow = await s.login({ startPath: `/api/auth/oidc/login?binding=${binding}` })
+  t.equal(flow.fragment.get('binding'), binding)
+  t.type(flow.fragment.get('token'), 'string')
+  t.equal((await s.login()).fragment.get('binding'), null, 'a start naming none: none comes back (the page refuses it)')
+  t.equal((await s.get('/api/auth/oidc/login?binding=short')).statusCode, 400, 'a malformed value is refused')
+})
+
 t.test('optional variables: OIDC_ISSUER, identity and username claims, identity type, lifetime', async (t) => {
   const s = await setup(t, {
     sso: true,

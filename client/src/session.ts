@@ -59,3 +59,25 @@ export function onOtherTabSignInChange (listener: (signedIn: boolean) => void): 
   window.addEventListener('storage', handler)
   return () => window.removeEventListener('storage', handler)
 }
+
+/** The value this tab keeps from the moment it starts a redirect sign-in (OIDC, the chat platform). */
+const SIGN_IN_BINDING_KEY = 'aw.signInBinding'
+
+/**
+ * The address that starts a redirect sign-in, bound to this tab: a fresh random value is kept in
+ * sessionStorage and sent along; the server echoes it in the success fragment, and only a fragment
+ * carrying it is accepted (`takeSignInBinding`). A link holding someone else's tokens signs nobody in.
+ */
+export function boundSignInUrl (url: string): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(24))
+  const binding = btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')
+  sessionStorage.setItem(SIGN_IN_BINDING_KEY, binding)
+  return `${url}?binding=${binding}`
+}
+
+/** Whether `binding` is the value this tab kept for the sign-in it started; the kept value is used up either way. */
+export function takeSignInBinding (binding: string | null): boolean {
+  const kept = sessionStorage.getItem(SIGN_IN_BINDING_KEY)
+  sessionStorage.removeItem(SIGN_IN_BINDING_KEY)
+  return kept !== null && binding !== null && kept === binding
+}

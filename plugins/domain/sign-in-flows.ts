@@ -48,9 +48,9 @@ function createFlow (fastify: FastifyInstance, cookiePath: string) {
   }
 
   return {
-    /** Starts a transaction for `state`: remembers it and the return origin in the state cookie. */
-    begin (request: FastifyRequest, reply: FastifyReply, cookieName: string, state: string): void {
-      const transaction = { state, issuedAt: nowSeconds(), origin: returnOrigin(request, config, publicOrigin(request)) }
+    /** Starts a transaction for `state`: remembers it, the return origin and the browser's binding value in the state cookie. */
+    begin (request: FastifyRequest, reply: FastifyReply, cookieName: string, state: string, binding = ''): void {
+      const transaction = { state, issuedAt: nowSeconds(), origin: returnOrigin(request, config, publicOrigin(request)), binding }
       this.setCookie(request, reply, cookieName, encodeTransaction(transaction))
     },
 

@@ -4,7 +4,8 @@ import { badRequest, notFound } from '../../../plugins/edge/errors.js'
 import { SignInError } from '../../../schemas/refusals.js'
 import { newTokenSid } from '../../../plugins/edge/auth.js'
 import { FreeText, LOG_REDACTED, errors } from '../../../schemas/common.js'
-import { newState } from '../../../lib/sign-in-flow.js'
+import { newState, successFragment } from '../../../lib/sign-in-flow.js'
+import { BindingQuerySchema } from '../../../schemas/sign-in.js'
 
 const COOKIE = 'discord_oauth'
 const COOKIE_PATH = '/api/auth/discord'
@@ -44,12 +45,13 @@ const discordRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     schema: {
       tags: ['auth'],
       summary: 'Starts chat-platform sign-in: 302 to the platform\'s authorize page',
+      querystring: BindingQuerySchema,
       response: { 302: Type.Null(), ...errors(404, 429) }
     }
   }, async (request, reply) => {
     if (!configured) throw notFound('Discord sign-in is not configured.')
     const state = newState()
-    flow.begin(request, reply, COOKIE, state)
+    flow.begin(request, reply, COOKIE, state, request.query.binding)
     const authorize = new URL(`${config.DISCORD_API_URL.replace(/\/$/, '')}/oauth2/authorize`)
     authorize.search = new URLSearchParams({
       client_id: config.DISCORD_CLIENT_ID,
@@ -113,7 +115,7 @@ const discordRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
         ...(user.avatar !== null && { avatarUrl: `${CDN_AVATARS}/${user.id}/${user.avatar}.png` })
       })
       const { token } = auth.mint({ ...claims, sid: newTokenSid() }, config.JWT_EXPIRATION_MINUTES)
-      return flow.succeed(reply, `${origin}/auth/discord/callback#token=${encodeURIComponent(token)}`)
+      return flow.succeed(reply, `${origin}/auth/discord/callback#${successFragment(transaction, { token })}`)
     } catch (err) {
       if (!(err instanceof SignInError)) throw err
       request.log.info({ userId: user.id, code: err.reason }, 'chat-platform sign-in refused')

@@ -3,7 +3,8 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
 import { notFound } from '../../../plugins/edge/errors.js'
 import { SignInError } from '../../../schemas/refusals.js'
 import { LOG_REDACTED, errors } from '../../../schemas/common.js'
-import { returnOrigin, type LoginTransaction } from '../../../lib/sign-in-flow.js'
+import { returnOrigin, successFragment, type LoginTransaction } from '../../../lib/sign-in-flow.js'
+import { BindingQuerySchema } from '../../../schemas/sign-in.js'
 
 const COOKIE_PATH = '/api/auth/oidc'
 const CALLBACK_PATH = '/api/auth/oidc/callback'
@@ -41,7 +42,7 @@ const oidcRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   }
 
   /** Everything between the provider's redirect and the service's own token. Throws SignInError. */
-  async function finishSignIn (request: FastifyRequest, transaction: LoginTransaction | null, verifier: string | null): Promise<URLSearchParams> {
+  async function finishSignIn (request: FastifyRequest, transaction: LoginTransaction | null, verifier: string | null): Promise<string> {
     if (!oidcClient.isConfigured()) throw new SignInError('oidc_disabled')
     const at = request.url.indexOf('?')
     const query = new URLSearchParams(at === -1 ? '' : request.url.slice(at + 1))
@@ -72,11 +73,9 @@ const oidcRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     const session = await refreshSessions.issue(claims,
       { refreshToken: tokens.refreshToken, issuer: tokens.issuer, subject: who.subject, sid: tokens.idTokenSid },
       { ipAddress: request.ip, userAgent: request.headers['user-agent'] })
-    // Appended to the client's redirect as `#token=...[&refresh_token=...]`.
-    const fragment = new URLSearchParams({ token: session.token })
-    if (session.refreshToken !== undefined) fragment.set('refresh_token', session.refreshToken)
     request.log.info({ userId: claims.userId, isAdmin: claims.isAdmin }, 'OIDC sign-in')
-    return fragment
+    // Appended to the client's redirect as `#token=...[&refresh_token=...][&binding=...]`.
+    return successFragment(transaction, { token: session.token, ...(session.refreshToken !== undefined && { refresh_token: session.refreshToken }) })
   }
 
   fastify.get('/login', {
@@ -84,13 +83,14 @@ const oidcRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     schema: {
       tags: ['auth'],
       summary: 'Starts OIDC sign-in: 302 to the provider\'s authorize endpoint',
+      querystring: BindingQuerySchema,
       response: { 302: redirectSchema('To the provider, with state and (PKCE) an S256 challenge'), ...errors(404, 429) }
     }
   }, async (request, reply) => {
     if (!oidcClient.isConfigured()) throw notFound('External login provider is not configured.')
     const self = publicOrigin(request)
     const { url, state, verifier } = await oidcClient.startLogin(`${self}${CALLBACK_PATH}`)
-    flow.begin(request, reply, STATE_COOKIE, state)
+    flow.begin(request, reply, STATE_COOKIE, state, request.query.binding)
     if (verifier !== undefined) flow.setCookie(request, reply, VERIFIER_COOKIE, verifier)
     else flow.clear(request, reply, VERIFIER_COOKIE)
     return reply.redirect(url, 302)
@@ -115,7 +115,7 @@ const oidcRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     const { transaction, verifier, origin } = takeTransaction(request, reply)
     try {
       const fragment = await finishSignIn(request, transaction, verifier)
-      return await flow.succeed(reply, `${origin}/auth/oidc/callback#${fragment.toString()}`)
+      return await flow.succeed(reply, `${origin}/auth/oidc/callback#${fragment}`)
     } catch (error) {
       return flow.failWith(request, reply, origin, 'OIDC', error)
     }

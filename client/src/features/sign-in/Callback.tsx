@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link, useLocation, useNavigate } from 'react-router'
 import { ApiError, auth } from '../../api'
-import { startSession, type SignInMethod } from '../../session'
+import { startSession, takeSignInBinding, type SignInMethod } from '../../session'
 import { usePageTitle } from '../../shell/usePageTitle'
 
 /** The Telegram widget's fields, as it appends them to the return address. */
@@ -29,6 +29,7 @@ export default function Callback ({ method }: { method: SignInMethod }) {
   const { hash, search } = useLocation()
   const navigate = useNavigate()
   const [missing, setMissing] = useState(false)
+  const [foreign, setForeign] = useState(false)
   usePageTitle(t('login.title'))
 
   useEffect(() => {
@@ -54,6 +55,13 @@ export default function Callback ({ method }: { method: SignInMethod }) {
     const token = params.get('token')
     const error = params.get('error')
     if (token !== null && token !== '') {
+      // A sign-in this tab did not start (a link carrying someone else's tokens): nothing is stored, and
+      // the tokens leave the address and the history at once.
+      if (!takeSignInBinding(params.get('binding'))) {
+        window.history.replaceState(null, '', window.location.pathname)
+        setForeign(true)
+        return
+      }
       startSession(method, token, params.get('refresh_token') || null)
       void navigate('/', { replace: true })
     } else if (error !== null) {
@@ -66,11 +74,11 @@ export default function Callback ({ method }: { method: SignInMethod }) {
   return (
     <main id='main' className='page page-narrow'>
       <section className='card'>
-        {missing
+        {missing || foreign
           ? (
             <>
               <h1>{t('callback.incomplete')}</h1>
-              <p className='notice notice-error' role='alert'>{t('callback.noToken')}</p>
+              <p className='notice notice-error' role='alert'>{t(foreign ? 'callback.notStartedHere' : 'callback.noToken')}</p>
               <Link className='button button-primary' to='/login'>{t('callback.back')}</Link>
             </>
             )

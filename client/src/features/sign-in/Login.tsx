@@ -1,10 +1,10 @@
-import { useEffect, useRef, useState, type ReactNode } from 'react'
+import { useEffect, useRef, useState, type MouseEvent, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Navigate, useLocation, useSearchParams } from 'react-router'
 import { auth } from '../../api'
 import { Brand, loadPublicSettings } from '../../branding'
 import { LanguageSelect } from '../../i18n/LanguageSelect'
-import { clearSession, getToken } from '../../session'
+import { boundSignInUrl, clearSession, getToken } from '../../session'
 import { usePageTitle } from '../../shell/usePageTitle'
 import type { Providers } from '../../types'
 
@@ -120,12 +120,19 @@ function SignInOptions ({ providers, failed }: { providers: Providers, failed: b
 
 interface ProviderButtonProps { href: string, primary: boolean, adminOnly: boolean, children: ReactNode }
 
-/** Sign-in is a full-page navigation: the server redirects on to the provider. */
+/**
+ * Sign-in is a full-page navigation: the server redirects on to the provider. The address gets this
+ * tab's binding value when followed (session.ts `boundSignInUrl`), so the callback knows the tab started it.
+ */
 function ProviderButton ({ href, primary, adminOnly, children }: ProviderButtonProps) {
   const { t } = useTranslation()
+  const start = (event: MouseEvent<HTMLAnchorElement>) => {
+    event.preventDefault()
+    window.location.assign(boundSignInUrl(href))
+  }
   return (
     <div className='stack-tight'>
-      <a className={primary ? 'button button-primary' : 'button'} href={href}>{children}</a>
+      <a className={primary ? 'button button-primary' : 'button'} href={href} onClick={start}>{children}</a>
       {adminOnly && <span className='muted small'>{t('login.adminOnly')}</span>}
     </div>
   )

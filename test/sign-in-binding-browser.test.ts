@@ -1,0 +1,64 @@
+import t from 'tap'
+import type { Page } from 'playwright-core'
+import { bearer, seedHuman } from './helper.js'
+import { browserMissing, startBrowserApp } from './browser.js'
+
+/**
+ * Login CSRF, in Chromium: a link to `/auth/oidc/callback#token=…` (or the chat platform's) carrying
+ * someone else's tokens signs nobody in; only a fragment carrying the value this tab kept when it
+ * started the sign-in (sessionStorage, echoed by the server) is accepted.
+ */
+
+const ATTACKER = '100000000000000007'
+const VICTIM_KEY = 'aw.signInBinding'
+
+const missing = browserMissing()
+if (missing !== undefined) t.fail(missing)
+
+t.test('the sign-in callback accepts only a sign-in this browser started', { skip: missing !== undefined }, async (t) => {
+  const site = await startBrowserApp(t)
+  await seedHuman(site.testApp, { id: ATTACKER, name: 'Mallory' })
+  const token = bearer(site.testApp.app, { userId: ATTACKER }).authorization.slice('Bearer '.length)
+  const stored = async (page: Page) => await page.evaluate(() => [localStorage.getItem('aw.token'), localStorage.getItem('aw.refreshToken')])
+
+  for (const method of ['oidc', 'discord']) {
+    await t.test(`${method}: a callback without a started sign-in stores nothing and says so`, async (t) => {
+      const context = await site.browser.newContext({ baseURL: site.base })
+      t.teardown(async () => { await context.close() })
+      const page = await context.newPage()
+      await page.goto(`/auth/${method}/callback#token=${token}&refresh_token=attacker-refresh&binding=attackers-own-binding-value`)
+      await page.getByRole('alert').waitFor()
+      t.match(await page.getByRole('alert').textContent(), /not started in this browser/)
+      t.same(await stored(page), [null, null], 'no token stored')
+      t.equal(new URL(page.url()).hash, '', 'the tokens left the address')
+      await page.goto('/')
+      await page.waitForURL(/\/login/)
+      t.pass('the next page is the login page: nobody is signed in')
+    })
+  }
+
+  await t.test('a value this tab kept but another sign-in\'s fragment: refused, and the kept value is used up', async (t) => {
+    const context = await site.browser.newContext({ baseURL: site.base })
+    t.teardown(async () => { await context.close() })
+    const page = await context.newPage()
+    await page.goto('/login')
+    await page.evaluate((key) => { sessionStorage.setItem(key, 'the-tabs-own-binding-value-123') }, VICTIM_KEY)
+    await page.goto(`/auth/oidc/callback#token=${token}&binding=attackers-own-binding-value`)
+    await page.getByRole('alert').waitFor()
+    t.same(await stored(page), [null, null])
+    t.equal(await page.evaluate((key) => sessionStorage.getItem(key), VICTIM_KEY), null)
+  })
+
+  await t.test('a sign-in this tab started goes through: the login button keeps the value, the callback carrying it signs in', async (t) => {
+    const context = await site.browser.newContext({ baseURL: site.base })
+    t.teardown(async () => { await context.close() })
+    const page = await context.newPage()
+    // What the login page's buttons do (session.ts boundSignInUrl) before leaving for the provider; the
+    // provider's round trip, and the server echoing the value, are test/oidc.test.ts's.
+    await page.goto('/login')
+    const binding = await page.evaluate((key) => { const value = 'kept-by-this-tab-0123456789abc'; sessionStorage.setItem(key, value); return value }, VICTIM_KEY)
+    await page.goto(`/auth/oidc/callback#token=${token}&refresh_token=member-refresh&binding=${binding}`)
+    await page.waitForURL((url) => url.pathname === '/')
+    t.same(await stored(page), [token, 'member-refresh'], 'signed in')
+  })
+})
