@@ -37,6 +37,8 @@ try {
       await shot('login')
       await signInAs(page, demo.url, 'admin')
       await page.locator('.tile-count').first().waitFor()
+      // The dashboard names the pin after its figures: shot once nothing on it is loading.
+      await page.waitForFunction(() => document.querySelector('main [aria-busy="true"], main .spinner') === null)
       await shot('home')
       await page.goto('/admin/sign-in')
       await page.getByRole('heading', { name: 'Sessions' }).waitFor()

@@ -110,12 +110,14 @@ async function shellTests (): Promise<void> {
     await page.getByRole('heading', { name: 'Your alarms in Work' }).waitFor()
     t.equal(await page.locator('.tile-count').first().textContent(), '1', 'one pokemon alarm in Work')
 
-    await page.getByRole('button', { name: 'Pause alerts' }).click()
-    await page.getByRole('button', { name: 'Resume alerts' }).waitFor()
+    // The top bar's button: paused, the dashboard's next steps offer a second one.
+    const bar = page.getByRole('banner')
+    await bar.getByRole('button', { name: 'Pause alerts' }).click()
+    await bar.getByRole('button', { name: 'Resume alerts' }).waitFor()
     const [row] = await demo.app.engineDb.pool.query('SELECT enabled FROM humans WHERE id = ?', [misty.engineId]) as Array<{ enabled: number }>
     t.equal(row?.enabled, 0, 'the engine stopped the alerts')
-    await page.getByRole('button', { name: 'Resume alerts' }).click()
-    await page.getByRole('button', { name: 'Pause alerts' }).waitFor()
+    await bar.getByRole('button', { name: 'Resume alerts' }).click()
+    await bar.getByRole('button', { name: 'Pause alerts' }).waitFor()
   })
 
   t.test('the Telegram widget is rendered when configured, and its return signs the member in', async (t) => {
