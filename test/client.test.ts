@@ -163,7 +163,10 @@ async function browserTests (): Promise<void> {
     const { page, calls } = await session(t)
     const token = fakeJwt('ada', 1800)
     state.current.users.set(token, 'Ada Lovelace')
-    await page.goto(`/auth/oidc/callback#token=${token}&refresh_token=refresh-1`)
+    // As the login button does before leaving for the provider (the server echoes the value back).
+    await page.goto('/login')
+    await page.evaluate(() => { sessionStorage.setItem('aw.signInBinding', 'kept-by-this-tab-0123456789') })
+    await page.goto(`/auth/oidc/callback#token=${token}&refresh_token=refresh-1&binding=kept-by-this-tab-0123456789`)
     await page.waitForURL(`${base}/`)
     await page.getByRole('heading', { name: 'Hello, Ada Lovelace' }).waitFor()
     t.same(await storage(page), { token, refreshToken: 'refresh-1' })
@@ -242,7 +245,10 @@ async function browserTests (): Promise<void> {
     const { context, page, calls } = await session(t)
     const token = fakeJwt('ada', 1800)
     state.current.users.set(token, 'Ada Lovelace')
-    await page.goto(`/auth/oidc/callback#token=${token}&refresh_token=refresh-1`)
+    // As the login button does before leaving for the provider (the server echoes the value back).
+    await page.goto('/login')
+    await page.evaluate(() => { sessionStorage.setItem('aw.signInBinding', 'kept-by-this-tab-0123456789') })
+    await page.goto(`/auth/oidc/callback#token=${token}&refresh_token=refresh-1&binding=kept-by-this-tab-0123456789`)
     await page.getByRole('heading', { name: 'Hello, Ada Lovelace' }).waitFor()
     const other = await context.newPage()
     await other.goto('/')
