@@ -27,7 +27,8 @@ if (missing !== undefined) t.fail(missing)
 else await browserTests()
 
 async function browserTests (): Promise<void> {
-  const testApp = await build(t, { env: { DISCORD_CLIENT_ID: '123456789012345678', DISCORD_CLIENT_SECRET: 'discord-client-secret-for-tests' } })
+  // The icon set the check reads is served on this machine: the operator's allow-list lets the check reach it.
+  const testApp = await build(t, { env: { DISCORD_CLIENT_ID: '123456789012345678', DISCORD_CLIENT_SECRET: 'discord-client-secret-for-tests', FETCH_ALLOWED_HOSTS: '127.0.0.1' } })
   const { app, engine } = testApp
   await app.listen({ host: '127.0.0.1', port: 0 })
   const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`
