@@ -66,6 +66,7 @@ export const CALLS: Record<string, Call> = {
   'POST /api/alarm-explanations': { url: '/api/alarm-explanations', payload: { event: EXPLAINED_EVENT } },
   'POST /api/admin/users/{id}/alarm-explanations': { url: `/api/admin/users/${OTHER}/alarm-explanations`, payload: { event: EXPLAINED_EVENT } },
   'GET /api/alarm-estimates': { url: '/api/alarm-estimates?type=pokemon' },
+  'GET /api/dashboard/place': { url: '/api/dashboard/place?lat=51.1&lon=7.1' },
   'PUT /api/profiles/{profileNo}': { url: '/api/profiles/1', payload: { name: 'Home' } },
   'POST /api/profiles': { url: '/api/profiles', payload: { name: 'Second' } },
   'POST /api/profiles/duplicate': { url: '/api/profiles/duplicate', payload: { fromProfileNo: 1, name: 'Copy' } },
@@ -123,6 +124,7 @@ export const ENGINE_ANSWERS: Record<string, { status: number, why: string }> = {
   'POST /api/location/places': { status: 501, why: 'no engine offers saved places' },
   'DELETE /api/admin/users/alarms': { status: 200, why: 'the rows are deleted in the engine database; the engine\'s reload is best effort' },
   'POST /api/location/weather/areas': { status: 200, why: 'weather is optional decoration' },
+  'GET /api/dashboard/place': { status: 200, why: 'the dashboard\'s place is decoration: without the engine its areas and alarm count are empty' },
   'DELETE /api/admin/users': { status: 204, why: 'the account is deleted in the engine database; the engine\'s reload is best effort' },
   'POST /api/geofences/custom/{id}/submit': { status: 200, why: 'its feature gate fails open, as /api/settings/upstream-disabled; the submission itself is the service\'s own' }
 }
