@@ -57,7 +57,7 @@ export default function Login () {
 
   useEffect(() => {
     // SSO sites skip this page, except to show a refused sign-in (no retry loop) or the signed-out notice.
-    if (redirecting) window.location.assign(auth.OIDC_LOGIN_URL)
+    if (redirecting) window.location.assign(boundSignInUrl(auth.OIDC_LOGIN_URL))
   }, [redirecting])
 
   if (error === null && !loggedOut && getToken() !== null) return <Navigate to='/' replace />
