@@ -155,8 +155,10 @@ async function browserTests (): Promise<void> {
     await page.getByRole('link', { name: 'Sign in with Community SSO' }).waitFor()
     t.equal(new URL(page.url()).pathname, '/login', 'stays on the signed-out page')
     await page.goto('/login')
-    await page.waitForURL(`${base}/api/auth/oidc/login`)
-    t.pass('redirected to the SSO sign-in')
+    await page.waitForURL((url) => url.pathname === '/api/auth/oidc/login')
+    const binding = new URL(page.url()).searchParams.get('binding') ?? ''
+    t.match(binding, /^[\w-]{20,}$/, 'redirected to the SSO sign-in, with the tab\'s binding')
+    t.equal(await page.evaluate(() => sessionStorage.getItem('aw.signInBinding')), binding, 'the tab keeps the value it sent')
   })
 
   t.test('the callback stores both tokens and lands on the signed-in home page; a reload keeps it', async (t) => {
