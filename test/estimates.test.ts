@@ -2,6 +2,7 @@ import t from 'tap'
 import type { Connection } from 'mariadb'
 import { build, bearer, rootConnection, seedHuman, type Test, type TestApp } from './helper.js'
 import { golbatDatabase } from './fakes/golbat-db.js'
+import { insertAlarm } from './fakes/engine-db.js'
 
 /**
  * Alarm estimates against a scanner database with Golbat's own schema: every figure is compared with a
@@ -453,8 +454,9 @@ t.test('bad input is a 400 and nothing else; signed-out is a 401; the per-member
 t.test('a profile of 1,000 alarms: the overlap reads each stored alarm once, not once per pair', async (t) => {
   const s = await setup(t, {}, false)
   const alarms = [{ pokemon_id: 0, min_iv: 90 }, ...Array.from({ length: 999 }, (_, i) => ({ pokemon_id: 1 + (i % 900), min_iv: 95 + (i % 6), form: Math.floor(i / 900) }))]
-  const batch = await s.app.inject({ method: 'POST', url: '/api/monsters/batch', headers: s.headers, payload: { alarms } })
-  t.equal(batch.statusCode, 200, batch.statusCode === 200 ? 'a thousand alarms created in one batch' : `the batch failed: ${batch.body}`)
+  // Stored straight into the engine's database: this test counts the overlap's reads, and the batch write
+  // that would make them (test/alarm-batch.test.ts) can outlast the engine timeout on a shared test machine.
+  for (const alarm of alarms) await insertAlarm(s.app.engineDb.pool, 'pokemon', { id: USER, ...alarm })
   const started = performance.now()
   const res = await s.app.inject({ method: 'GET', url: '/api/alarm-estimates?type=pokemon', headers: s.headers })
   const took = performance.now() - started
