@@ -31,6 +31,7 @@ import identity from './plugins/domain/identity.js'
 import oidcClient from './plugins/domain/oidc-client.js'
 import signInFlows from './plugins/domain/sign-in-flows.js'
 import refreshSessions from './plugins/domain/refresh-sessions.js'
+import delegateView from './plugins/domain/delegate-view.js'
 import blockedAccounts from './plugins/domain/blocked-accounts.js'
 import sessionEnds from './plugins/domain/session-ends.js'
 import auditLog from './plugins/domain/audit-log.js'
@@ -177,6 +178,7 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   await fastify.register(signInFlows)
   await fastify.register(refreshSessions)
   // After the block check: a blocked account is told so rather than that its session ended.
+  await fastify.register(delegateView)
   await fastify.register(blockedAccounts)
   await fastify.register(sessionEnds)
   await fastify.register(auditLog)

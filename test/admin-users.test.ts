@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import t from 'tap'
 import type { FastifyInstance } from 'fastify'
-import { build, bearer, seedHuman, type Test, type TestApp } from './helper.js'
+import { build, bearer, seedHuman, webhookHandle, type Test, type TestApp } from './helper.js'
 import { ALARM_TABLES, insertAlarm, insertProfile, type EngineAlarmType } from './fakes/engine-db.js'
 import { startChatPlatformFake } from './fakes/chat-platform.js'
 import { ENGINE_CONFIG_MAX_BYTES } from '../plugins/domain/delegates.js'
@@ -377,7 +377,7 @@ t.test('delegate grants: validated, no duplicates, and my-webhooks follows a gra
   const added = await grant('POST', { webhookId: WEBHOOK, userId: DELEGATE })
   t.equal(added.statusCode, 200)
   t.same(added.json(), [DELEGATE])
-  t.same(await mine(), [WEBHOOK], 'the grant shows at once: the cached delegation was evicted')
+  t.same(await mine(), [webhookHandle(WEBHOOK)], 'the grant shows at once (by its handle): the cached delegation was evicted')
   t.equal((await grant('POST', { webhookId: WEBHOOK, userId: DELEGATE })).statusCode, 409, 'duplicate')
   t.equal((await grant('POST', { webhookId: USER, userId: DELEGATE })).statusCode, 400, 'not a webhook')
   t.equal((await grant('POST', { webhookId: 'https://example.org/none', userId: DELEGATE })).statusCode, 400, 'no such webhook')
@@ -406,7 +406,7 @@ t.test('a grant changed behind the service\'s back is picked up when the delegat
   s.clock.advance(59_000)
   t.same(await mine(), [], 'still cached within the minute')
   s.clock.advance(2_000)
-  t.same(await mine(), [WEBHOOK], 'resolved again after it')
+  t.same(await mine(), [webhookHandle(WEBHOOK)], 'resolved again after it')
 })
 
 t.test('the engine\'s own delegates are read from local.json under DTS_SOURCE_DIR, and anything unusable is {}', async (t) => {
@@ -480,7 +480,7 @@ t.test('with Redis, a block and a grant made on one instance take effect on the 
     await new Promise((resolve) => setTimeout(resolve, 10))
     seen = (await onB()).json()
   }
-  t.match(seen, [{ id: WEBHOOK }], 'B sees the grant made on A')
+  t.match(seen, [{ id: webhookHandle(WEBHOOK) }], 'B sees the grant made on A')
 
   t.equal((await a.app.inject({ method: 'PUT', url: `/api/admin/users/disable?id=${DELEGATE}`, headers: asAdmin(a.app) })).statusCode, 200)
   let status = 200

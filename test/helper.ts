@@ -9,6 +9,7 @@ import { ManualClock } from '../plugins/data/clock.js'
 import type { TokenClaims } from '../plugins/edge/auth.js'
 import { createEngineSchema, insertHuman, type SeedHuman } from './fakes/engine-db.js'
 import { startAlarmEngineFake } from './fakes/alarm-engine.js'
+import { webhookHandles } from '../lib/webhook-handle.js'
 
 /** The type of `t` inside a tap test callback. */
 export type Test = Parameters<Parameters<typeof tap.test>[0]>[0]
@@ -17,6 +18,9 @@ export const ROOT = { host: '127.0.0.1', port: 3306, user: 'root', password: '' 
 export const ENGINE_SECRET = 'engine-shared-secret'
 /** Generated with `openssl rand -base64 48`, as the configuration asks; weak secrets are refused at start. */
 export const JWT_SECRET = 'LnSx9d2+nIEUqmrCIwzf6RRxHLikkU1x6pLU26mgJig2ujyPthGPvErBi8tbg33c'
+
+/** The handle a delegate knows `webhook` by in an app built with the test JWT_SECRET. */
+export const webhookHandle = (webhook: string): string => webhookHandles(JWT_SECRET).handleOf(webhook)
 
 /** A connection to the server without a default database, for creating and dropping test databases. */
 export async function rootConnection (): Promise<Connection> {

@@ -2,7 +2,7 @@ import t from 'tap'
 import { siteSettings, webhookDelegates } from '../db/schema/service.js'
 import { parseRoleIds } from '../plugins/domain/identity.js'
 import { SignInError } from '../schemas/refusals.js'
-import { build, seedHuman, type TestApp } from './helper.js'
+import { build, seedHuman, webhookHandle, type TestApp } from './helper.js'
 
 /*
  * The shared sign-in pipeline on its own (the OIDC, chat-platform and Telegram flows test it end to
@@ -119,6 +119,6 @@ t.test('roles: configured admins, engine admins, delegation, outages', async (t)
   identity.evictRoles(USER)
   s.engine.setAdministrationRoles(USER, { discord: { webhooks: [WEBHOOK] } })
   await setting(s, 'enable_oidc', 'true')
-  t.same((await identity.signIn({ userId: USER, method: 'oidc' })).claims.managedWebhooks, [WEBHOOK, 'https://discord.com/api/webhooks/2/def'],
-    'managed webhooks travel in the claims')
+  t.same((await identity.signIn({ userId: USER, method: 'oidc' })).claims.managedWebhooks,
+    [WEBHOOK, 'https://discord.com/api/webhooks/2/def'].map(webhookHandle), 'managed webhooks travel in the claims, as handles')
 })

@@ -1,5 +1,5 @@
 import t from 'tap'
-import { build, bearer, seedHuman, type Test, type TestApp } from './helper.js'
+import { build, bearer, seedHuman, webhookHandle, type Test, type TestApp } from './helper.js'
 
 const ADMIN = '100000000000000001'
 const DELEGATE = '100000000000000002'
@@ -64,7 +64,13 @@ t.test('delegates act only as the webhooks they manage, resolved live', async (t
   await s.app.db.pool.query('INSERT INTO webhook_delegates (webhook_id, user_id) VALUES (?, ?)', [WEBHOOK, DELEGATE])
   const ok = await impersonate(s, { userId: DELEGATE }, { userId: WEBHOOK })
   t.equal(ok.statusCode, 200, 'delegate of that webhook')
-  t.match(claimsOf(ok.json().token), { userId: WEBHOOK, impersonatedBy: DELEGATE, isAdmin: 'false' })
+  t.match(claimsOf(ok.json().token), { userId: webhookHandle(WEBHOOK), impersonatedBy: DELEGATE, isAdmin: 'false' }, 'the token names the handle')
+  t.notMatch(JSON.stringify(claimsOf(ok.json().token)), 'token-a', 'never the address')
+  const byHandle = await impersonate(s, { userId: DELEGATE }, { userId: webhookHandle(WEBHOOK) })
+  t.equal(byHandle.statusCode, 200, 'the delegate names the webhook by its handle')
+  t.equal(claimsOf(byHandle.json().token).userId, webhookHandle(WEBHOOK))
+  t.equal((await impersonate(s, { userId: DELEGATE }, { userId: webhookHandle(OTHER_WEBHOOK) })).statusCode, 403, 'the handle of a webhook not delegated')
+  t.equal((await impersonate(s, { userId: DELEGATE }, { userId: `${webhookHandle(WEBHOOK).slice(0, -1)}x` })).statusCode, 403, 'a forged handle')
 
   const other = await impersonate(s, { userId: DELEGATE }, { userId: OTHER_WEBHOOK })
   t.equal(other.statusCode, 403, 'delegate of another webhook')
@@ -85,6 +91,40 @@ t.test('delegates act only as the webhooks they manage, resolved live', async (t
   t.equal((await impersonate(s, { userId: DELEGATE }, { userId: WEBHOOK })).statusCode, 403, 'a new grant also waits for the cache')
   s.clock.advance(60_001)
   t.equal((await impersonate(s, { userId: DELEGATE }, { userId: WEBHOOK })).statusCode, 200, 'at most a minute')
+})
+
+t.test('a delegate never sees the webhook\'s address: answers and tokens name it by its handle', async (t) => {
+  const s = await setup(t)
+  await s.app.db.pool.query('INSERT INTO webhook_delegates (webhook_id, user_id) VALUES (?, ?)', [WEBHOOK, DELEGATE])
+  const seen: string[] = []
+  const call = async (token: string, method: 'GET' | 'POST', url: string, payload?: unknown) => {
+    const res = await s.app.inject({ method, url, headers: { authorization: `Bearer ${token}`, ...(payload !== undefined && { 'content-type': 'application/json' }) }, ...(payload !== undefined && { payload: JSON.stringify(payload) }) })
+    seen.push(`${url} ${res.statusCode} ${res.body}`)
+    return res
+  }
+  const delegate = bearer(s.app, { userId: DELEGATE }).authorization.slice('Bearer '.length)
+  const mine = await call(delegate, 'GET', '/api/admin/my-webhooks')
+  t.match(mine.json(), [{ id: webhookHandle(WEBHOOK), name: 'Raid channel' }], 'my webhooks: the handle and the name')
+  const me = await call(delegate, 'GET', '/api/auth/me')
+  t.same(me.json().managedWebhooks, [webhookHandle(WEBHOOK)], 'the delegation list: handles')
+
+  const token = (await call(delegate, 'POST', '/api/admin/impersonate', { userId: webhookHandle(WEBHOOK) })).json().token as string
+  const asWebhook = await call(token, 'GET', '/api/auth/me')
+  t.match(asWebhook.json(), { id: webhookHandle(WEBHOOK), username: 'Raid channel', type: 'webhook' }, 'acting for it: known by its handle')
+  const created = await call(token, 'POST', '/api/monsters', { pokemon_id: 25, min_iv: 90 })
+  t.equal(created.statusCode, 201, 'alarms are made for the webhook')
+  t.match((await s.app.engineDb.pool.query('SELECT id FROM monsters WHERE pokemon_id = 25')) as unknown[], [{ id: WEBHOOK }], 'in the engine, under its address')
+  const listed = await call(token, 'GET', '/api/monsters')
+  t.match(listed.json(), [{ id: webhookHandle(WEBHOOK), pokemon_id: 25 }], 'the alarm\'s owner shows as the handle')
+  await call(token, 'GET', '/api/profiles')
+  await call(token, 'GET', '/api/location')
+  await call(token, 'GET', '/api/dashboard')
+  await call(token, 'GET', '/api/profile-overview')
+  for (const line of seen) t.notOk(line.includes('token-a') || line.includes('webhooks/11'), `no address in ${line.slice(0, 60)}`)
+
+  await s.app.db.pool.query('DELETE FROM webhook_delegates WHERE webhook_id = ? AND user_id = ?', [WEBHOOK, DELEGATE])
+  s.app.identity.evictRoles(DELEGATE)
+  t.equal((await call(token, 'GET', '/api/monsters')).statusCode, 401, 'the grant withdrawn: the handle resolves to nothing and the token ends')
 })
 
 t.test('an engine admin without the claim is resolved live; an impersonation token cannot impersonate', async (t) => {

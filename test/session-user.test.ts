@@ -1,6 +1,6 @@
 import t from 'tap'
 import type { FastifyInstance } from 'fastify'
-import { build, bearer, seedHuman, type TestApp } from './helper.js'
+import { build, bearer, seedHuman, webhookHandle, type TestApp } from './helper.js'
 import { insertProfile } from './fakes/engine-db.js'
 
 const USER = '200000000000000011'
@@ -92,11 +92,12 @@ t.test('/me shows delegations live, and keeps the claim\'s during an outage', as
   const s = await build(t)
   await seedHuman(s, { id: USER })
   await s.app.db.pool.query('INSERT INTO webhook_delegates (webhook_id, user_id) VALUES (?, ?)', [WEBHOOK, USER])
-  t.same((await me(s, bearer(s.app, { userId: USER }))).json().managedWebhooks, [WEBHOOK], 'a grant made after sign-in appears')
+  t.same((await me(s, bearer(s.app, { userId: USER }))).json().managedWebhooks, [webhookHandle(WEBHOOK)], 'a grant made after sign-in appears, as its handle')
   s.app.identity.evictRoles(USER)
   s.engine.failWith({ path: /getAdministrationRoles/ })
-  const degraded = await me(s, bearer(s.app, { userId: USER, managedWebhooks: ['https://discord.com/api/webhooks/2/old'] }))
-  t.same(degraded.json().managedWebhooks, ['https://discord.com/api/webhooks/2/old', WEBHOOK].sort(), 'union of the claim and what was learnt')
+  const claimed = webhookHandle('https://discord.com/api/webhooks/2/old')
+  const degraded = await me(s, bearer(s.app, { userId: USER, managedWebhooks: [claimed] }))
+  t.same(degraded.json().managedWebhooks, [claimed, webhookHandle(WEBHOOK)].sort(), 'union of the claim and what was learnt')
 })
 
 t.test('/me: a deleted account is a 401, also while impersonating', async (t) => {

@@ -175,6 +175,23 @@ async function browserTests (): Promise<void> {
     t.match(await page.getByLabel('Logo URL').evaluate((input) => input.getAttribute('aria-describedby')), /-error/, 'the message is tied to the field')
   })
 
+  t.test('the profile cap is set on the page; a number out of bounds is refused at its field', async (t) => {
+    const { page } = await open(t, { userId: ADMIN, isAdmin: true })
+    await page.goto('/admin/settings')
+    const cap = page.getByLabel('Profiles per member')
+    await cap.waitFor()
+    t.equal(await cap.getAttribute('inputmode'), 'numeric', 'a phone shows its number pad')
+    await cap.fill('500')
+    await page.getByRole('button', { name: 'Save limits' }).click()
+    await page.getByText('The server refused this number: use a whole number from 1 to 100.').waitFor()
+    t.equal(await cap.getAttribute('aria-invalid'), 'true')
+    t.equal(await setting('max_profiles_per_user') ?? null, null, 'nothing stored')
+    await cap.fill('12')
+    await page.getByRole('button', { name: 'Save limits' }).click()
+    await page.locator('#limits').getByText('Saved.').waitFor()
+    t.equal(await setting('max_profiles_per_user'), '12', 'the cap is stored')
+  })
+
   t.test('the engine card shows the engine fake and "Check again" asks it again', async (t) => {
     const { page } = await open(t, { userId: ADMIN, isAdmin: true })
     await page.goto('/admin/settings')

@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs'
 import t from 'tap'
 import type { Browser, Page } from 'playwright-core'
 import { axeViolations, browserMissing, DESKTOP, launchChromium, PHONE } from './browser.js'
-import { bearer, build, seedHuman, type Test, type TestApp } from './helper.js'
+import { bearer, build, seedHuman, webhookHandle, type Test, type TestApp } from './helper.js'
 import { insertAlarm } from './fakes/engine-db.js'
 
 /**
@@ -169,7 +169,7 @@ async function browserTests (): Promise<void> {
     await member.setViewportSize(PHONE)
     await mine.getByRole('button', { name: 'Manage alarms' }).press('Enter')
     await banner(member).getByText('You are viewing the site as Raid channel.').waitFor()
-    t.equal(await tokenUser(member), WEBHOOK, 'the browser now acts as the webhook')
+    t.equal(await tokenUser(member), webhookHandle(WEBHOOK), 'the browser now acts as the webhook, named by its handle only')
     t.equal(await member.locator('#site-nav a[href="/my-webhooks"]').count(), 0, 'no delegation rides along into the webhook\'s view')
 
     await member.goto('/alarms/raids')

@@ -7,6 +7,7 @@ import type { UserInfo } from '../../schemas/session-user.js'
 import { TtlCache } from '../../lib/ttl-cache.js'
 import { SignInError } from '../../schemas/refusals.js'
 import { decoratorPlugin } from '../../lib/decorator-plugin.js'
+import { webhookHandles } from '../../lib/webhook-handle.js'
 
 /** How long a cleanly resolved admin/delegation answer is reused. */
 const ROLES_TTL_MS = 60_000
@@ -43,6 +44,7 @@ export function parseRoleIds (raw: string): { valid: string[], ignored: string[]
 function createIdentity (fastify: FastifyInstance) {
   const { engine, db, siteSettings, chatPlatform, config, clock, log, cacheEviction } = fastify
   const rolesCache = new TtlCache<string, Roles>(clock, ROLES_MAX_USERS)
+  const handles = webhookHandles(config.JWT_SECRET)
   // A grant change or block published by any instance takes effect here at once.
   cacheEviction.on('roles', (userId) => { rolesCache.delete(userId) })
 
@@ -132,6 +134,12 @@ function createIdentity (fastify: FastifyInstance) {
 
   return {
     roles,
+    /** The names delegates know webhooks by (lib/webhook-handle.ts): never the address itself. */
+    webhookHandles: handles,
+    /** A delegation list as the delegate may see it: handles; an entry already a handle (a token's claim) stays. */
+    shownWebhooks (webhookIds: string[] | null): string[] | null {
+      return webhookIds === null ? null : [...new Set(webhookIds.map((id) => handles.isHandle(id) ? id : handles.handleOf(id)))].sort()
+    },
     evictRoles (userId: string): void { rolesCache.delete(userId) },
     checkGuildRoles,
     typeFor,
@@ -161,7 +169,7 @@ function createIdentity (fastify: FastifyInstance) {
         profileNo: human.current_profile_no
       }
       if (input.avatarUrl) claims.avatarUrl = input.avatarUrl
-      if (userRoles.managedWebhooks && userRoles.managedWebhooks.length > 0) claims.managedWebhooks = userRoles.managedWebhooks
+      if (userRoles.managedWebhooks && userRoles.managedWebhooks.length > 0) claims.managedWebhooks = userRoles.managedWebhooks.map(handles.handleOf)
       return { human, roles: userRoles, claims }
     }
   }
@@ -188,7 +196,7 @@ export function userInfo (
   profileName: string | null
 ): UserInfo {
   return {
-    id: claims.userId,
+    id: claims.shownAs ?? claims.userId,
     username: claims.username,
     type: claims.type,
     isAdmin: claims.isAdmin,

@@ -23,6 +23,12 @@ export interface SessionUser {
   sid?: string
   /** For an impersonation: the session of the person acting, which must still be live. */
   impersonatorSid?: string
+  /**
+   * Set while the request runs, never signed: the id the caller knows this account by when it is not the
+   * engine's. A delegate acting for a webhook holds a token naming the webhook's handle, and the request
+   * runs as the webhook's address (plugins/domain/delegate-view.ts).
+   */
+  shownAs?: string
   /** Expiry, seconds since the epoch. */
   exp: number
   /** Issue time, seconds since the epoch. */
@@ -163,8 +169,9 @@ function createAuth (fastify: import('fastify').FastifyInstance) {
      * SSO token must never turn into a 24-hour one through a profile switch.
      */
     reissue (request: FastifyRequest, changes: Partial<TokenClaims>): MintedToken {
-      const { exp, iat: _iat, ...claims } = request.user
-      return sign({ ...claims, ...changes }, exp)
+      const { exp, iat: _iat, shownAs, ...claims } = request.user
+      // The token goes on naming the account as its holder knows it.
+      return sign({ ...claims, ...(shownAs !== undefined && { userId: shownAs }), ...changes }, exp)
     },
 
     /** onRequest/preHandler hook: 401 unless a valid, unexpired bearer token is presented. */

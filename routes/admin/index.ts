@@ -18,7 +18,8 @@ const NOT_ALLOWED = 'You may not act as this account.'
 const impersonationRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   const { auth, engine, identity, config } = fastify
 
-  async function impersonate (request: FastifyRequest, reply: FastifyReply, targetId: string): Promise<{ token: string }> {
+  /** `shownAs`: the handle a delegate knows the webhook by, which the token names instead of its address. */
+  async function impersonate (request: FastifyRequest, reply: FastifyReply, targetId: string, shownAs?: string): Promise<{ token: string }> {
     // A token to act as someone: no cache on the way may keep it.
     reply.header('cache-control', 'no-store')
     let human
@@ -29,9 +30,9 @@ const impersonationRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     }
     if (human === null) throw notFound('User not found.')
     const { token } = auth.mint({
-      userId: human.id,
+      userId: shownAs ?? human.id,
       // Engine rows may carry an empty or null name or type.
-      username: human.name || human.id,
+      username: human.name || (shownAs ?? human.id),
       type: human.type || CHAT_PLATFORM_TYPE,
       isAdmin: false,
       enabled: human.enabled === 1 && human.admin_disable === 0,
@@ -59,13 +60,17 @@ const impersonationRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     // and an account reached by impersonation cannot pass its delegation on.
     if (request.user.impersonatedBy !== undefined) throw forbidden('Stop acting as another account first.')
     const { userId } = request.body
-    if (!request.user.isAdmin) {
-      // Delegation is resolved live (cached a minute), not taken from the token: a revoked grant stops here.
-      const roles = await identity.roles(request.user.userId)
-      const allowed = roles.isAdmin || (roles.managedWebhooks ?? []).includes(userId)
-      if (!allowed) throw forbidden(NOT_ALLOWED)
-    }
-    return impersonate(request, reply, userId)
+    if (request.user.isAdmin) return impersonate(request, reply, userId)
+    // Delegation is resolved live (cached a minute), not taken from the token: a revoked grant stops here.
+    const roles = await identity.roles(request.user.userId)
+    if (roles.isAdmin) return impersonate(request, reply, userId)
+    // A delegate names the webhook by its handle (or by the address, for clients that still hold one);
+    // either way the token it gets names the handle only.
+    const managed = roles.managedWebhooks ?? []
+    const { webhookHandles } = identity
+    const webhook = webhookHandles.isHandle(userId) ? webhookHandles.webhookFor(managed, userId) : managed.includes(userId) ? userId : null
+    if (webhook === null) throw forbidden(NOT_ALLOWED)
+    return impersonate(request, reply, webhook, webhookHandles.handleOf(webhook))
   })
 
   fastify.post('/users/impersonate', {

@@ -57,7 +57,7 @@ const sessionUserRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     }
 
     const claims: TokenClaims = { ...user, isAdmin }
-    const info = userInfo(claims, human, managedWebhooks, await activeProfileName(engine, human, request.log))
+    const info = userInfo(claims, human, identity.shownWebhooks(managedWebhooks), await activeProfileName(engine, human, request.log))
     // The engine changes the active profile behind the service's back (active hours, bot commands):
     // hand out a token with the new profile, keeping the original expiry.
     if (human.current_profile_no !== user.profileNo) {

@@ -16,7 +16,10 @@ const myWebhookRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     }
   }, async (request) => {
     const roles = await identity.roles(request.user.userId)
-    return roles.isAdmin ? adminUsers.webhooks() : adminUsers.rows(roles.managedWebhooks ?? [])
+    if (roles.isAdmin) return adminUsers.webhooks()
+    // A delegate manages a webhook's alarms, not its channel: the address (and its token) stays hidden.
+    const rows = await adminUsers.rows(roles.managedWebhooks ?? [])
+    return rows.map((row) => ({ ...row, id: identity.webhookHandles.handleOf(row.id) }))
   })
 }
 

@@ -57,7 +57,7 @@ const telegramRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     })
     const { claims, human, roles } = result
     const { token } = auth.mint({ ...claims, sid: newTokenSid() }, config.JWT_EXPIRATION_MINUTES)
-    return { token, user: userInfo(claims, human, roles.managedWebhooks, await activeProfileName(engine, human, request.log)) }
+    return { token, user: userInfo(claims, human, identity.shownWebhooks(roles.managedWebhooks), await activeProfileName(engine, human, request.log)) }
   })
 
   fastify.get('/config', {

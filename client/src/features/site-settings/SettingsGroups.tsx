@@ -99,6 +99,26 @@ export function LinksCard ({ settings, onSaved }: { settings: SettingValues, onS
   )
 }
 
+/** What each member may keep at most; the server applies the same bounds (plugins/data/site-settings.ts). */
+export function LimitsCard ({ settings, onSaved }: { settings: SettingValues, onSaved: (rows: SiteSetting[]) => void }) {
+  const { t } = useTranslation()
+  return (
+    <section className='card' aria-labelledby='limits-title' id='limits'>
+      <h2 id='limits-title'>{t('siteSettings.limits.title')}</h2>
+      <p className='help'>{t('siteSettings.limits.help')}</p>
+      <TextSettingsForm
+        settings={settings}
+        category='limits'
+        submit={t('siteSettings.limits.save')}
+        onSaved={onSaved}
+        fields={[
+          { key: 'max_profiles_per_user', label: t('siteSettings.limits.maxProfiles'), help: t('siteSettings.limits.maxProfilesHelp'), refused: t('siteSettings.limits.refused'), whole: { min: 1, max: 100 }, maxLength: 3 }
+        ]}
+      />
+    </section>
+  )
+}
+
 /** Each icon setting and the folder of the set it needs (`reward/item`: a sub-folder of `reward`). */
 const ICON_CATEGORIES = [
   ['uicons_pkmn', 'pokemon'], ['uicons_raid', 'raid/egg'], ['uicons_gym', 'gym'], ['uicons_reward', 'reward'], ['uicons_item', 'reward/item'], ['uicons_type', 'type']

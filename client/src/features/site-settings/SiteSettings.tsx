@@ -10,7 +10,7 @@ import { useFormat } from '../../i18n/format'
 import { Status } from '../../shell/Status'
 import { useLoad } from '../../shell/useLoad'
 import { useSession } from '../../shell/session-context'
-import { FeaturesCard, IconSetsCard, LanguagesCard, LinksCard } from './SettingsGroups'
+import { FeaturesCard, IconSetsCard, LanguagesCard, LimitsCard, LinksCard } from './SettingsGroups'
 import { usePageTitle } from '../../shell/usePageTitle'
 import { accentContrastOnPage } from '../../theme'
 import type { SiteSetting } from '../../types'
@@ -33,7 +33,7 @@ async function loadPage (signal: AbortSignal): Promise<PageData> {
 type Save = (key: string, value: string | null, category?: string) => Promise<void>
 
 /** The groups of the page, in order, by the id of their card. */
-const GROUPS = ['features', 'alerts', 'branding', 'languages', 'links', 'icons', 'engine'] as const
+const GROUPS = ['features', 'alerts', 'branding', 'languages', 'links', 'icons', 'limits', 'engine'] as const
 
 /**
  * Admin: every site setting, grouped (member features, alarm types, branding, languages, links, icon
@@ -73,6 +73,7 @@ export default function SiteSettings () {
               <LanguagesCard settings={data.settings} set={set} />
               <LinksCard settings={data.settings} onSaved={merge} />
               <IconSetsCard settings={data.settings} onSaved={merge} />
+              <LimitsCard settings={data.settings} onSaved={merge} />
             </>
           )
         }}

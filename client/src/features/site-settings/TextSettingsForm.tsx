@@ -12,6 +12,8 @@ export interface TextField {
   /** Said at the field when the server refuses the value (the server's own sentence is English). */
   refused: string
   url?: boolean
+  /** A whole number from `min` to `max`: the phone shows its number pad. */
+  whole?: { min: number, max: number }
   maxLength?: number
   /** Extra controls under the field (an icon set's check), given the field's current draft. */
   extra?: (draft: string, change: (value: string) => void) => React.ReactNode
@@ -80,6 +82,7 @@ export function TextSettingsForm ({ fields, settings, category, submit, onSaved,
               value={value}
               maxLength={field.maxLength ?? 2048}
               {...(field.url === true && { inputMode: 'url' as const, spellCheck: false })}
+              {...(field.whole !== undefined && { type: 'number', inputMode: 'numeric' as const, min: field.whole.min, max: field.whole.max, step: 1 })}
               aria-invalid={problem !== undefined}
               aria-describedby={problem !== undefined ? `${fieldId}-error ${fieldId}-help` : `${fieldId}-help`}
               onChange={(e) => { change(field.key, e.target.value) }}
