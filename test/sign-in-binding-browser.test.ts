@@ -61,4 +61,33 @@ t.test('the sign-in callback accepts only a sign-in this browser started', { ski
     await page.waitForURL((url) => url.pathname === '/')
     t.same(await stored(page), [token, 'member-refresh'], 'signed in')
   })
+
+  await t.test('a refresh the server cannot do now (503) keeps the member signed in; the client tries again by itself and renews', async (t) => {
+    // The service answers 503 while the alarm engine is down (test/refresh-sessions.test.ts); here the
+    // browser's side: two such answers, then the rotation goes through.
+    const context = await site.browser.newContext({ baseURL: site.base })
+    t.teardown(async () => { await context.close() })
+    const page = await context.newPage()
+    const nearlyExpired = bearer(site.testApp.app, { userId: ATTACKER }, 1).authorization.slice('Bearer '.length)
+    const renewedToken = bearer(site.testApp.app, { userId: ATTACKER }).authorization.slice('Bearer '.length)
+    const attempts: number[] = []
+    await page.route('**/api/auth/oidc/refresh', async (route) => {
+      attempts.push(Date.now())
+      if (attempts.length <= 2) {
+        await route.fulfill({ status: 503, headers: { 'retry-after': '1' }, contentType: 'application/json', body: JSON.stringify({ error: 'The alarm engine is not reachable right now.' }) })
+      } else {
+        await route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ token: renewedToken, refreshToken: 'member-refresh-2', expiresIn: 3600 }) })
+      }
+    })
+    await page.goto('/login?loggedout=1')
+    await page.evaluate((value) => { localStorage.setItem('aw.token', value); localStorage.setItem('aw.refreshToken', 'member-refresh-1'); localStorage.setItem('aw.signIn', 'oidc') }, nearlyExpired)
+    await page.goto('/')
+    await page.getByRole('heading', { level: 1 }).waitFor()
+    t.equal(new URL(page.url()).pathname, '/', 'still signed in on the dashboard after a refused refresh')
+    await page.waitForFunction(() => localStorage.getItem('aw.refreshToken') === 'member-refresh-2', undefined, { timeout: 20_000 })
+    t.same(await stored(page), [renewedToken, 'member-refresh-2'], 'renewed by the client\'s own retries')
+    t.ok(attempts.length >= 3, `two refused attempts, then the one that renewed (${attempts.length} in all)`)
+    t.ok((attempts[1] ?? 0) - (attempts[0] ?? 0) >= 900, 'the second waited for Retry-After')
+    t.equal(new URL(page.url()).pathname, '/', 'never sent to the login page')
+  })
 })
