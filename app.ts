@@ -32,6 +32,13 @@ import oidcClient from './plugins/domain/oidc-client.js'
 import signInFlows from './plugins/domain/sign-in-flows.js'
 import refreshSessions from './plugins/domain/refresh-sessions.js'
 import delegateView from './plugins/domain/delegate-view.js'
+import summarySchedules from './plugins/domain/summary-schedules.js'
+import profileOverview from './plugins/domain/profile-overview.js'
+import location from './plugins/domain/location.js'
+import cleaning from './plugins/domain/cleaning.js'
+import engineConfig from './plugins/domain/engine-config.js'
+import health from './plugins/domain/health.js'
+import dashboard from './plugins/domain/dashboard.js'
 import blockedAccounts from './plugins/domain/blocked-accounts.js'
 import sessionEnds from './plugins/domain/session-ends.js'
 import auditLog from './plugins/domain/audit-log.js'
@@ -89,8 +96,6 @@ import poracleDelegateRoutes from './routes/admin/poracle-delegates/index.js'
 import myWebhookRoutes from './routes/admin/my-webhooks/index.js'
 import serverProfileRoutes from './routes/admin/server-profile/index.js'
 import iconSetRoutes from './routes/admin/icon-sets/index.js'
-import discordConfigRoutes from './routes/settings/discord-config.js'
-import telegramConfigRoutes from './routes/settings/telegram-config.js'
 import quickPickRoutes from './routes/quick-picks/index.js'
 import upstreamDisabledRoutes from './routes/settings/upstream-disabled.js'
 import alarmRoutes from './routes/index.js'
@@ -197,6 +202,7 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   await fastify.register(alarmWriter)
   await fastify.register(testAlerts)
   await fastify.register(profiles)
+  await fastify.register(profileOverview)
   await fastify.register(avatars)
   await fastify.register(adminUsers)
   await fastify.register(delegates)
@@ -211,6 +217,12 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   await fastify.register(liveSpawns)
   await fastify.register(alarmEstimates)
   await fastify.register(alarmExplanations)
+  await fastify.register(summarySchedules)
+  await fastify.register(location)
+  await fastify.register(cleaning)
+  await fastify.register(engineConfig)
+  await fastify.register(health)
+  await fastify.register(dashboard)
 
   // Routes: after every hook and decorator they use; each file at the URL of its folder (test/route-folders.test.ts).
   await fastify.register(healthRoutes, { prefix: '/api' })
@@ -237,8 +249,6 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   await fastify.register(myWebhookRoutes, { prefix: '/api/admin' })
   await fastify.register(serverProfileRoutes, { prefix: '/api/admin' })
   await fastify.register(iconSetRoutes, { prefix: '/api/admin/icon-sets' })
-  await fastify.register(discordConfigRoutes, { prefix: '/api/settings' })
-  await fastify.register(telegramConfigRoutes, { prefix: '/api/settings' })
   await fastify.register(quickPickRoutes, { prefix: '/api/quick-picks' })
   await fastify.register(upstreamDisabledRoutes, { prefix: '/api/settings' })
   await fastify.register(alarmRoutes, { prefix: '/api' })

@@ -138,6 +138,7 @@ export const ProfileExportSchema = Type.Object({
   version: Type.Integer(),
   alarms: Type.Record(Type.String(), Type.Array(Type.Record(Type.String(), Type.Unknown())))
 })
+export type ProfileExport = Static<typeof ProfileExportSchema>
 
 export const ProfileImportSchema = Type.Object({
   profileName: ProfileNameSchema,
@@ -181,4 +182,14 @@ export function toTransferAlarm (type: AlarmType, row: Record<string, unknown>):
  */
 export function fromTransferAlarm (alarm: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(alarm).filter(([field, value]) => value !== null && value !== undefined && !ECHOED_FIELDS.has(field)))
+}
+
+/**
+ * A preValidation hook for routes taking `activeHours`: hours sent as JSON text are checked before any
+ * hook that asks the engine (a feature gate), so bad input never costs an engine call. parseActiveHours
+ * copes with a body the schema has not checked yet.
+ */
+export async function checkActiveHoursEarly (request: { body: unknown }): Promise<void> {
+  const body = request.body as { activeHours?: ActiveHoursInput } | undefined
+  if (body?.activeHours !== undefined) parseActiveHours(body.activeHours)
 }

@@ -33,3 +33,5 @@ export const TelegramConfigSchema = Type.Object({
   botUsername: Type.String(),
   enabled: Type.Boolean()
 })
+export type DiscordConfig = Static<typeof DiscordConfigSchema>
+export type TelegramConfig = Static<typeof TelegramConfigSchema>

@@ -2,7 +2,7 @@ import t from 'tap'
 import type { Connection } from 'mariadb'
 import { build, bearer, rootConnection, seedHuman, type Test, type TestApp } from './helper.js'
 import { golbatDatabase } from './fakes/golbat-db.js'
-import { insertAlarm } from './fakes/engine-db.js'
+import { ALARM_DEFAULTS, insertAlarm } from './fakes/engine-db.js'
 
 /**
  * Alarm estimates against a scanner database with Golbat's own schema: every figure is compared with a
@@ -100,33 +100,8 @@ async function insertMonsters (c: Connection, list: Mon[]): Promise<void> {
 
 /* The test's own reading of a pokemon alarm (alarm-engine.md 1.4 defaults). */
 type Filter = Record<string, number | string[]>
-const DEFAULTS: Record<string, number> = {
-  pokemon_id: 0,
-  form: 0,
-  min_iv: -1,
-  max_iv: 100,
-  min_cp: 0,
-  max_cp: 9000,
-  min_level: 0,
-  max_level: 55,
-  atk: 0,
-  def: 0,
-  sta: 0,
-  max_atk: 15,
-  max_def: 15,
-  max_sta: 15,
-  gender: 0,
-  min_weight: 0,
-  max_weight: 9000000,
-  size: -1,
-  max_size: 5,
-  distance: 0,
-  pvp_ranking_league: 0,
-  pvp_ranking_best: 1,
-  pvp_ranking_worst: 4096,
-  pvp_ranking_min_cp: 0,
-  min_time: 0
-}
+/** The engine's own defaults (the fake engine stores them as alarm-engine.md 1.4 says), not the service's. */
+const DEFAULTS = ALARM_DEFAULTS.pokemon
 function metres (lat1: number, lon1: number, lat2: number, lon2: number): number {
   const r = Math.PI / 180
   const a = Math.sin(((lat2 - lat1) * r) / 2) ** 2 + Math.cos(lat1 * r) * Math.cos(lat2 * r) * Math.sin(((lon2 - lon1) * r) / 2) ** 2

@@ -78,3 +78,32 @@ tap.test('every route lives in the folder of the URL it serves', async (t) => {
   t.same([...new Set(atRoot.map(({ url }) => url).filter((url) => !families.has(`/api/${url.split('/')[2] ?? ''}`)))], [],
     'routes/index.ts serves only /api/<alarm type path>')
 })
+
+/**
+ * Routes only translate HTTP: the alarm engine, its database and the per-user write lock are the domain
+ * plugins' to use, so a write's lock, its engine calls and its undo live in one place. A route file that
+ * imports one of them, or takes one from the instance, fails here.
+ */
+const DOMAIN_ONLY = [
+  { name: 'the alarm engine', imports: /plugins\/data\/engine(\.js|\/)/, decorator: 'engine' },
+  { name: 'the engine database', imports: /plugins\/data\/engine-db\.js/, decorator: 'engineDb' },
+  { name: 'the write lock', imports: /plugins\/data\/user-write-lock\.js/, decorator: 'userWriteLock' }
+]
+
+tap.test('no route file reaches the engine, the engine database or the write lock', async (t) => {
+  const { readdir, readFile } = await import('node:fs/promises')
+  const files = (await readdir(ROUTES, { recursive: true })).filter((f) => /\.[cm]?ts$/.test(f))
+  t.ok(files.length > 30, `every route file is read (${files.length})`)
+  for (const file of files) {
+    const code = await readFile(path.join(ROUTES, file), 'utf8')
+    // What a file takes from the instance: `const { a, b } = fastify` and `fastify.a`.
+    const taken = new Set([
+      ...[...code.matchAll(/const \{([^}]*)\} = fastify\b/g)].flatMap((m) => (m[1] ?? '').split(',').map((name) => name.trim())),
+      ...[...code.matchAll(/\bfastify\.(\w+)/g)].map((m) => m[1])
+    ])
+    for (const rule of DOMAIN_ONLY) {
+      t.notOk(rule.imports.test(code), `routes/${file} does not import ${rule.name}`)
+      t.notOk(taken.has(rule.decorator), `routes/${file} does not use ${rule.name}`)
+    }
+  }
+})

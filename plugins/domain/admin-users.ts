@@ -105,7 +105,7 @@ const listWhere = (query: UserListQuery): SQL | undefined => {
 }
 
 function createAdminUsers (fastify: FastifyInstance) {
-  const { config, engine, engineDb, db, refreshSessions, cacheEviction, avatars, userGeofences, areaSelection, clock, log } = fastify
+  const { config, engine, engineDb, db, userWriteLock, refreshSessions, cacheEviction, avatars, userGeofences, areaSelection, clock, log } = fastify
   let existingTables: Promise<string[]> | null = null
 
   /** Which of the user tables this engine's database has (PoracleJS lacks several); asked once. */
@@ -269,20 +269,22 @@ function createAdminUsers (fastify: FastifyInstance) {
      * user's write lock.
      */
     async update (userId: string, patch: UserUpdate): Promise<void> {
-      await row(userId)
-      const set: Partial<HumanRow> = {}
-      if (patch.name !== undefined) set.name = patch.name
-      if (patch.notes !== undefined) set.notes = patch.notes
-      if (patch.language !== undefined) set.language = patch.language
-      if (patch.areaRestriction !== undefined) set.areaRestriction = patch.areaRestriction === null ? null : JSON.stringify(patch.areaRestriction.map((a) => a.toLowerCase()))
-      if (patch.communityMembership !== undefined) set.communityMembership = JSON.stringify(patch.communityMembership.map((c) => c.toLowerCase()))
-      if (Object.keys(set).length > 0) {
-        await engineDb.db.update(humans).set(set).where(eq(humans.id, userId))
-        await reloadEngine()
-      }
-      const { location } = patch
-      if (location !== undefined) await viaEngine(() => engine.humans.setLocation(userId, location.latitude, location.longitude))
-      if (patch.area !== undefined) await areaSelection.write(userId, patch.area)
+      return await userWriteLock.run(userId, async () => {
+        await row(userId)
+        const set: Partial<HumanRow> = {}
+        if (patch.name !== undefined) set.name = patch.name
+        if (patch.notes !== undefined) set.notes = patch.notes
+        if (patch.language !== undefined) set.language = patch.language
+        if (patch.areaRestriction !== undefined) set.areaRestriction = patch.areaRestriction === null ? null : JSON.stringify(patch.areaRestriction.map((a) => a.toLowerCase()))
+        if (patch.communityMembership !== undefined) set.communityMembership = JSON.stringify(patch.communityMembership.map((c) => c.toLowerCase()))
+        if (Object.keys(set).length > 0) {
+          await engineDb.db.update(humans).set(set).where(eq(humans.id, userId))
+          await reloadEngine()
+        }
+        const { location } = patch
+        if (location !== undefined) await viaEngine(() => engine.humans.setLocation(userId, location.latitude, location.longitude))
+        if (patch.area !== undefined) await areaSelection.write(userId, patch.area)
+      })
     },
 
     /**
@@ -312,10 +314,12 @@ function createAdminUsers (fastify: FastifyInstance) {
 
     /** Every alarm of every type and profile, in one transaction. */
     async deleteAlarms (userId: string): Promise<number> {
-      await row(userId)
-      const deleted = await engineDb.transaction(async (_tx, connection) => deleteAlarmRows(connection, userId))
-      await reloadEngine()
-      return deleted
+      return await userWriteLock.run(userId, async () => {
+        await row(userId)
+        const deleted = await engineDb.transaction(async (_tx, connection) => deleteAlarmRows(connection, userId))
+        await reloadEngine()
+        return deleted
+      })
     },
 
     /**
@@ -327,26 +331,28 @@ function createAdminUsers (fastify: FastifyInstance) {
      * longer exists, which nothing reads, rather than a user who lost their grants.
      */
     async purge (userId: string, adminId: string): Promise<void> {
-      if (userId === adminId) throw badRequest(SELF_DELETE)
-      await row(userId)
-      const delegates = await db.pool.query('SELECT user_id AS userId FROM webhook_delegates WHERE webhook_id = ?', [userId]) as Array<{ userId: string }>
-      await db.transaction(async (_tx, service) => {
-        await service.query('DELETE FROM user_geofences WHERE human_id = ?', [userId])
-        await service.query('DELETE FROM webhook_delegates WHERE user_id = ? OR webhook_id = ?', [userId, userId])
-        await service.query('DELETE FROM quick_pick_applied_states WHERE user_id = ?', [userId])
-        await service.query("DELETE FROM quick_pick_definitions WHERE scope = 'user' AND owner_user_id = ?", [userId])
-        await service.query('DELETE FROM oidc_sessions WHERE user_id = ?', [userId])
-        await engineDb.transaction(async (_etx, connection) => {
-          await deleteAlarmRows(connection, userId, true)
-          await connection.query('DELETE FROM profiles WHERE id = ?', [userId])
-          await connection.query('DELETE FROM humans WHERE id = ?', [userId])
+      return await userWriteLock.run(userId, async () => {
+        if (userId === adminId) throw badRequest(SELF_DELETE)
+        await row(userId)
+        const delegates = await db.pool.query('SELECT user_id AS userId FROM webhook_delegates WHERE webhook_id = ?', [userId]) as Array<{ userId: string }>
+        await db.transaction(async (_tx, service) => {
+          await service.query('DELETE FROM user_geofences WHERE human_id = ?', [userId])
+          await service.query('DELETE FROM webhook_delegates WHERE user_id = ? OR webhook_id = ?', [userId, userId])
+          await service.query('DELETE FROM quick_pick_applied_states WHERE user_id = ?', [userId])
+          await service.query("DELETE FROM quick_pick_definitions WHERE scope = 'user' AND owner_user_id = ?", [userId])
+          await service.query('DELETE FROM oidc_sessions WHERE user_id = ?', [userId])
+          await engineDb.transaction(async (_etx, connection) => {
+            await deleteAlarmRows(connection, userId, true)
+            await connection.query('DELETE FROM profiles WHERE id = ?', [userId])
+            await connection.query('DELETE FROM humans WHERE id = ?', [userId])
+          })
         })
+        await evictUser(userId)
+        for (const delegate of delegates) await cacheEviction.evict('roles', delegate.userId)
+        await reloadEngine()
+        // The user's own fences left the feed with the rows.
+        await userGeofences.feedChanged()
       })
-      await evictUser(userId)
-      for (const delegate of delegates) await cacheEviction.evict('roles', delegate.userId)
-      await reloadEngine()
-      // The user's own fences left the feed with the rows.
-      await userGeofences.feedChanged()
     },
 
     /**
@@ -386,4 +392,4 @@ declare module 'fastify' {
 }
 
 /** The admin's user operations: list and edit engine users directly, block, pause, purge, webhooks. */
-export default decoratorPlugin('admin-users', createAdminUsers, ['config', 'clock', 'db', 'engine-db', 'engine', 'refresh-sessions', 'cache-eviction', 'avatars', 'user-geofences', 'area-selection'])
+export default decoratorPlugin('admin-users', createAdminUsers, ['config', 'clock', 'db', 'engine-db', 'engine', 'user-write-lock', 'refresh-sessions', 'cache-eviction', 'avatars', 'user-geofences', 'area-selection'])

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify'
-import type { EngineArea } from '../data/engine.js'
+import { EngineError, type EngineArea } from '../data/engine.js'
+import { notFound } from '../edge/errors.js'
 import { decoratorPlugin } from '../../lib/decorator-plugin.js'
 import { pointInPolygon, type LatLon } from '../../lib/polygon.js'
 
@@ -31,7 +32,7 @@ function ringsOf (fence: Record<string, unknown>): LatLon[][] {
  * would accept it) and puts the caller's own fence names back with `areaWriter` after `setAreas`.
  */
 function createAreaSelection (fastify: FastifyInstance) {
-  const { engine, userGeofences, areaWriter } = fastify
+  const { engine, userGeofences, areaWriter, userWriteLock } = fastify
 
   /** The user's selected areas (the active profile's, which the engine mirrors into `humans.area`). */
   async function selected (userId: string): Promise<string[]> {
@@ -76,13 +77,27 @@ function createAreaSelection (fastify: FastifyInstance) {
      * allow, so the answer is the selection read back, not the request.
      */
     async write (userId: string, names: string[]): Promise<string[]> {
-      const privateNames = await userGeofences.privateNames()
-      const wanted = [...new Set(names.map((n) => n.trim().toLowerCase()).filter((n) => n !== ''))]
-        .filter((n) => privateNames.get(n) === undefined || privateNames.get(n) === userId)
-      const own = wanted.filter((n) => privateNames.get(n) === userId)
-      await engine.humans.setAreas(userId, wanted)
-      if (own.length > 0) await areaWriter.add(userId, own)
-      return selected(userId)
+      return await userWriteLock.run(userId, async () => {
+        const privateNames = await userGeofences.privateNames()
+        const wanted = [...new Set(names.map((n) => n.trim().toLowerCase()).filter((n) => n !== ''))]
+          .filter((n) => privateNames.get(n) === undefined || privateNames.get(n) === userId)
+        const own = wanted.filter((n) => privateNames.get(n) === userId)
+        await engine.humans.setAreas(userId, wanted)
+        if (own.length > 0) await areaWriter.add(userId, own)
+        return selected(userId)
+      })
+    },
+
+    /** The engine's map picture of one fence the user may see; another user's private fence has none. */
+    async mapOf (userId: string, fenceName: string): Promise<string> {
+      const name = fenceName.trim().toLowerCase()
+      if (!(await visibility(userId))(name)) throw notFound('No map for this area.')
+      try {
+        return await engine.geofence.areaMap(name)
+      } catch (err) {
+        if (!(err instanceof EngineError)) throw err
+        throw notFound('No map for this area.')
+      }
     }
   }
 }
@@ -95,4 +110,4 @@ declare module 'fastify' {
   }
 }
 
-export default decoratorPlugin('area-selection', createAreaSelection, ['engine', 'user-geofences', 'area-writer'])
+export default decoratorPlugin('area-selection', createAreaSelection, ['engine', 'user-write-lock', 'user-geofences', 'area-writer'])

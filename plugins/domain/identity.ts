@@ -1,7 +1,8 @@
 import { eq } from 'drizzle-orm'
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify'
 import { webhookDelegates } from '../../db/schema/service.js'
-import { EngineError, type EngineClient, type EngineHuman } from '../data/engine.js'
+import { EngineError, type EngineHuman } from '../data/engine.js'
+import { badRequest, engineUnavailable, notFound, type CataloguedError } from '../edge/errors.js'
 import type { TokenClaims } from '../edge/auth.js'
 import type { UserInfo } from '../../schemas/session-user.js'
 import { TtlCache } from '../../lib/ttl-cache.js'
@@ -132,8 +133,48 @@ function createIdentity (fastify: FastifyInstance) {
     return method === 'oidc' ? config.OIDC_IDENTITY_TYPE : method === 'telegram' ? 'telegram:user' : 'chat:user'
   }
 
+  /** A user's engine row; a missing account (`whenMissing`) and an engine outage (503) are told apart. */
+  async function liveHuman (userId: string, whenMissing: () => CataloguedError): Promise<EngineHuman> {
+    let human: EngineHuman | null
+    try {
+      human = await engine.humans.find(userId)
+    } catch {
+      throw engineUnavailable()
+    }
+    if (human === null) throw whenMissing()
+    return human
+  }
+
   return {
     roles,
+    liveHuman,
+
+    /** The active profile's name, best effort: a display nicety must not fail the request. */
+    async activeProfileName (human: EngineHuman, requestLog: FastifyBaseLogger): Promise<string | null> {
+      try {
+        const profiles = await engine.profiles.list(human.id)
+        return profiles.find((p) => p.profile_no === human.current_profile_no)?.name ?? null
+      } catch (error) {
+        requestLog.info({ reason: (error as Error).message }, 'profile name unavailable')
+        return null
+      }
+    },
+
+    /** Pauses the member's alert delivery when it runs, resumes it when paused; answers the new state. */
+    async toggleAlerts (userId: string): Promise<boolean> {
+      const human = await liveHuman(userId, () => notFound('User not found.'))
+      if (human.admin_disable === 1) throw badRequest('Your account has been disabled by an administrator.')
+      const enable = human.enabled !== 1
+      try {
+        if (enable) await engine.humans.start(human.id)
+        else await engine.humans.stop(human.id)
+      } catch (error) {
+        if (error instanceof EngineError && error.kind === 'not_found') throw notFound('User not found.')
+        throw engineUnavailable()
+      }
+      return enable
+    },
+
     /** The names delegates know webhooks by (lib/webhook-handle.ts): never the address itself. */
     webhookHandles: handles,
     /** A delegation list as the delegate may see it: handles; an entry already a handle (a token's claim) stays. */
@@ -176,17 +217,6 @@ function createIdentity (fastify: FastifyInstance) {
 }
 
 export type Identity = ReturnType<typeof createIdentity>
-
-/** The active profile's name, best effort: a display nicety must not fail the request. */
-export async function activeProfileName (engine: EngineClient, human: EngineHuman, log: FastifyBaseLogger): Promise<string | null> {
-  try {
-    const profiles = await engine.profiles.list(human.id)
-    return profiles.find((p) => p.profile_no === human.current_profile_no)?.name ?? null
-  } catch (error) {
-    log.info({ reason: (error as Error).message }, 'profile name unavailable')
-    return null
-  }
-}
 
 /** The UserInfo answer from the (current) claims and the live engine row. */
 export function userInfo (

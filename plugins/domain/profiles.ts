@@ -103,7 +103,7 @@ export function sameGeography (a: Geography, b: Geography): boolean {
 }
 
 function createProfiles (fastify: FastifyInstance) {
-  const { engine, featureGates, areaSelection, alarmWriter, siteSettings, log } = fastify
+  const { engine, engineDb, featureGates, areaSelection, alarmWriter, siteSettings, userWriteLock, log } = fastify
 
   /** Refuses a profile past the site's cap (`max_profiles_per_user`, DEFAULT_MAX_PROFILES unset). */
   async function ensureRoomForOneMore (state: ProfileState): Promise<void> {
@@ -158,49 +158,134 @@ function createProfiles (fastify: FastifyInstance) {
     await engine.humans.setLocation(userId, geography.latitude, geography.longitude)
   }
 
+  /**
+   * The user's profiles and, read fresh, the active number: the engine's scheduler and bot commands change
+   * it behind the service's back. PoracleJS users registered by a bot have no row for their implicit
+   * profile 1 until one is added, so the active number is shown as a synthetic "Default" entry.
+   */
+  async function load (userId: string): Promise<ProfileState> {
+    const [human, rows] = await Promise.all([engine.humans.one(userId), engine.profiles.list(userId)])
+    const current = Number(human.current_profile_no)
+    const profiles = rows.map((row) => toProfile(row, current))
+    if (!profiles.some((p) => p.profileNo === current)) {
+      profiles.push({ id: userId, profileNo: current, name: 'Default', area: human.area ?? '[]', latitude: Number(human.latitude), longitude: Number(human.longitude), active: true, activeHours: '[]' })
+    }
+    return { human, rows, profiles }
+  }
+
+  /**
+   * Deletes a profile (the engine removes its alarms too). PoracleJS compares the path value with `===`
+   * to a number and so never moves the user off a deleted active profile; whenever the active number
+   * has no row afterwards, the user is switched to the lowest remaining profile, as PoracleNG does itself.
+   */
+  async function deleteProfile (userId: string, profileNo: number): Promise<void> {
+    await engine.profiles.delete(userId, profileNo)
+    const [human, rows] = await Promise.all([engine.humans.one(userId), engine.profiles.list(userId)])
+    const remaining = rows.map((r) => Number(r.profile_no)).sort((a, b) => a - b)
+    const first = remaining[0]
+    if (first !== undefined && !remaining.includes(Number(human.current_profile_no))) {
+      await engine.humans.switchProfile(userId, first)
+    }
+  }
+
+  /** Refuses a type the site or the engine has switched off (403 naming the switch, 501 for the engine), before any write. */
+  async function ensureAlarmTypes (types: AlarmType[]): Promise<void> {
+    if (types.some((t) => NG_ONLY_ALARM_TYPES.has(t)) && await engine.generation() === 'js') {
+      throw notSupported('Fort change and max battle alarms are not supported by this alarm engine (PoracleJS).')
+    }
+    for (const key of new Set(types.map((t) => ALARM_DISABLE_KEYS[t]))) await featureGates.ensure(key)
+  }
+
   return {
     create,
     writeGeography,
+    ensureAlarmTypes,
+    load,
+    delete: deleteProfile,
 
-    /**
-     * Refuses an operation that would write alarms of a type the site or the engine has switched off
-     * (403 naming the switch), or of a type the connected engine has no routes for (501), before any write.
-     */
-    async ensureAlarmTypes (types: AlarmType[]): Promise<void> {
-      if (types.some((t) => NG_ONLY_ALARM_TYPES.has(t)) && await engine.generation() === 'js') {
-        throw notSupported('Fort change and max battle alarms are not supported by this alarm engine (PoracleJS).')
-      }
-      for (const key of new Set(types.map((t) => ALARM_DISABLE_KEYS[t]))) await featureGates.ensure(key)
+    /** A member's new, empty profile, as listed. */
+    async add (userId: string, name: string, activeHours: ActiveHour[]): Promise<Profile> {
+      return await userWriteLock.run(userId, async () => {
+        const profileNo = await create(await load(userId), name, activeHours)
+        return findProfile(await load(userId), profileNo)
+      })
+    },
+
+    /** Makes `profileNo` the active profile; answers it as listed, active. */
+    async switchTo (userId: string, profileNo: number): Promise<Profile> {
+      return await userWriteLock.run(userId, async () => {
+        const state = await load(userId)
+        const profile = findProfile(state, profileNo)
+        // Without a row it is the synthetic entry of a PoracleJS user's implicit profile: active already, and
+        // the engine would not find it.
+        if (state.rows.some((r) => Number(r.profile_no) === profileNo)) await engine.humans.switchProfile(userId, profileNo)
+        return { ...profile, active: true }
+      })
     },
 
     /**
-     * The user's profiles and, read fresh, the active number: the engine's scheduler and bot commands change
-     * it behind the service's back. PoracleJS users registered by a bot have no row for their implicit
-     * profile 1 until one is added, so the active number is shown as a synthetic "Default" entry.
+     * Renames and/or reschedules a profile. The engine cannot rename: the name is written to its database
+     * and the engine told to reload; a schedule that then fails takes the name back.
      */
-    async load (userId: string): Promise<ProfileState> {
-      const [human, rows] = await Promise.all([engine.humans.one(userId), engine.profiles.list(userId)])
-      const current = Number(human.current_profile_no)
-      const profiles = rows.map((row) => toProfile(row, current))
-      if (!profiles.some((p) => p.profileNo === current)) {
-        profiles.push({ id: userId, profileNo: current, name: 'Default', area: human.area ?? '[]', latitude: Number(human.latitude), longitude: Number(human.longitude), active: true, activeHours: '[]' })
-      }
-      return { human, rows, profiles }
+    async change (userId: string, profileNo: number, changes: { name?: string, activeHours?: ActiveHour[] }, requestLog: FastifyBaseLogger): Promise<Profile> {
+      return await userWriteLock.run(userId, async () => {
+        const { name, activeHours } = changes
+        const state = await load(userId)
+        const row = state.rows.find((r) => Number(r.profile_no) === profileNo)
+        if (row === undefined) throw notFound('Profile not found.')
+        if (name !== undefined) ensureNameFree(state, name, profileNo)
+        const undo = new Undo(requestLog)
+        await undo.guard(async () => {
+          if (name !== undefined && name !== row.name) {
+            const rename = (to: string) => engineDb.renameProfile(userId, profileNo, to)
+            await rename(name)
+            undo.push('restore the profile name', async () => { await rename(row.name); await engine.reload() })
+            await engine.reload()
+          }
+          if (activeHours !== undefined) await engine.profiles.update(userId, { profile_no: profileNo, active_hours: activeHours })
+        })
+        return findProfile(await load(userId), profileNo)
+      })
+    },
+
+    /** Deletes one of the member's profiles, never the last one (the engine would keep it and say it had not). */
+    async remove (userId: string, profileNo: number): Promise<void> {
+      await userWriteLock.run(userId, async () => {
+        const state = await load(userId)
+        if (!state.rows.some((r) => Number(r.profile_no) === profileNo)) throw notFound('Profile not found.')
+        if (state.rows.length === 1) throw conflict('The last profile cannot be deleted.')
+        await deleteProfile(userId, profileNo)
+      })
     },
 
     /**
-     * Deletes a profile (the engine removes its alarms too). PoracleJS compares the path value with `===`
-     * to a number and so never moves the user off a deleted active profile; whenever the active number
-     * has no row afterwards, the user is switched to the lowest remaining profile, as PoracleNG does itself.
+     * A new profile with the alarms of `fromProfileNo`, through the engine's copy call. The engine gives the
+     * new profile the active profile's areas and location; the source's are written to it instead.
      */
-    async delete (userId: string, profileNo: number): Promise<void> {
-      await engine.profiles.delete(userId, profileNo)
-      const [human, rows] = await Promise.all([engine.humans.one(userId), engine.profiles.list(userId)])
-      const remaining = rows.map((r) => Number(r.profile_no)).sort((a, b) => a - b)
-      const first = remaining[0]
-      if (first !== undefined && !remaining.includes(Number(human.current_profile_no))) {
-        await engine.humans.switchProfile(userId, first)
-      }
+    async duplicate (userId: string, fromProfileNo: number, name: string, requestLog: FastifyBaseLogger): Promise<Profile> {
+      return await userWriteLock.run(userId, async () => {
+        const state = await load(userId)
+        const source = findProfile(state, fromProfileNo)
+        const snapshot = await engine.tracking.allProfiles(userId)
+        await ensureAlarmTypes(typesIn(snapshot.alarms, fromProfileNo))
+        const current = Number(state.human.current_profile_no)
+        const undo = new Undo(requestLog)
+        const profileNo = await undo.guard(async () => {
+          const created = await create(state, name, storedActiveHours(source.activeHours))
+          undo.push('delete the new profile', () => engine.profiles.delete(userId, created))
+          await engine.profiles.copy(userId, fromProfileNo, created)
+          const wanted = geographyOf(source)
+          if (!sameGeography(wanted, humanGeography(state.human))) {
+            await engine.humans.switchProfile(userId, created)
+            undo.push('switch back to the active profile', () => engine.humans.switchProfile(userId, current))
+            await writeGeography(userId, wanted)
+            await engine.humans.switchProfile(userId, current)
+            undo.pop()
+          }
+          return created
+        })
+        return findProfile(await load(userId), profileNo)
+      })
     },
 
     /**
@@ -237,4 +322,4 @@ declare module 'fastify' {
 }
 
 /** The user's alarm profiles over the engine: reading, adding (empty or filled), deleting, their geography. */
-export default decoratorPlugin('profiles', createProfiles, ['engine', 'site-settings', 'feature-gates', 'area-selection', 'alarm-writer'])
+export default decoratorPlugin('profiles', createProfiles, ['engine', 'engine-db', 'user-write-lock', 'site-settings', 'feature-gates', 'area-selection', 'alarm-writer'])

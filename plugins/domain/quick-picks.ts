@@ -104,7 +104,7 @@ const SKIP_REASON: Record<Collision['code'], SkippedAlarm['reason']> = {
 }
 
 function createQuickPicks (fastify: FastifyInstance) {
-  const { db, engine, alarmWriter, featureGates, siteSettings, alarmEvents, clock, log } = fastify
+  const { db, engine, alarmWriter, featureGates, siteSettings, alarmEvents, userWriteLock, clock, log } = fastify
   const ajv = new Ajv({ allErrors: true, strict: false })
   const validators = new Map<AlarmType, ValidateFunction>()
   const validatorFor = (type: AlarmType) => {
@@ -338,9 +338,11 @@ function createQuickPicks (fastify: FastifyInstance) {
      * answers exactly as a missing pick does, so nobody learns which ids exist.
      */
     async saveOwn (write: QuickPickWrite, actor: Actor): Promise<QuickPick> {
-      if (write.id !== undefined) return save(write, 'user', actor.userId, await own(write.id, actor))
-      await ensureRoom(actor)
-      return save(write, 'user', actor.userId, null)
+      return await userWriteLock.run(actor.userId, async () => {
+        if (write.id !== undefined) return save(write, 'user', actor.userId, await own(write.id, actor))
+        await ensureRoom(actor)
+        return save(write, 'user', actor.userId, null)
+      })
     },
 
     /**
@@ -369,31 +371,37 @@ function createQuickPicks (fastify: FastifyInstance) {
     },
 
     async apply (id: string, actor: Actor, options: ApplyOptions): Promise<ApplyResult> {
-      const pick = await visible(id, actor)
-      const prepared = await prepare(pick, options, actor)
-      if (await stateOf(actor, id) !== null) throw conflict('This quick pick is already applied; re-apply or remove it.')
-      return applyRows(actor, pick, prepared, options.excludePokemonIds ?? [])
+      return await userWriteLock.run(actor.userId, async () => {
+        const pick = await visible(id, actor)
+        const prepared = await prepare(pick, options, actor)
+        if (await stateOf(actor, id) !== null) throw conflict('This quick pick is already applied; re-apply or remove it.')
+        return applyRows(actor, pick, prepared, options.excludePokemonIds ?? [])
+      })
     },
 
     /** Checks the new apply completely before removing the old one's alarms. */
     async reapply (id: string, actor: Actor, options: ApplyOptions): Promise<ApplyResult> {
-      const pick = await visible(id, actor)
-      const prepared = await prepare(pick, options, actor)
-      const state = await stateOf(actor, id)
-      if (state !== null) await removeApplied(actor, state)
-      return applyRows(actor, pick, prepared, options.excludePokemonIds ?? [])
+      return await userWriteLock.run(actor.userId, async () => {
+        const pick = await visible(id, actor)
+        const prepared = await prepare(pick, options, actor)
+        const state = await stateOf(actor, id)
+        if (state !== null) await removeApplied(actor, state)
+        return applyRows(actor, pick, prepared, options.excludePokemonIds ?? [])
+      })
     },
 
     /** Removes exactly the alarms the apply created (as re-keyed since); a pick that is disabled or gone can still be removed. */
     async remove (id: string, actor: Actor): Promise<void> {
-      const state = await stateOf(actor, id)
-      if (state === null) throw notFound('This quick pick is not applied.')
-      try {
-        await removeApplied(actor, state)
-      } catch (err) {
-        if (err instanceof EngineError && err.kind === 'unsupported') throw notFound('This alarm type is not supported by the alarm engine.')
-        throw err
-      }
+      return await userWriteLock.run(actor.userId, async () => {
+        const state = await stateOf(actor, id)
+        if (state === null) throw notFound('This quick pick is not applied.')
+        try {
+          await removeApplied(actor, state)
+        } catch (err) {
+          if (err instanceof EngineError && err.kind === 'unsupported') throw notFound('This alarm type is not supported by the alarm engine.')
+          throw err
+        }
+      })
     },
 
     /** Replaces every global pick with the built-in set (applied states of the old globals are dropped). */
@@ -486,4 +494,4 @@ declare module 'fastify' {
 }
 
 /** One-click alarm presets: global and personal definitions, and which alarms each apply created. */
-export default decoratorPlugin('quick-picks', createQuickPicks, ['db', 'engine', 'alarm-writer', 'feature-gates', 'site-settings', 'alarm-events', 'clock'])
+export default decoratorPlugin('quick-picks', createQuickPicks, ['db', 'engine', 'user-write-lock', 'alarm-writer', 'feature-gates', 'site-settings', 'alarm-events', 'clock'])

@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify'
 import type { EngineGeneration } from '../../schemas/alarm-types.js'
 import { engineCapabilities, engineName } from '../data/engine/capabilities.js'
-import type { ServerProfile } from '../../schemas/server-profile.js'
+import type { DiscordConfig, ServerProfile, TelegramConfig } from '../../schemas/server-profile.js'
+import { mask, maskPartly } from '../data/config.js'
 import { decoratorPlugin } from '../../lib/decorator-plugin.js'
 
 /** How long a profile is reused; the admin card's refresh button asks again at once. */
@@ -95,7 +96,25 @@ function createServerProfile (fastify: FastifyInstance) {
         return profile
       }).finally(() => { pending = null })
       return pending
-    }
+    },
+
+    /** The chat platform settings for the admin's read-only card: secrets show their last four characters, ids their ends. */
+    chatPlatformCard: (): DiscordConfig => ({
+      clientId: maskPartly(config.DISCORD_CLIENT_ID),
+      clientSecret: mask(config.DISCORD_CLIENT_SECRET),
+      botToken: mask(config.DISCORD_BOT_TOKEN),
+      guildId: maskPartly(config.DISCORD_GUILD_ID),
+      geofenceForumChannelId: maskPartly(config.DISCORD_GEOFENCE_FORUM_CHANNEL_ID),
+      apiUrl: config.DISCORD_API_URL,
+      adminIds: config.PORACLE_ADMIN_IDS
+    }),
+
+    /** The Telegram settings for the admin's read-only card: the bot token shows its last four characters. */
+    telegramCard: (): TelegramConfig => ({
+      botToken: mask(config.TELEGRAM_BOT_TOKEN),
+      botUsername: config.TELEGRAM_BOT_USERNAME,
+      enabled: config.TELEGRAM_ENABLED === true
+    })
   }
 }
 

@@ -70,6 +70,9 @@ export interface UserFence {
   updatedAt: string
 }
 
+/** Why one feature of an import file cannot be created (`file` for the file as a whole). */
+export interface ImportProblem { featureName: string, reason: string }
+
 export interface FenceInput {
   displayName: string
   groupName?: string
@@ -142,7 +145,9 @@ export function nameProblem (name: string): string | null {
  * that alters the feed asks the engine to download it again; area names move through `areaWriter`.
  */
 function createUserGeofences (fastify: FastifyInstance) {
-  const { db, engineDb, engine, koji, areaWriter, clock, log, config, geofenceForum } = fastify
+  const { db, engineDb, engine, koji, areaWriter, userWriteLock, clock, log, config, geofenceForum } = fastify
+  /** Fence writes change the user's area lists too, so they take the user's turn like every area write. */
+  const mine = <T>(userId: string, work: () => Promise<T>) => userWriteLock.run(userId, work)
   const now = () => toSqlTime(clock.now())
   /**
    * The fingerprint by the count of this instance's feed changes: a change moves to a new key, so a read
@@ -339,6 +344,12 @@ function createUserGeofences (fastify: FastifyInstance) {
     await feedChanged()
   }
 
+  /** How many fences the user has (the limit is checked again, under a lock, by `create`). */
+  async function count (userId: string): Promise<number> {
+    const [result] = await db.db.select({ n: sql<number>`count(*)` }).from(userGeofences).where(eq(userGeofences.humanId, userId))
+    return Number(result?.n ?? 0)
+  }
+
   return {
     async list (userId: string): Promise<UserFence[]> {
       return (await db.db.select().from(userGeofences).where(eq(userGeofences.humanId, userId)).orderBy(asc(userGeofences.id))).map(toFence)
@@ -354,19 +365,42 @@ function createUserGeofences (fastify: FastifyInstance) {
       return rows.map((r) => ({ ...r, ownerName: names.get(r.humanId) ?? null, reviewerName: r.reviewedBy !== null ? names.get(r.reviewedBy) ?? null : null }))
     },
 
-    create,
-    rename,
-    feedChanged,
+    create: (userId: string, input: FenceInput, opts: { activate: boolean }) => mine(userId, () => create(userId, input, opts)),
+    rename: (userId: string, id: number, input: { displayName: string, groupName?: string, parentId?: number | null }) => mine(userId, () => rename(userId, id, input)),
     inputProblem,
+    feedChanged,
 
-    /** How many fences the user has (the limit is checked again, under a lock, by `create`). */
-    async count (userId: string): Promise<number> {
-      const [result] = await db.db.select({ n: sql<number>`count(*)` }).from(userGeofences).where(eq(userGeofences.humanId, userId))
-      return Number(result?.n ?? 0)
+    /**
+     * An import: every fence checked first (`problems` holds what reading the file found), then all created
+     * in one turn of the user's lock with one feed change at the end. Any problem creates nothing.
+     */
+    async importAll (userId: string, inputs: FenceInput[], readProblems: ImportProblem[]): Promise<{ created: UserFence[], problems: ImportProblem[] }> {
+      const problems = [...readProblems]
+      if (problems.length === 0 && inputs.length === 0) problems.push({ featureName: 'file', reason: 'the file has no features' })
+      for (const input of inputs) {
+        const reason = inputProblem(input)
+        if (reason !== null) problems.push({ featureName: input.displayName, reason })
+      }
+      return await mine(userId, async () => {
+        const existing = await count(userId)
+        if (problems.length === 0 && existing + inputs.length > MAX_FENCES_PER_USER) {
+          problems.push({ featureName: 'file', reason: `you have ${existing} geofences; importing ${inputs.length} would pass the limit of ${MAX_FENCES_PER_USER}` })
+        }
+        const created: UserFence[] = []
+        if (problems.length > 0) return { created, problems }
+        try {
+          for (const input of inputs) created.push(await create(userId, input, { activate: false, reloadEngine: false }))
+        } finally {
+          if (created.length > 0) await feedChanged()
+        }
+        return { created, problems }
+      })
     },
 
+    count,
+
     async delete (userId: string, id: number): Promise<void> {
-      await destroy(await owned(userId, id))
+      await mine(userId, async () => { await destroy(await owned(userId, id)) })
     },
 
     async adminDelete (id: number): Promise<void> {
@@ -374,13 +408,17 @@ function createUserGeofences (fastify: FastifyInstance) {
     },
 
     async activate (userId: string, id: number): Promise<void> {
-      const found = await owned(userId, id)
-      await areaWriter.add(userId, [found.promotedName ?? found.kojiName])
+      await mine(userId, async () => {
+        const found = await owned(userId, id)
+        await areaWriter.add(userId, [found.promotedName ?? found.kojiName])
+      })
     },
 
     async deactivate (userId: string, id: number): Promise<void> {
-      const found = await owned(userId, id)
-      await areaWriter.remove(userId, [found.promotedName ?? found.kojiName], 'active')
+      await mine(userId, async () => {
+        const found = await owned(userId, id)
+        await areaWriter.remove(userId, [found.promotedName ?? found.kojiName], 'active')
+      })
     },
 
     async submit (userId: string, id: number): Promise<UserFence> {
@@ -491,4 +529,4 @@ declare module 'fastify' {
   }
 }
 
-export default decoratorPlugin('user-geofences', createUserGeofences, ['db', 'engine-db', 'engine', 'koji', 'area-writer', 'clock', 'geofence-forum'])
+export default decoratorPlugin('user-geofences', createUserGeofences, ['db', 'engine-db', 'engine', 'user-write-lock', 'koji', 'area-writer', 'clock', 'geofence-forum'])

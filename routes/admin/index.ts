@@ -1,6 +1,6 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import { engineUnavailable, forbidden, notFound } from '../../plugins/edge/errors.js'
+import { forbidden, notFound } from '../../plugins/edge/errors.js'
 import { CHAT_PLATFORM_TYPE } from '../../plugins/domain/identity.js'
 import { newTokenSid } from '../../plugins/edge/auth.js'
 import { IMPERSONATION_MAX_MINUTES } from '../../plugins/domain/session-ends.js'
@@ -16,19 +16,13 @@ const NOT_ALLOWED = 'You may not act as this account.'
  * held (plugins/domain/session-ends.ts).
  */
 const impersonationRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
-  const { auth, engine, identity, config } = fastify
+  const { auth, identity, config } = fastify
 
   /** `shownAs`: the handle a delegate knows the webhook by, which the token names instead of its address. */
   async function impersonate (request: FastifyRequest, reply: FastifyReply, targetId: string, shownAs?: string): Promise<{ token: string }> {
     // A token to act as someone: no cache on the way may keep it.
     reply.header('cache-control', 'no-store')
-    let human
-    try {
-      human = await engine.humans.find(targetId)
-    } catch {
-      throw engineUnavailable()
-    }
-    if (human === null) throw notFound('User not found.')
+    const human = await identity.liveHuman(targetId, () => notFound('User not found.'))
     const { token } = auth.mint({
       userId: shownAs ?? human.id,
       // Engine rows may carry an empty or null name or type.

@@ -3,15 +3,13 @@ import { Type } from '@sinclair/typebox'
 import { errors } from '../../schemas/common.js'
 import { AreaNamesSchema, AreasWriteSchema, AvailableAreaSchema } from '../../schemas/areas.js'
 import { MapFencesSchema } from '../../schemas/geofences.js'
-import { EngineError } from '../../plugins/data/engine.js'
-import { notFound } from '../../plugins/edge/errors.js'
 
 /**
  * The active profile's areas (`/api/areas`): reads are open, the write is gated by `disable_areas`.
  * Reading and writing go through `fastify.areaSelection`, where user-drawn geofences are accounted for.
  */
 const areaRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
-  const { auth, areaSelection, featureGates, userWriteLock, engine, engineFences } = fastify
+  const { auth, areaSelection, featureGates, engineFences } = fastify
 
   fastify.addHook('onRequest', auth.authenticate)
 
@@ -22,7 +20,7 @@ const areaRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   fastify.put('/', {
     preHandler: featureGates.gate('disable_areas'),
     schema: { tags: ['areas'], body: AreasWriteSchema, response: { 200: AreaNamesSchema, ...errors(400, 401, 403, 404, 409, 500, 503) } }
-  }, async (request) => userWriteLock.run(request.user.userId, async () => areaSelection.write(request.user.userId, request.body.areas)))
+  }, async (request) => areaSelection.write(request.user.userId, request.body.areas))
 
   fastify.get('/available', {
     schema: { tags: ['areas'], response: { 200: Type.Array(AvailableAreaSchema), ...errors(401, 404, 500) } }
@@ -48,17 +46,7 @@ const areaRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       params: Type.Object({ name: Type.String({ minLength: 1, maxLength: 255 }) }),
       response: { 200: Type.Object({ url: Type.String() }), ...errors(401, 404) }
     }
-  }, async (request) => {
-    const name = request.params.name.trim().toLowerCase()
-    // Another user's private fence is not there for this caller, map or not.
-    if (!(await areaSelection.visibility(request.user.userId))(name)) throw notFound('No map for this area.')
-    try {
-      return { url: await engine.geofence.areaMap(name) }
-    } catch (err) {
-      if (!(err instanceof EngineError)) throw err
-      throw notFound('No map for this area.')
-    }
-  })
+  }, async (request) => ({ url: await areaSelection.mapOf(request.user.userId, request.params.name) }))
 }
 
 export default areaRoutes

@@ -1,11 +1,10 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { REASON } from '../../plugins/domain/refresh-sessions.js'
 import { isFamilySid } from '../../plugins/domain/session-ends.js'
-import { EngineError, type EngineHuman } from '../../plugins/data/engine.js'
-import { badRequest, engineUnavailable, notFound, unauthorized, type CataloguedError } from '../../plugins/edge/errors.js'
+import { unauthorized } from '../../plugins/edge/errors.js'
 import { BLOCKED_MESSAGE } from '../../schemas/refusals.js'
 import type { TokenClaims } from '../../plugins/edge/auth.js'
-import { activeProfileName, userInfo } from '../../plugins/domain/identity.js'
+import { userInfo } from '../../plugins/domain/identity.js'
 import { errors } from '../../schemas/common.js'
 import { AlertsToggleSchema, MessageSchema, UserInfoSchema } from '../../schemas/session-user.js'
 
@@ -13,19 +12,7 @@ const ACCOUNT_GONE = 'This account no longer exists.'
 
 /** The signed-in user: who they are right now (`/me`), pausing their alerts, and logging out. */
 const sessionUserRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
-  const { auth, engine, identity, rateLimits, refreshSessions, sessionEnds, auditLog } = fastify
-
-  /** The caller's engine row; a missing account and an engine outage are told apart. */
-  async function liveHuman (userId: string, whenMissing: () => CataloguedError): Promise<EngineHuman> {
-    let human: EngineHuman | null
-    try {
-      human = await engine.humans.find(userId)
-    } catch {
-      throw engineUnavailable()
-    }
-    if (human === null) throw whenMissing()
-    return human
-  }
+  const { auth, identity, rateLimits, refreshSessions, sessionEnds, auditLog } = fastify
 
   fastify.get('/me', {
     onRequest: auth.authenticate,
@@ -35,7 +22,7 @@ const sessionUserRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     // Who is signed in, and maybe a re-issued token: per user and per moment, never from a cache.
     reply.header('cache-control', 'no-store')
     const user = request.user
-    const human = await liveHuman(user.userId, () => unauthorized(ACCOUNT_GONE))
+    const human = await identity.liveHuman(user.userId, () => unauthorized(ACCOUNT_GONE))
     const impersonating = user.impersonatedBy !== undefined
     // An admin looking at a blocked account sees the block as data; the owner is signed out.
     if (human.admin_disable === 1 && !impersonating) throw unauthorized(BLOCKED_MESSAGE)
@@ -57,7 +44,7 @@ const sessionUserRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     }
 
     const claims: TokenClaims = { ...user, isAdmin }
-    const info = userInfo(claims, human, identity.shownWebhooks(managedWebhooks), await activeProfileName(engine, human, request.log))
+    const info = userInfo(claims, human, identity.shownWebhooks(managedWebhooks), await identity.activeProfileName(human, request.log))
     // The engine changes the active profile behind the service's back (active hours, bot commands):
     // hand out a token with the new profile, keeping the original expiry.
     if (human.current_profile_no !== user.profileNo) {
@@ -74,17 +61,7 @@ const sessionUserRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     config: { rateLimit: rateLimits.authRead },
     schema: { tags: ['auth'], summary: 'Pauses or resumes the caller\'s own alert delivery', response: { 200: AlertsToggleSchema, ...errors(400, 401, 404, 429, 503) } }
   }, async (request) => {
-    const human = await liveHuman(request.user.userId, () => notFound('User not found.'))
-    if (human.admin_disable === 1) throw badRequest('Your account has been disabled by an administrator.')
-    const enable = human.enabled !== 1
-    try {
-      if (enable) await engine.humans.start(human.id)
-      else await engine.humans.stop(human.id)
-    } catch (error) {
-      if (error instanceof EngineError && error.kind === 'not_found') throw notFound('User not found.')
-      throw engineUnavailable()
-    }
-    return { enabled: enable }
+    return { enabled: await identity.toggleAlerts(request.user.userId) }
   })
 
   fastify.post('/logout', {

@@ -8,7 +8,7 @@ import { errors } from '../../schemas/common.js'
  * PoracleJS has none, which is a 501 naming the engine.
  */
 const dtsRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
-  const { engine, auth } = fastify
+  const { engineConfig, auth } = fastify
 
   fastify.get('/dts', {
     onRequest: auth.authenticate,
@@ -17,7 +17,7 @@ const dtsRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       summary: 'Message templates (DTS) for previews, as the engine serves them',
       response: { 200: Type.Array(Type.Record(Type.String(), Type.Unknown())), ...errors(401, 500, 501) }
     }
-  }, async () => engine.dts.templates())
+  }, async () => engineConfig.dts())
 }
 
 export default dtsRoutes

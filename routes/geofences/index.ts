@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import { errors } from '../../schemas/common.js'
-import { MAX_FENCES_PER_USER, type UserFence } from '../../plugins/domain/user-geofences.js'
 import {
   FenceCreateSchema, FenceIdParamsSchema, FenceRenameSchema, GeoJsonExportSchema, GeoJsonImportSchema,
   ImportRefusalSchema, ImportResultSchema, RegionSchema, UserFenceSchema
@@ -16,9 +15,7 @@ const IMPORT_LIMIT_BYTES = 5 * 1024 * 1024
  * `disable_user_geofences` (activation also by `disable_areas`). Another user's fence answers 404.
  */
 const geofenceRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
-  const { auth, featureGates, userGeofences, koji, userWriteLock } = fastify
-  /** Fence writes change the user's area lists too, so they take the user's turn like every area write. */
-  const mine = <T>(userId: string, work: () => Promise<T>) => userWriteLock.run(userId, work)
+  const { auth, featureGates, userGeofences, koji } = fastify
   const fenceGate = featureGates.gate('disable_user_geofences')
   const areasGate = featureGates.gate('disable_areas')
 
@@ -35,18 +32,18 @@ const geofenceRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     schema: { tags: ['geofences'], body: FenceCreateSchema, response: { 201: UserFenceSchema, ...errors(400, 401, 403, 409, 500, 502, 503) } }
   }, async (request, reply) => {
     const activate = !(await featureGates.isDisabled('disable_areas'))
-    return reply.code(201).send(await mine(request.user.userId, () => userGeofences.create(request.user.userId, request.body, { activate })))
+    return reply.code(201).send(await userGeofences.create(request.user.userId, request.body, { activate }))
   })
 
   fastify.put('/custom/:id', {
     preHandler: fenceGate,
     schema: { tags: ['geofences'], params: FenceIdParamsSchema, body: FenceRenameSchema, response: { 200: UserFenceSchema, ...errors(400, 401, 403, 404, 409, 500, 503) } }
-  }, async (request) => mine(request.user.userId, () => userGeofences.rename(request.user.userId, request.params.id, request.body)))
+  }, async (request) => userGeofences.rename(request.user.userId, request.params.id, request.body))
 
   fastify.delete('/custom/:id', {
     schema: { tags: ['geofences'], params: FenceIdParamsSchema, response: { 204: Type.Null(), ...errors(401, 404, 409, 500, 502, 503) } }
   }, async (request, reply) => {
-    await mine(request.user.userId, () => userGeofences.delete(request.user.userId, request.params.id))
+    await userGeofences.delete(request.user.userId, request.params.id)
     return reply.code(204).send(null)
   })
 
@@ -60,7 +57,7 @@ const geofenceRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       preHandler: [fenceGate, areasGate],
       schema: { tags: ['geofences'], params: FenceIdParamsSchema, response: { 204: Type.Null(), ...errors(401, 403, 404, 409, 500, 503) } }
     }, async (request, reply) => {
-      await mine(request.user.userId, () => userGeofences[action](request.user.userId, request.params.id))
+      await userGeofences[action](request.user.userId, request.params.id)
       return reply.code(204).send(null)
     })
   }
@@ -96,28 +93,11 @@ const geofenceRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       throw error
     }
   }, async (request, reply) => {
-    const { userId } = request.user
-    const { inputs, errors: problems, warnings } = readFeatures(request.body.features)
-    if (problems.length === 0 && inputs.length === 0) problems.push({ featureName: 'file', reason: 'the file has no features' })
-    for (const input of inputs) {
-      const reason = userGeofences.inputProblem(input)
-      if (reason !== null) problems.push({ featureName: input.displayName, reason })
-    }
-    const existing = await userGeofences.count(userId)
-    if (problems.length === 0 && existing + inputs.length > MAX_FENCES_PER_USER) {
-      problems.push({ featureName: 'file', reason: `you have ${existing} geofences; importing ${inputs.length} would pass the limit of ${MAX_FENCES_PER_USER}` })
-    }
+    const { inputs, errors: readProblems, warnings } = readFeatures(request.body.features)
+    const { created, problems } = await userGeofences.importAll(request.user.userId, inputs, readProblems)
     if (problems.length > 0) {
       return reply.code(400).send({ error: 'The file has features that cannot be imported; nothing was created.', errors: problems, warnings })
     }
-    const created: UserFence[] = []
-    await mine(userId, async () => {
-      try {
-        for (const input of inputs) created.push(await userGeofences.create(userId, input, { activate: false, reloadEngine: false }))
-      } finally {
-        if (created.length > 0) await userGeofences.feedChanged()
-      }
-    })
     return reply.code(201).send({ created, errors: [], warnings })
   })
 }

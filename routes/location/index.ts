@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
-import { EngineError } from '../../plugins/data/engine.js'
-import { notFound, notSupported } from '../../plugins/edge/errors.js'
+import { notSupported } from '../../plugins/edge/errors.js'
 import { errors } from '../../schemas/common.js'
 import {
   AddressMatchSchema, AddressNameSchema, GeocodeQuerySchema, LanguageSavedSchema, LanguageSchema, LanguageWriteSchema, LocationAnswerSchema, LocationSchema,
@@ -18,7 +17,7 @@ const placesUnsupported = () => notSupported('Saved places are not supported: th
  * not gated: it is a delivery setting, not a location).
  */
 const locationRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
-  const { auth, engine, engineDb, featureGates, geocoder, rateLimits, userWriteLock } = fastify
+  const { auth, featureGates, geocoder, location, rateLimits } = fastify
   const locationGate = featureGates.gate('disable_location')
   const geocoderGates = [locationGate, featureGates.gate('disable_nominatim')]
 
@@ -28,21 +27,18 @@ const locationRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     preHandler: locationGate,
     schema: { tags: ['location'], response: { 200: LocationAnswerSchema, ...errors(401, 403, 404, 500) } }
   }, async (request) => {
-    const { userId } = request.user
-    const [human, rows, search] = await Promise.all([engine.humans.one(userId), engine.profiles.list(userId), geocoder.available()])
-    // The profile row is the source; a PoracleJS user without one has the pin only on the human.
-    const active = rows.find((r) => Number(r.profile_no) === Number(human.current_profile_no)) ?? human
-    return { latitude: Number(active.latitude), longitude: Number(active.longitude), geocoder: search }
+    const [pin, search] = await Promise.all([location.pin(request.user.userId), geocoder.available()])
+    return { ...pin, geocoder: search }
   })
 
   fastify.put('/', {
     preHandler: locationGate,
     schema: { tags: ['location'], body: LocationSchema, response: { 200: LocationSchema, ...errors(400, 401, 403, 404, 409, 500, 503) } }
-  }, async (request) => userWriteLock.run(request.user.userId, async () => {
+  }, async (request) => {
     const { latitude, longitude } = request.body
-    await engine.humans.setLocation(request.user.userId, latitude, longitude)
+    await location.setPin(request.user.userId, latitude, longitude)
     return { latitude, longitude }
-  }))
+  })
 
   fastify.get('/geocode', {
     preHandler: geocoderGates,
@@ -74,16 +70,6 @@ const locationRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   const MapUrlSchema = Type.Object({ url: Type.String() })
   const Latitude = Type.Number({ minimum: -90, maximum: 90 })
   const Longitude = Type.Number({ minimum: -180, maximum: 180 })
-  /** The engine's static map image address; an engine without a tile server (or failing) has none: 404. */
-  const mapOrNotFound = async (make: () => Promise<string>): Promise<{ url: string }> => {
-    try {
-      return { url: await make() }
-    } catch (err) {
-      if (!(err instanceof EngineError)) throw err
-      throw notFound('No map for this place.')
-    }
-  }
-
   fastify.get('/staticmap', {
     preHandler: locationGate,
     schema: {
@@ -92,7 +78,7 @@ const locationRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       querystring: Type.Object({ lat: Latitude, lon: Longitude }, { additionalProperties: false }),
       response: { 200: MapUrlSchema, ...errors(400, 401, 403, 404) }
     }
-  }, async (request) => mapOrNotFound(() => engine.geofence.locationMap(request.query.lat, request.query.lon)))
+  }, async (request) => ({ url: await location.pinMap(request.query.lat, request.query.lon) }))
 
   fastify.get('/distancemap', {
     preHandler: locationGate,
@@ -102,29 +88,18 @@ const locationRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       querystring: Type.Object({ lat: Latitude, lon: Longitude, distance: Type.Integer({ minimum: 0, maximum: 10_726_000 }) }, { additionalProperties: false }),
       response: { 200: MapUrlSchema, ...errors(400, 401, 403, 404) }
     }
-  }, async (request) => mapOrNotFound(() => engine.geofence.distanceMap(request.query.lat, request.query.lon, request.query.distance)))
+  }, async (request) => ({ url: await location.circleMap(request.query.lat, request.query.lon, request.query.distance) }))
 
   fastify.get('/language', {
     schema: { tags: ['location'], response: { 200: LanguageSchema, ...errors(401, 404, 500) } }
-  }, async (request) => ({ language: (await engine.humans.one(request.user.userId)).language ?? null }))
+  }, async (request) => ({ language: await location.language(request.user.userId) }))
 
   fastify.put('/language', {
     schema: { tags: ['location'], body: LanguageWriteSchema, response: { 200: LanguageSavedSchema, ...errors(400, 401, 404, 409, 500, 503) } }
-  }, async (request) => userWriteLock.run(request.user.userId, async () => {
-    // Read, write and the undo on a failed reload belong together: a second change in between would be undone.
-    const { userId } = request.user
-    const { language } = request.body
-    const human = await engine.humans.one(userId)
-    const write = (value: string | null) => engineDb.setLanguage(userId, value)
-    await write(language)
-    try {
-      await engine.reload()
-    } catch (err) {
-      await write(human.language).catch((undoErr: unknown) => request.log.error({ err: undoErr }, 'could not restore the notification language'))
-      throw err
-    }
-    return { language }
-  }))
+  }, async (request) => {
+    await location.setLanguage(request.user.userId, request.body.language, request.log)
+    return { language: request.body.language }
+  })
 }
 
 export default locationRoutes

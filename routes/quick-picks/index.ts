@@ -14,7 +14,7 @@ const actorOf = (request: FastifyRequest): Actor => ({ userId: request.user.user
  * lock: the uids an apply records are the ones that appeared during it, so no other change may run then.
  */
 const quickPickRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
-  const { auth, quickPicks, userWriteLock } = fastify
+  const { auth, quickPicks } = fastify
   const user = { onRequest: auth.authenticate }
   const admin = { onRequest: [auth.authenticate, auth.requireAdmin] }
   const tags = ['quick-picks']
@@ -44,7 +44,7 @@ const quickPickRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       body: QuickPickWriteSchema,
       response: { 200: QuickPickSchema, ...errors(400, 401, 403, 404, 409) }
     }
-  }, async (request) => userWriteLock.run(request.user.userId, () => quickPicks.saveOwn(request.body, actorOf(request))))
+  }, async (request) => quickPicks.saveOwn(request.body, actorOf(request)))
 
   fastify.put('/user/:id', {
     ...user,
@@ -73,18 +73,18 @@ const quickPickRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   fastify.post('/:id/apply', {
     ...user,
     schema: { tags, summary: 'Create the pick\'s alarms and remember which ones', params, body: ApplyOptionsSchema, response: applyResponses }
-  }, async (request) => userWriteLock.run(request.user.userId, () => quickPicks.apply(request.params.id, actorOf(request), request.body)))
+  }, async (request) => quickPicks.apply(request.params.id, actorOf(request), request.body))
 
   fastify.post('/:id/reapply', {
     ...user,
     schema: { tags, summary: 'Replace the alarms of an earlier apply (checked before anything is removed)', params, body: ApplyOptionsSchema, response: applyResponses }
-  }, async (request) => userWriteLock.run(request.user.userId, () => quickPicks.reapply(request.params.id, actorOf(request), request.body)))
+  }, async (request) => quickPicks.reapply(request.params.id, actorOf(request), request.body))
 
   fastify.delete('/:id/remove', {
     ...user,
     schema: { tags, summary: 'Delete exactly the alarms the apply created', params, response: { 204: Type.Null(), ...errors(400, 401, 404, 409, 500) } }
   }, async (request, reply) => {
-    await userWriteLock.run(request.user.userId, () => quickPicks.remove(request.params.id, actorOf(request)))
+    await quickPicks.remove(request.params.id, actorOf(request))
     return reply.code(204).send(null)
   })
 

@@ -3,10 +3,25 @@ import { badRequest } from '../../plugins/edge/errors.js'
 import { ANONYMOUS_KEYS, HIDDEN_KEYS, READ_ONLY_KEYS, isVisibleToUsers } from '../../plugins/data/site-settings.js'
 import { errors } from '../../schemas/common.js'
 import { SettingKeySchema, SettingWriteSchema, SiteSettingSchema } from '../../schemas/settings.js'
+import { DiscordConfigSchema, TelegramConfigSchema } from '../../schemas/server-profile.js'
 
-/** Site settings: admins read and write everything; users read the public allow-list; the login page reads a few. */
+/**
+ * Site settings: admins read and write everything; users read the public allow-list; the login page reads a
+ * few. Beside them, the read-only chat platform and Telegram cards of the admin settings page, masked.
+ */
 const settingsRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
-  const { siteSettings, auth, rateLimits } = fastify
+  const { siteSettings, auth, rateLimits, serverProfile } = fastify
+  const admin = { onRequest: [auth.authenticate, auth.requireAdmin] }
+
+  fastify.get('/discord-config', {
+    ...admin,
+    schema: { tags: ['settings'], summary: 'The chat platform configuration, masked (admin)', response: { 200: DiscordConfigSchema, ...errors(401, 403) } }
+  }, async () => serverProfile.chatPlatformCard())
+
+  fastify.get('/telegram-config', {
+    ...admin,
+    schema: { tags: ['settings'], summary: 'The Telegram configuration, masked (admin)', response: { 200: TelegramConfigSchema, ...errors(401, 403) } }
+  }, async () => serverProfile.telegramCard())
 
   fastify.get('/', {
     onRequest: auth.authenticate,

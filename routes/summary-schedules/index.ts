@@ -2,13 +2,10 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import { badRequest } from '../../plugins/edge/errors.js'
 import { errors } from '../../schemas/common.js'
-import { parseActiveHours, type ActiveHoursInput } from '../../schemas/profiles.js'
+import { checkActiveHoursEarly, parseActiveHours } from '../../schemas/profiles.js'
 import {
   AlertTypeParamsSchema, SUMMARY_ALERT_TYPES, SummaryCapabilitySchema, SummaryScheduleSchema, SummaryScheduleWriteSchema
 } from '../../schemas/summary-schedules.js'
-
-/** The engine answers parsed JSON or, from older builds, the stored text. */
-const activeHoursText = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value ?? []))
 
 /**
  * Quest summary schedules (`/api/summary-schedules`, gated by `disable_quests`): one per user, not per
@@ -16,7 +13,7 @@ const activeHoursText = (value: unknown) => (typeof value === 'string' ? value :
  * only from the token.
  */
 const summaryScheduleRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
-  const { auth, engine, featureGates, rateLimits } = fastify
+  const { auth, summarySchedules, featureGates, rateLimits } = fastify
 
   fastify.addHook('onRequest', auth.authenticate)
   // Before body validation and the gate, so a wrong type never costs an engine call.
@@ -26,12 +23,7 @@ const summaryScheduleRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       throw badRequest(`Invalid alarm type: ${alertType.slice(0, 32)}`, { details: [{ field: '/alertType', message: `must be one of: ${SUMMARY_ALERT_TYPES.join(', ')}` }] })
     }
   })
-  // Active hours sent as JSON text are checked before any hook that asks the engine, so bad input never
-  // costs an engine call (parseActiveHours copes with a body the schema has not checked yet).
-  fastify.addHook('preValidation', async (request) => {
-    const body = request.body as { activeHours?: ActiveHoursInput } | undefined
-    if (body?.activeHours !== undefined) parseActiveHours(body.activeHours)
-  })
+  fastify.addHook('preValidation', checkActiveHoursEarly)
   fastify.addHook('preHandler', featureGates.gate('disable_quests'))
 
   fastify.get('/capability', {
@@ -40,18 +32,11 @@ const summaryScheduleRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
 
   fastify.get('/', {
     schema: { tags: ['summary-schedules'], response: { 200: Type.Array(SummaryScheduleSchema), ...errors(401, 403, 500, 501, 503) } }
-  }, async (request) => {
-    const schedules = await engine.summaries.list(request.user.userId)
-    return schedules.map((s) => ({ alertType: s.alert_type, activeHours: activeHoursText(s.active_hours) }))
-  })
+  }, async (request) => summarySchedules.list(request.user.userId))
 
   fastify.get('/:alertType', {
     schema: { tags: ['summary-schedules'], params: AlertTypeParamsSchema, response: { 200: SummaryScheduleSchema, ...errors(400, 401, 403, 500, 501, 503) } }
-  }, async (request) => {
-    const alertType = request.params.alertType.toLowerCase()
-    const schedule = await engine.summaries.get(request.user.userId, alertType)
-    return { alertType, activeHours: schedule === null ? '[]' : activeHoursText(schedule.active_hours) }
-  })
+  }, async (request) => summarySchedules.get(request.user.userId, request.params.alertType.toLowerCase()))
 
   fastify.put('/:alertType', {
     config: { rateLimit: rateLimits.authRead },
@@ -63,7 +48,7 @@ const summaryScheduleRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     }
   }, async (request, reply) => {
     const activeHours = parseActiveHours(request.body.activeHours)
-    await engine.summaries.set(request.user.userId, request.params.alertType.toLowerCase(), activeHours)
+    await summarySchedules.set(request.user.userId, request.params.alertType.toLowerCase(), activeHours)
     return reply.code(204).send(null)
   })
 
@@ -71,7 +56,7 @@ const summaryScheduleRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     config: { rateLimit: rateLimits.authRead },
     schema: { tags: ['summary-schedules'], params: AlertTypeParamsSchema, response: { 204: Type.Null(), ...errors(400, 401, 403, 429, 500, 501, 503) } }
   }, async (request, reply) => {
-    await engine.summaries.delete(request.user.userId, request.params.alertType.toLowerCase())
+    await summarySchedules.delete(request.user.userId, request.params.alertType.toLowerCase())
     return reply.code(204).send(null)
   })
 
@@ -80,7 +65,7 @@ const summaryScheduleRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     config: { rateLimit: rateLimits.testAlert },
     schema: { tags: ['summary-schedules'], params: AlertTypeParamsSchema, response: { 204: Type.Null(), ...errors(400, 401, 403, 429, 500, 501, 503) } }
   }, async (request, reply) => {
-    await engine.summaries.trigger(request.user.userId, request.params.alertType.toLowerCase())
+    await summarySchedules.trigger(request.user.userId, request.params.alertType.toLowerCase())
     return reply.code(204).send(null)
   })
 }

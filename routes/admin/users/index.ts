@@ -12,7 +12,7 @@ import {
  * create actions go through the engine where it has a route for them.
  */
 const adminUserRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
-  const { auth, adminUsers, userWriteLock, alarmExplanations } = fastify
+  const { auth, adminUsers, alarmExplanations } = fastify
   const admin = { onRequest: [auth.authenticate, auth.requireAdmin] }
   const tags = ['admin']
 
@@ -58,7 +58,7 @@ const adminUserRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       response: { 200: AdminUserDetailSchema, ...errors(400, 401, 403, 404, 409, 500, 503) }
     }
   }, async (request) => {
-    await userWriteLock.run(request.query.id, () => adminUsers.update(request.query.id, request.body))
+    await adminUsers.update(request.query.id, request.body)
     return adminUsers.one(request.query.id)
   })
 
@@ -82,7 +82,7 @@ const adminUserRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     ...admin,
     config: { audit: { action: 'user.delete-alarms' } },
     schema: { tags, summary: 'Delete every alarm of the user (all types and profiles)', querystring: UserIdQuerySchema, response: { 200: DeletedAlarmsSchema, ...errors(400, 401, 403, 404, 409, 500) } }
-  }, async (request) => ({ deleted: await userWriteLock.run(request.query.id, () => adminUsers.deleteAlarms(request.query.id)) }))
+  }, async (request) => ({ deleted: await adminUsers.deleteAlarms(request.query.id) }))
 
   fastify.delete('/users', {
     ...admin,
@@ -90,7 +90,7 @@ const adminUserRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     schema: { tags, summary: 'Delete the user and everything of theirs, atomically', querystring: UserIdQuerySchema, response: { 204: Type.Null(), ...errors(400, 401, 403, 404, 409, 500) } }
   }, async (request, reply) => {
     // Under the user's write lock: no alarm or profile change of theirs runs while they are purged.
-    await userWriteLock.run(request.query.id, () => adminUsers.purge(request.query.id, request.user.userId))
+    await adminUsers.purge(request.query.id, request.user.userId)
     request.log.info({ event: 'AdminUserPurged', admin: request.user.userId }, 'admin purged a user')
     return reply.code(204).send(null)
   })

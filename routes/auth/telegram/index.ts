@@ -1,7 +1,7 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { badRequest, unauthorized } from '../../../plugins/edge/errors.js'
 import { telegramBotUsername, telegramConfigured } from '../../../plugins/data/chat-platform.js'
-import { activeProfileName, userInfo } from '../../../plugins/domain/identity.js'
+import { userInfo } from '../../../plugins/domain/identity.js'
 import { SignInError } from '../../../schemas/refusals.js'
 import { newTokenSid } from '../../../plugins/edge/auth.js'
 import { errors } from '../../../schemas/common.js'
@@ -24,7 +24,7 @@ const WidgetBodySchema = Type.Object({
 
 /** Telegram login widget: `POST /verify` checks the signed widget data; `GET /config` feeds the login page. */
 const telegramRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
-  const { config, clock, auth, identity, engine, siteSettings, rateLimits } = fastify
+  const { config, clock, auth, identity, siteSettings, rateLimits } = fastify
   const enabled = telegramConfigured(config)
 
   fastify.post('/verify', {
@@ -57,7 +57,7 @@ const telegramRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     })
     const { claims, human, roles } = result
     const { token } = auth.mint({ ...claims, sid: newTokenSid() }, config.JWT_EXPIRATION_MINUTES)
-    return { token, user: userInfo(claims, human, identity.shownWebhooks(roles.managedWebhooks), await activeProfileName(engine, human, request.log)) }
+    return { token, user: userInfo(claims, human, identity.shownWebhooks(roles.managedWebhooks), await identity.activeProfileName(human, request.log)) }
   })
 
   fastify.get('/config', {

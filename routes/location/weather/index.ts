@@ -9,7 +9,7 @@ import { AreaWeatherSchema, WeatherAreasBodySchema, WeatherSchema } from '../../
  * points such as the centres of the user's areas (none without a scanner).
  */
 const weatherRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
-  const { auth, featureGates, scanner, engine } = fastify
+  const { auth, featureGates, scanner, location } = fastify
 
   fastify.addHook('onRequest', auth.authenticate)
   fastify.addHook('preHandler', featureGates.gate('disable_location'))
@@ -17,13 +17,8 @@ const weatherRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   fastify.get('/', {
     schema: { tags: ['location', 'scanner'], response: { 200: WeatherSchema, 204: Type.Null(), ...errors(401, 403, 404, 500) } }
   }, async (request, reply) => {
-    if (!scanner.configured) return reply.code(204).send(null)
-    const human = await engine.humans.one(request.user.userId)
-    const lat = Number(human.latitude)
-    const lon = Number(human.longitude)
-    if (lat === 0 && lon === 0) return reply.code(204).send(null)
-    const [found] = await scanner.weatherAt([{ lat, lon }])
-    return found === undefined ? reply.code(204).send(null) : found
+    const found = await location.weatherAtPin(request.user.userId)
+    return found === null ? reply.code(204).send(null) : found
   })
 
   fastify.post('/areas', {

@@ -6,7 +6,7 @@ import { useSubmit } from '../../forms/useSubmit'
 import { LANGUAGES } from '../../i18n'
 import { isTrue, type SettingValues } from './settings-api'
 import type { SiteSetting } from '../../types'
-import { TextSettingsForm } from './TextSettingsForm'
+import { TextSettingsCard } from './TextSettingsForm'
 
 type Save = (key: string, value: string | null, category: string) => Promise<void>
 
@@ -80,22 +80,18 @@ export function LinksCard ({ settings, onSaved }: { settings: SettingValues, onS
   const { t } = useTranslation()
   const refusedAddress = t('siteSettings.links.refusedAddress')
   return (
-    <section className='card' aria-labelledby='links-title' id='links'>
-      <h2 id='links-title'>{t('siteSettings.links.title')}</h2>
-      <p className='help'>{t('siteSettings.links.help')}</p>
-      <TextSettingsForm
-        settings={settings}
-        category='branding'
-        submit={t('siteSettings.links.save')}
-        onSaved={onSaved}
-        fields={[
-          { key: 'signup_url', label: t('siteSettings.links.signup'), help: t('siteSettings.links.signupHelp'), refused: refusedAddress, url: true },
-          { key: 'custom_page_name', label: t('siteSettings.links.pageName'), help: t('siteSettings.links.pageNameHelp'), refused: t('siteSettings.links.refusedName'), maxLength: 80 },
-          { key: 'custom_page_url', label: t('siteSettings.links.pageUrl'), help: t('siteSettings.links.pageUrlHelp'), refused: refusedAddress, url: true },
-          { key: 'custom_page_icon', label: t('siteSettings.links.pageIcon'), help: t('siteSettings.links.pageIconHelp'), refused: t('siteSettings.links.refusedIcon'), maxLength: 8 }
-        ]}
-      />
-    </section>
+    <TextSettingsCard
+      group='links'
+      category='branding'
+      settings={settings}
+      onSaved={onSaved}
+      fields={[
+        { key: 'signup_url', label: t('siteSettings.links.signup'), help: t('siteSettings.links.signupHelp'), refused: refusedAddress, url: true },
+        { key: 'custom_page_name', label: t('siteSettings.links.pageName'), help: t('siteSettings.links.pageNameHelp'), refused: t('siteSettings.links.refusedName'), maxLength: 80 },
+        { key: 'custom_page_url', label: t('siteSettings.links.pageUrl'), help: t('siteSettings.links.pageUrlHelp'), refused: refusedAddress, url: true },
+        { key: 'custom_page_icon', label: t('siteSettings.links.pageIcon'), help: t('siteSettings.links.pageIconHelp'), refused: t('siteSettings.links.refusedIcon'), maxLength: 8 }
+      ]}
+    />
   )
 }
 
@@ -103,19 +99,14 @@ export function LinksCard ({ settings, onSaved }: { settings: SettingValues, onS
 export function LimitsCard ({ settings, onSaved }: { settings: SettingValues, onSaved: (rows: SiteSetting[]) => void }) {
   const { t } = useTranslation()
   return (
-    <section className='card' aria-labelledby='limits-title' id='limits'>
-      <h2 id='limits-title'>{t('siteSettings.limits.title')}</h2>
-      <p className='help'>{t('siteSettings.limits.help')}</p>
-      <TextSettingsForm
-        settings={settings}
-        category='limits'
-        submit={t('siteSettings.limits.save')}
-        onSaved={onSaved}
-        fields={[
-          { key: 'max_profiles_per_user', label: t('siteSettings.limits.maxProfiles'), help: t('siteSettings.limits.maxProfilesHelp'), refused: t('siteSettings.limits.refused'), whole: { min: 1, max: 100 }, maxLength: 3 }
-        ]}
-      />
-    </section>
+    <TextSettingsCard
+      group='limits'
+      settings={settings}
+      onSaved={onSaved}
+      fields={[
+        { key: 'max_profiles_per_user', label: t('siteSettings.limits.maxProfiles'), help: t('siteSettings.limits.maxProfilesHelp'), refused: t('siteSettings.limits.refused'), whole: { min: 1, max: 100 }, maxLength: 3 }
+      ]}
+    />
   )
 }
 
@@ -166,36 +157,31 @@ function IconSetCheck ({ address, folder }: { address: string, folder: string })
 export function IconSetsCard ({ settings, onSaved }: { settings: SettingValues, onSaved: (rows: SiteSetting[]) => void }) {
   const { t } = useTranslation()
   return (
-    <section className='card' aria-labelledby='icons-title' id='icons'>
-      <h2 id='icons-title'>{t('siteSettings.icons.title')}</h2>
-      <p className='help'>{t('siteSettings.icons.help')}</p>
-      <TextSettingsForm
-        settings={settings}
-        category='icons'
-        submit={t('siteSettings.icons.save')}
-        onSaved={onSaved}
-        before={(fill) => (
-          <fieldset className='field'>
-            <legend>{t('siteSettings.icons.presets')}</legend>
-            <span className='help'>{t('siteSettings.icons.presetsHelp')}</span>
-            <div className='row'>
-              {PRESETS.map((preset) => (
-                <button key={preset.id} type='button' className='button' onClick={() => { fill(Object.fromEntries(ICON_CATEGORIES.map(([key]) => [key, preset.url]))) }}>
-                  {t(`siteSettings.icons.preset.${preset.id}`)}
-                </button>
-              ))}
-            </div>
-          </fieldset>
-        )}
-        fields={ICON_CATEGORIES.map(([key, folder]) => ({
-          key,
-          label: t(`siteSettings.icons.category.${key}`),
-          help: t('siteSettings.icons.fieldHelp', { folder }),
-          refused: t('siteSettings.links.refusedAddress'),
-          url: true,
-          extra: (draft: string) => <IconSetCheck address={draft} folder={folder} />
-        }))}
-      />
-    </section>
+    <TextSettingsCard
+      group='icons'
+      settings={settings}
+      onSaved={onSaved}
+      before={(fill) => (
+        <fieldset className='field'>
+          <legend>{t('siteSettings.icons.presets')}</legend>
+          <span className='help'>{t('siteSettings.icons.presetsHelp')}</span>
+          <div className='row'>
+            {PRESETS.map((preset) => (
+              <button key={preset.id} type='button' className='button' onClick={() => { fill(Object.fromEntries(ICON_CATEGORIES.map(([key]) => [key, preset.url]))) }}>
+                {t(`siteSettings.icons.preset.${preset.id}`)}
+              </button>
+            ))}
+          </div>
+        </fieldset>
+      )}
+      fields={ICON_CATEGORIES.map(([key, folder]) => ({
+        key,
+        label: t(`siteSettings.icons.category.${key}`),
+        help: t('siteSettings.icons.fieldHelp', { folder }),
+        refused: t('siteSettings.links.refusedAddress'),
+        url: true,
+        extra: (draft: string) => <IconSetCheck address={draft} folder={folder} />
+      }))}
+    />
   )
 }

@@ -101,3 +101,15 @@ export function TextSettingsForm ({ fields, settings, category, submit, onSaved,
     </form>
   )
 }
+
+/** A card of one group of text settings: its title, help and button are `siteSettings.<group>.title|help|save`. */
+export function TextSettingsCard ({ group, category = group, ...form }: { group: string, category?: string } & Omit<Parameters<typeof TextSettingsForm>[0], 'category' | 'submit'>) {
+  const { t } = useTranslation()
+  return (
+    <section className='card' aria-labelledby={`${group}-title`} id={group}>
+      <h2 id={`${group}-title`}>{t(`siteSettings.${group}.title`)}</h2>
+      <p className='help'>{t(`siteSettings.${group}.help`)}</p>
+      <TextSettingsForm {...form} category={category} submit={t(`siteSettings.${group}.save`)} />
+    </section>
+  )
+}

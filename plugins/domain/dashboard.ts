@@ -1,0 +1,52 @@
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify'
+import { ALARM_KINDS } from '../../schemas/alarm-types.js'
+import { decoratorPlugin } from '../../lib/decorator-plugin.js'
+
+/**
+ * The dashboard's figures: alarm counts per type for the active profile, and the member's place in words
+ * (the pin as an address where the site has a geocoder, the areas that hold it, and how many alarms are
+ * measured from the pin). The place is a decoration, so a geocoder or engine that cannot answer leaves its
+ * parts empty (and logged) instead of failing the page.
+ */
+function createDashboard (fastify: FastifyInstance) {
+  const { areaSelection, engine, geocoder } = fastify
+
+  async function address (lat: number, lon: number, lang: string | undefined, requestLog: FastifyBaseLogger): Promise<string | null> {
+    if (!await geocoder.available()) return null
+    try {
+      return (await geocoder.reverse(lat, lon, lang)).label
+    } catch (err) {
+      requestLog.warn({ reason: (err as Error).name }, 'dashboard place: no address from the geocoder')
+      return null
+    }
+  }
+
+  return {
+    async counts (userId: string): Promise<Record<string, number>> {
+      const { alarms } = await engine.tracking.all(userId)
+      return Object.fromEntries(ALARM_KINDS.map((k) => [k.dashboardKey, alarms[k.type].length]))
+    },
+
+    async place (userId: string, lat: number, lon: number, lang: string | undefined, requestLog: FastifyBaseLogger) {
+      const [words, areas, distanceAlarms] = await Promise.all([
+        address(lat, lon, lang, requestLog),
+        engine.orFallback(async () => areaSelection.at(userId, lat, lon), { log: requestLog, message: 'dashboard place: alarm engine geofences unavailable', fallback: [] }),
+        engine.orFallback(async () => {
+          const { alarms } = await engine.tracking.all(userId)
+          return Object.values(alarms).flat().filter((alarm) => Number(alarm.distance ?? 0) > 0).length
+        }, { log: requestLog, message: 'dashboard place: alarm engine tracking unavailable', fallback: 0 })
+      ])
+      return { address: words, areas, distanceAlarms }
+    }
+  }
+}
+
+export type Dashboard = ReturnType<typeof createDashboard>
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    dashboard: Dashboard
+  }
+}
+
+export default decoratorPlugin('dashboard', createDashboard, ['engine', 'area-selection', 'geocoder'])
