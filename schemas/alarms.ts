@@ -116,7 +116,11 @@ export const batchCreateResultSchema = (type: AlarmType) => Type.Object({
     status: Type.Union([Type.Literal('created'), Type.Literal('duplicate'), Type.Literal('refused')]),
     alarm: Type.Optional(alarmSchema(type)),
     reason: Type.Optional(Type.String({ description: 'Why it was refused: a rule of the service or the alarm engine\'s own message.' })),
-    details: Type.Optional(Type.Array(FieldProblemSchema))
+    details: Type.Optional(Type.Array(FieldProblemSchema)),
+    collision: Type.Optional(Type.Object({
+      code: Type.Union([Type.Literal('present'), Type.Literal('takeover'), Type.Literal('same-key'), Type.Literal('repeated')]),
+      uid: Type.Union([Type.Integer(), Type.Null()])
+    }, { description: 'For a duplicate, or an item refused because it meets one of the caller\'s alarms: which alarm (`uid`, null for an earlier item of the batch) and how: `present` it is stored already, `takeover` the engine would rewrite it, `same-key` the table keeps one per key, `repeated` an earlier item.' }))
   }))
 })
 

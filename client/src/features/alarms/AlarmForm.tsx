@@ -6,7 +6,7 @@ import type { AlarmTypeDescriptor, FieldDescriptor } from '../../alarm-types'
 import { useSubmit } from '../../forms/useSubmit'
 import { loadEngineConfig } from '../../pickers/game-data'
 import { useGymPickerAvailable } from '../../pickers/useGameData'
-import { describeParts, type Vocabulary } from './describe'
+import { describeAlarm, describeParts, type Vocabulary } from './describe'
 import { loadAlarmDefaults, rememberSection, sectionOpen } from './editor-data'
 import { FieldInput } from './FieldInput'
 import { formFields, initialValues, serverErrors, toBody, validate, type Alarm, type FieldErrors, type FormValues } from './form-model'
@@ -56,6 +56,8 @@ interface Props {
   /** The alarm being edited; a new alarm when absent. */
   alarm?: Alarm | undefined
   vocabulary: Vocabulary
+  /** The member's alarms of this type: a refused create names the one it meets, in words. */
+  mine?: Alarm[] | undefined
   onDone: (outcome: Outcome) => void
   onCancel: () => void
   /**
@@ -91,7 +93,7 @@ function Section ({ name, title, fallback, force, children }: { name: string, ti
  * refused. Checked before sending; the server's field errors land at their fields; an edit sends only
  * what changed, so fields the form does not show are kept.
  */
-export function AlarmForm ({ type, alarm, vocabulary, onDone, onCancel, onSubmitBody }: Props) {
+export function AlarmForm ({ type, alarm, vocabulary, mine = [], onDone, onCancel, onSubmitBody }: Props) {
   const { t, i18n } = useTranslation()
   const headingId = useId()
   const creating = alarm === undefined
@@ -120,6 +122,22 @@ export function AlarmForm ({ type, alarm, vocabulary, onDone, onCancel, onSubmit
   const chosen = picking === null ? [] : picks.length > 0 && picks.at(-1) === current ? picks : current === '' ? [] : [current]
   const [errors, setErrors] = useState<FieldErrors>({})
   const [problem, setProblem] = useState<{ message: string, tone: 'error' | 'warning', extra: string[] } | null>(null)
+  /** A create refused because it meets one of the member's alarms that taking the new values would fix: its uid. */
+  const [takeOver, setTakeOver] = useState<number | null>(null)
+  const refusalRef = useRef<HTMLDivElement>(null)
+  /** Counts the refusals to bring into view: each takes focus once it is drawn. */
+  const [refusals, setRefusals] = useState(0)
+  useEffect(() => { if (refusals > 0) refusalRef.current?.focus() }, [refusals])
+  /** Shows a refusal that no field carries at the button, and takes focus there so it is seen and read out. */
+  const refuse = (refusal: { message: string, tone: 'error' | 'warning', extra: string[] }, existingUid: number | null = null): void => {
+    setProblem(refusal)
+    setTakeOver(existingUid)
+    setRefusals((n) => n + 1)
+  }
+  const existingWords = (uid: number | null | undefined, stored?: Alarm): string | null => {
+    const found = stored ?? mine.find((a) => a.uid === uid)
+    return found === undefined ? null : describeAlarm(type, found, vocabulary)
+  }
   const [report, setReport] = useState<BatchItem[] | null>(null)
   const { busy, run } = useSubmit()
   const formRef = useRef<HTMLFormElement>(null)
@@ -245,14 +263,23 @@ export function AlarmForm ({ type, alarm, vocabulary, onDone, onCancel, onSubmit
         const [only] = answer.results
         // One alarm: its refusal is shown at its fields, as for any other error, and the form stays.
         if (alarms.length === 1 && only !== undefined && only.status !== 'created') {
-          if (only.status === 'duplicate') { onDone({ kind: 'unchanged' }); return }
+          const existing = only.collision?.uid ?? null
+          const words = existingWords(existing, only.alarm as Alarm | undefined)
+          if (only.status === 'duplicate') {
+            refuse({ message: words === null ? t('editor.alreadyHaveThis') : t('editor.alreadyHave', { alarm: words }), tone: 'warning', extra: [] })
+            return
+          }
           const { fields, other } = serverErrors(type, only.details ?? [])
           setErrors(fields)
-          focusFirstError(fields)
           const count = Object.keys(fields).length
-          setProblem(count > 0
-            ? { message: t('fields.errors.summary', { count }), tone: 'error', extra: other }
-            : { message: t('alarms.conflict'), tone: 'warning', extra: [only.reason ?? ''] })
+          if (count > 0) {
+            focusFirstError(fields)
+            setProblem({ message: t('fields.errors.summary', { count }), tone: 'error', extra: other })
+            return
+          }
+          // The alarm it meets can take these values instead, where the engine would otherwise rewrite it.
+          const canUpdate = existing !== null && (only.collision?.code === 'takeover' || only.collision?.code === 'same-key')
+          refuse({ message: words === null ? t('alarms.conflict') : t('editor.alreadyLike', { alarm: words }), tone: 'warning', extra: [only.reason ?? ''] }, canUpdate ? existing : null)
           return
         }
         setReport(answer.results)
@@ -263,8 +290,23 @@ export function AlarmForm ({ type, alarm, vocabulary, onDone, onCancel, onSubmit
       if (Object.keys(body).length === 0) { onDone({ kind: 'unchanged' }); return }
       const saved = await alarmsApi.update(type, alarm.uid, body)
       onDone({ kind: 'saved', alarm: saved, replaces: alarm.uid })
-    }, (err) => { setProblem(explain(err)) })
+    }, (err) => {
+      const refusal = explain(err)
+      // A save the service refuses as a whole (it would make the alarm another one's copy) is said at the button.
+      if (err instanceof ApiError && err.status === 409) refuse(refusal)
+      else setProblem(refusal)
+    })
   }
+
+  /** The member's alarm that the create met takes the new values (its own uid and place stay). */
+  const updateInstead = (uid: number) => run(async () => {
+    const stored = mine.find((a) => a.uid === uid)
+    const before = stored === undefined ? undefined : initialValues(type, stored)
+    // The grid's selection named the stored alarm's subject: it stays as stored.
+    const next = before !== undefined && MANY.has(type.type) ? { ...values, pokemon_id: before.pokemon_id ?? '', form: before.form ?? '' } : values
+    const saved = await alarmsApi.update(type, uid, toBody(type, next, before))
+    onDone({ kind: 'saved', alarm: saved, replaces: uid })
+  }, (err) => { setProblem(explain(err)) })
 
   if (report !== null) {
     const names = (item: BatchItem): string => MANY.has(type.type)
@@ -388,9 +430,12 @@ export function AlarmForm ({ type, alarm, vocabulary, onDone, onCancel, onSubmit
         {estimateBody !== null && <FormEstimate type={type.type} body={estimateBody} uid={alarm?.uid} />}
         <div role='alert' aria-live='assertive'>
           {problem !== null && (
-            <div className={problem.tone === 'warning' ? 'notice notice-warning' : 'notice notice-error'}>
+            <div ref={refusalRef} tabIndex={-1} className={problem.tone === 'warning' ? 'notice notice-warning' : 'notice notice-error'}>
               <p>{problem.message}</p>
               {problem.extra.map((line) => <p key={line} className='small'>{line}</p>)}
+              {takeOver !== null && (
+                <button type='button' className='button' disabled={busy} onClick={() => { void updateInstead(takeOver) }}>{t('editor.updateThatOne')}</button>
+              )}
             </div>
           )}
         </div>

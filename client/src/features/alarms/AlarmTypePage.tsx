@@ -283,7 +283,7 @@ function AlarmList ({ type }: { type: AlarmTypeDescriptor }) {
         title={editing === 'new' ? t('alarms.addTitle', { type: typeName }) : t('alarms.editTitle')}
         onClose={closeForm}
       >
-        {editing !== null && <AlarmForm type={type} alarm={editing === 'new' ? undefined : editing} vocabulary={vocabulary} onCancel={closeForm} onDone={finished} />}
+        {editing !== null && <AlarmForm type={type} alarm={editing === 'new' ? undefined : editing} vocabulary={vocabulary} mine={list} onCancel={closeForm} onDone={finished} />}
       </Dialog>
       <Dialog open={bulkEditing} variant='sheet' title={t('bulk.title', { count: chosen.length })} onClose={() => { setBulkEditing(false) }}>
         {bulkEditing && <BulkEdit type={type} uids={chosen} onCancel={() => { setBulkEditing(false) }} onDone={bulkDone} />}
