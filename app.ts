@@ -120,6 +120,7 @@ import alarmExplanationRoutes from './routes/alarm-explanations/index.js'
 import templatePreviewRoutes from './routes/template-previews/index.js'
 import spawningNowRoutes from './routes/spawning-now/index.js'
 import sharedSetRoutes from './routes/shared-sets/index.js'
+import sharedLinkRoutes from './routes/s/index.js'
 // The client's pages, for every path the routes do not serve.
 import spa from './plugins/edge/spa.js'
 
@@ -269,6 +270,8 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   await fastify.register(spawningNowRoutes, { prefix: '/api/spawning-now' })
   await fastify.register(templatePreviewRoutes, { prefix: '/api/template-previews' })
   await fastify.register(sharedSetRoutes, { prefix: '/api/shared-sets' })
+  // A shared set's link, outside /api: its page head for link previews (the client's page otherwise).
+  await fastify.register(sharedLinkRoutes)
 
   // Last: the client's pages for every non-API path a browser asks for.
   await fastify.register(spa)

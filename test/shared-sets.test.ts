@@ -297,3 +297,25 @@ t.test('rate-limited per member', async (t) => {
   t.equal(statuses[20], 429, 'the 21st share within a minute waits')
   t.equal((await open(s, (await s.app.inject({ url: '/api/shared-sets/mine', headers: headersOf(s, SHARER) })).json()[0].token)).statusCode, 200, 'another member is not held up')
 })
+
+t.test('the link\'s page carries the title and summary for link previews, without sign-in, and nothing else of the set', async (t) => {
+  const s = await setup(t)
+  const uid = await insertAlarm(s.app.engineDb.pool, 'raid', { id: SHARER, level: 5, ping: 'Elm Street' })
+  const token = (await share(s, { alarms: [{ type: 'raid', uid }], title: 'Raids <b>& "more"</b> $&', displayName: 'Sharon S' })).json().token as string
+  const page = await s.app.inject({ url: `/s/${token}`, headers: { accept: 'text/html' } })
+  t.equal(page.statusCode, 200)
+  t.match(page.headers['content-type'], /text\/html/)
+  const escaped = 'Raids &lt;b&gt;&amp; &quot;more&quot;&lt;/b&gt; $&amp;'
+  t.ok(page.body.includes(`<meta property="og:title" content="${escaped}" />`), 'the title, escaped')
+  t.ok(page.body.includes('<meta property="og:description" content="1 raid alarm" />'), 'the summary')
+  t.ok(page.body.includes(`<title>${escaped}</title>`))
+  for (const secret of ['Sharon', SHARER, 'Elm Street', '"level"', token.slice(0, 10) + 'x']) t.notOk(page.body.includes(secret), `"${secret}" is not in the page`)
+  const metas = page.body.match(/<meta property="og:[a-z]+" content="[^"]*"/g) ?? []
+  t.same(metas.map((m) => m.split('"')[1]), ['og:title', 'og:description', 'og:type'], 'only these Open Graph tags')
+
+  const plain = (await s.app.inject({ url: '/s/AAAAAAAAAAAAAAAAAAAAAA', headers: { accept: 'text/html' } })).body
+  t.notOk(plain.includes('og:title'), 'a link that does not answer: the plain page')
+  await s.app.inject({ method: 'DELETE', url: `/api/shared-sets/${token}`, headers: headersOf(s, SHARER) })
+  t.notOk((await s.app.inject({ url: `/s/${token}`, headers: { accept: 'text/html' } })).body.includes('og:title'), 'revoked: nothing shown')
+  t.equal((await s.app.inject({ url: `/s/${token}` })).statusCode, 404, 'not a browser: a real 404')
+})

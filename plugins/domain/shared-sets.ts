@@ -5,6 +5,7 @@ import { sharedSets } from '../../db/schema/service.js'
 import { toSqlTime } from '../../db/client.js'
 import type { AlarmRow } from '../data/engine.js'
 import { badRequest, featureDisabled, forbidden, notFound } from '../edge/errors.js'
+import type { PageHead } from '../edge/spa.js'
 import { ALARM_FIELDS } from '../../schemas/alarms.js'
 import { ALARM_TYPES, KIND_OF, type AlarmType } from '../../schemas/alarm-types.js'
 import { toTransferAlarm } from '../../schemas/profiles.js'
@@ -23,6 +24,9 @@ type SetRow = typeof sharedSets.$inferSelect
 export const SHARING_OFF_KEY = 'disable_sharing'
 
 const DAY_MS = 86_400_000
+
+/** A token as the links carry it (schemas/shared-sets.ts). */
+const TOKEN_PATTERN = /^[A-Za-z0-9_-]{22}$/
 
 /**
  * Fields of an alarm a shared set never carries: `ping` is the member's own words, and a saved place's
@@ -243,6 +247,16 @@ function createSharedSets (fastify: FastifyInstance) {
     async revoke (userId: string, token: string): Promise<void> {
       const [result] = await db.db.delete(sharedSets).where(and(eq(sharedSets.token, token), eq(sharedSets.ownerUserId, userId)))
       if (result.affectedRows === 0) throw notFound('This shared set does not exist or has ended.')
+    },
+
+    /**
+     * What a link preview shows without sign-in (chat apps read it): the title and the summary in words,
+     * nothing else of the set or its sharer. Null for a link that does not answer (or while sharing is off).
+     */
+    async preview (token: string): Promise<PageHead | null> {
+      if (!TOKEN_PATTERN.test(token) || await siteSettings.isTrue(SHARING_OFF_KEY)) return null
+      const row = await live(token).catch(() => null)
+      return row === null ? null : { title: row.title, description: summaryOf(alarmsOf(row)) }
     },
 
     /** The set as a viewer sees it: title, sharer's chosen name, the alarms, and what this site does not offer. */

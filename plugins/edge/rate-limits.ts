@@ -120,6 +120,8 @@ declare module 'fastify' {
       shareWrite: RateLimitPolicy
       /** Opening shared sets: 60 per 60 s per signed-in user, so nobody walks through guessed links. */
       shareRead: RateLimitPolicy
+      /** A shared set's link page and its preview, without sign-in: 60 per 60 s per IP. */
+      sharePreview: RateLimitPolicy
     }
   }
 }
@@ -148,6 +150,7 @@ export default fp(async (fastify) => {
     testAlert: { max: 5, timeWindow: WINDOW_MS, keyGenerator: (request: FastifyRequest) => `test-alert:user:${request.user.userId}` },
     preview: { max: 30, timeWindow: WINDOW_MS, keyGenerator: (request: FastifyRequest) => `preview:user:${request.user.userId}` },
     shareWrite: { max: 20, timeWindow: WINDOW_MS, keyGenerator: (request: FastifyRequest) => `share-write:user:${request.user.userId}` },
+    sharePreview: policy('share-preview', 60),
     shareRead: { max: 60, timeWindow: WINDOW_MS, keyGenerator: (request: FastifyRequest) => `share-read:user:${request.user.userId}` }
   })
   fastify.addHook('onClose', async () => { await backend.close() })
