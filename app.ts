@@ -121,6 +121,7 @@ import templatePreviewRoutes from './routes/template-previews/index.js'
 import spawningNowRoutes from './routes/spawning-now/index.js'
 import sharedSetRoutes from './routes/shared-sets/index.js'
 import sharedLinkRoutes from './routes/s/index.js'
+import adminSharedSetRoutes from './routes/admin/shared-sets/index.js'
 // The client's pages, for every path the routes do not serve.
 import spa from './plugins/edge/spa.js'
 
@@ -270,6 +271,7 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   await fastify.register(spawningNowRoutes, { prefix: '/api/spawning-now' })
   await fastify.register(templatePreviewRoutes, { prefix: '/api/template-previews' })
   await fastify.register(sharedSetRoutes, { prefix: '/api/shared-sets' })
+  await fastify.register(adminSharedSetRoutes, { prefix: '/api/admin/shared-sets' })
   // A shared set's link, outside /api: its page head for link previews (the client's page otherwise).
   await fastify.register(sharedLinkRoutes)
 

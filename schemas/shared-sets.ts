@@ -120,3 +120,34 @@ export const UndoCopySchema = Type.Object({
 export type UndoCopy = Static<typeof UndoCopySchema>
 
 export const UndoneSchema = Type.Object({ removed: Type.Integer() })
+
+/** The community catalogue's search: by alarm type and by species (a pokemon id), most copied first. */
+export const CatalogueQuerySchema = Type.Object({
+  type: Type.Optional(AlarmTypeSchema),
+  species: Type.Optional(BoundedInteger({ minimum: 1, maximum: 100_000, description: 'A pokemon id the set names' })),
+  limit: Type.Optional(BoundedInteger({ minimum: 1, maximum: 100, default: 50 }))
+}, { additionalProperties: false })
+export type CatalogueQuery = Static<typeof CatalogueQuerySchema>
+
+export const CatalogueEntrySchema = Type.Object({
+  token: Type.String(),
+  url: Type.String(),
+  title: Type.String(),
+  sharer: Type.String(),
+  summary: Type.String(),
+  types: Type.Array(AlarmTypeSchema),
+  alarms: Type.Integer(),
+  copies: Type.Integer()
+})
+
+/** A set as administrators moderate it: the catalogue's fields and its state. */
+export const AdminSharedSetSchema = Type.Intersect([CatalogueEntrySchema, Type.Object({
+  hidden: Type.Boolean(),
+  inCatalogue: Type.Boolean(),
+  expired: Type.Boolean(),
+  createdAt: Type.String()
+})])
+
+export const HideSchema = Type.Object({ hidden: Type.Boolean() }, { additionalProperties: false })
+
+export const PromotedSchema = Type.Object({ quickPicks: Type.Array(Type.Object({ id: Type.String(), name: Type.String(), alarmType: Type.String() })) })

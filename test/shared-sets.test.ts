@@ -319,3 +319,67 @@ t.test('the link\'s page carries the title and summary for link previews, withou
   t.notOk((await s.app.inject({ url: `/s/${token}`, headers: { accept: 'text/html' } })).body.includes('og:title'), 'revoked: nothing shown')
   t.equal((await s.app.inject({ url: `/s/${token}` })).statusCode, 404, 'not a browser: a real 404')
 })
+
+t.test('the community catalogue: offered sets only, searched by type and species, most copied first; its switch closes it', async (t) => {
+  const s = await setup(t)
+  const pikachu = await insertAlarm(s.app.engineDb.pool, 'pokemon', { id: SHARER, pokemon_id: 25 })
+  const mewtwo = await insertAlarm(s.app.engineDb.pool, 'pokemon', { id: SHARER, pokemon_id: 150 })
+  const raid = await insertAlarm(s.app.engineDb.pool, 'raid', { id: SHARER, level: 5 })
+  const offered = async (payload: object) => (await share(s, { inCatalogue: true, ...payload })).json().token as string
+  const sparks = await offered({ title: 'Sparks', alarms: [{ type: 'pokemon', uid: pikachu }] })
+  const legends = await offered({ title: 'Legends', displayName: 'Prof', alarms: [{ type: 'pokemon', uid: mewtwo }, { type: 'raid', uid: raid }] })
+  await share(s, { title: 'Private', alarms: [{ type: 'raid', uid: raid }] })
+  t.equal((await copy(s, legends, { profileNo: 1 })).statusCode, 200)
+
+  const search = async (query = '') => (await s.app.inject({ url: `/api/shared-sets${query}`, headers: headersOf(s, VIEWER) })).json() as Array<{ title: string, sharer: string, copies: number, types: string[] }>
+  t.match(await search(), [{ title: 'Legends', sharer: 'Prof', copies: 1, types: ['pokemon', 'raid'] }, { title: 'Sparks', sharer: 'a member', copies: 0 }], 'most copied first; the private set is not listed')
+  t.equal((await search()).length, 2)
+  t.same((await search('?type=raid')).map((e) => e.title), ['Legends'], 'by type')
+  t.same((await search('?species=25')).map((e) => e.title), ['Sparks'], 'by species')
+  t.same((await search('?species=2')).map((e) => e.title), [], 'a species id is a whole word (#2 is not #25)')
+  t.equal((await s.app.inject({ url: '/api/shared-sets?type=dragon', headers: headersOf(s, VIEWER) })).statusCode, 400)
+
+  await s.app.siteSettings.mark('disable_shared_catalogue', 'true')
+  t.match((await s.app.inject({ url: '/api/shared-sets', headers: headersOf(s, VIEWER) })).json(), { disableKey: 'disable_shared_catalogue' })
+  t.equal((await open(s, sparks)).statusCode, 200, 'links keep working without the catalogue')
+})
+
+t.test('administrators take a set down and promote one to site quick picks, each with an audit entry', async (t) => {
+  const s = await setup(t)
+  const ADMIN = '100000000000000009'
+  await seedHuman(s, { id: ADMIN, name: 'Ada' })
+  const admin = bearer(s.app, { userId: ADMIN, isAdmin: true })
+  const uids = [await insertAlarm(s.app.engineDb.pool, 'pokemon', { id: SHARER, pokemon_id: 1, min_iv: 100, distance: 900 }), await insertAlarm(s.app.engineDb.pool, 'pokemon', { id: SHARER, pokemon_id: 4, min_iv: 100 })]
+  const token = (await share(s, { title: 'Starters', inCatalogue: true, alarms: uids.map((uid) => ({ type: 'pokemon', uid })) })).json().token as string
+
+  t.equal((await s.app.inject({ method: 'PUT', url: `/api/admin/shared-sets/${token}/hidden`, headers: headersOf(s, VIEWER), payload: { hidden: true } })).statusCode, 403, 'members cannot')
+  t.equal((await s.app.inject({ method: 'PUT', url: `/api/admin/shared-sets/${token}/hidden`, headers: admin, payload: { hidden: true } })).statusCode, 204)
+  t.equal((await open(s, token)).statusCode, 404, 'taken down: the link ends')
+  t.same((await s.app.inject({ url: '/api/shared-sets', headers: headersOf(s, VIEWER) })).json(), [], 'and leaves the catalogue')
+  t.match((await s.app.inject({ url: '/api/shared-sets/mine', headers: headersOf(s, SHARER) })).json(), [{ hidden: true }], 'the sharer sees it was taken down')
+  t.match((await s.app.inject({ url: '/api/admin/shared-sets', headers: admin })).json(), [{ title: 'Starters', hidden: true, inCatalogue: true }])
+  t.equal((await s.app.inject({ method: 'PUT', url: `/api/admin/shared-sets/${token}/hidden`, headers: admin, payload: { hidden: false } })).statusCode, 204)
+  t.equal((await open(s, token)).statusCode, 200, 'put back')
+
+  const promoted = await s.app.inject({ method: 'POST', url: `/api/admin/shared-sets/${token}/promote`, headers: admin })
+  t.equal(promoted.statusCode, 201, promoted.body)
+  const [pick] = (promoted.json() as { quickPicks: Array<{ id: string }> }).quickPicks
+  const saved = (await s.app.inject({ url: `/api/quick-picks/${pick?.id ?? ''}`, headers: headersOf(s, VIEWER) })).json() as { name: string, alarmType: string, category: string, filters: Record<string, unknown> }
+  t.match(saved, { name: 'Starters', alarmType: 'monster', category: 'Community', filters: { pokemon_id: [1, 4], min_iv: 100 } }, 'one pick listing the species')
+  t.notOk('distance' in saved.filters, 'delivery is left to whoever applies the pick')
+
+  const entries = (await s.app.inject({ url: '/api/admin/audit?action=shared-set.hide', headers: admin })).json() as { entries: Array<{ target: string, details: unknown }> }
+  t.equal(entries.entries.length, 2, 'both hide changes audited')
+  t.equal(entries.entries[0]?.target, `shared-set:${token.slice(0, 6)}`, 'the target names the set without its secret')
+  const promotions = (await s.app.inject({ url: '/api/admin/audit?action=shared-set.promote', headers: admin })).json() as { entries: Array<{ details: { quickPicks?: string[] } }> }
+  t.same(promotions.entries[0]?.details.quickPicks, [pick?.id])
+  const audit = JSON.stringify(await s.app.db.pool.query('SELECT * FROM audit_log'))
+  t.notOk(audit.includes(token), 'the whole token is in no audit entry')
+
+  const raid = await insertAlarm(s.app.engineDb.pool, 'raid', { id: SHARER, level: 5, team: 1 })
+  const raid2 = await insertAlarm(s.app.engineDb.pool, 'raid', { id: SHARER, level: 3, team: 2 })
+  const mixed = (await share(s, { alarms: [{ type: 'raid', uid: raid }, { type: 'raid', uid: raid2 }] })).json().token as string
+  const refused = await s.app.inject({ method: 'POST', url: `/api/admin/shared-sets/${mixed}/promote`, headers: admin })
+  t.equal(refused.statusCode, 400, 'alarms differing in two filters are no one pick')
+  t.match(refused.json(), { error: /level, team|team, level/ })
+})

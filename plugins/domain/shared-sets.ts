@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import { and, desc, eq, sql } from 'drizzle-orm'
+import { and, desc, eq, gt, isNull, or, sql } from 'drizzle-orm'
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify'
 import { sharedSets } from '../../db/schema/service.js'
 import { toSqlTime } from '../../db/client.js'
@@ -10,8 +10,9 @@ import { ALARM_FIELDS } from '../../schemas/alarms.js'
 import { ALARM_TYPES, KIND_OF, type AlarmType } from '../../schemas/alarm-types.js'
 import { toTransferAlarm } from '../../schemas/profiles.js'
 import {
-  MAX_OWN_SETS, MAX_SHARED_ALARMS, type Copy, type CopyResult, type ShareCreate, type SharedAlarm, type SharedSetView, type Unavailable, type UndoCopy
+  MAX_OWN_SETS, MAX_SHARED_ALARMS, type CatalogueQuery, type Copy, type CopyResult, type ShareCreate, type SharedAlarm, type SharedSetView, type Unavailable, type UndoCopy
 } from '../../schemas/shared-sets.js'
+import { QUICK_PICK_TYPES, type QuickPickType } from '../../schemas/quick-picks.js'
 import { decoratorPlugin } from '../../lib/decorator-plugin.js'
 import { Undo } from '../../lib/undo.js'
 import { findProfile } from './profiles.js'
@@ -22,6 +23,11 @@ type SetRow = typeof sharedSets.$inferSelect
 
 /** The site switch that turns sharing off: no new sets, and every link answers "switched off". */
 export const SHARING_OFF_KEY = 'disable_sharing'
+/** The site switch that closes the community catalogue (links keep working). */
+export const CATALOGUE_OFF_KEY = 'disable_shared_catalogue'
+
+/** Fields a quick pick's apply form sets itself (scope, delivery): a promoted set leaves them out. */
+const DELIVERY_FIELDS = new Set(['distance', 'template', 'clean', 'override_areas', 'override_location_label', 'ping'])
 
 const DAY_MS = 86_400_000
 
@@ -86,7 +92,7 @@ const clipped = (text: string, max: number): string => (text.length <= max ? tex
 const newToken = (): string => randomBytes(16).toString('base64url')
 
 function createSharedSets (fastify: FastifyInstance) {
-  const { db, engine, alarmWriter, featureGates, siteSettings, profiles, engineFences, userGeofences, userWriteLock, clock } = fastify
+  const { db, engine, alarmWriter, featureGates, siteSettings, profiles, engineFences, userGeofences, userWriteLock, quickPicks, clock } = fastify
 
   async function ensureSharingOn (): Promise<void> {
     if (await siteSettings.isTrue(SHARING_OFF_KEY)) throw featureDisabled(SHARING_OFF_KEY)
@@ -196,6 +202,40 @@ function createSharedSets (fastify: FastifyInstance) {
   /** The link of a set on this site. */
   const urlOf = (origin: string, token: string) => `${origin}/s/${token}`
 
+  /** A set as the catalogue lists it: what it holds, in words, and how often it was copied. */
+  const entryOf = (row: SetRow, origin: string) => {
+    const alarms = alarmsOf(row)
+    return {
+      token: row.token,
+      url: urlOf(origin, row.token),
+      title: row.title,
+      sharer: row.displayName ?? 'a member',
+      summary: summaryOf(alarms),
+      types: [...new Set(alarms.map((a) => a.type))],
+      alarms: row.alarmCount,
+      copies: row.copies
+    }
+  }
+
+  /** A word of the set's search text: the type, or `#<pokemon id>`; LIKE's wildcards cannot occur in either. */
+  const hasWord = (word: string) => sql`CONCAT(' ', ${sharedSets.searchText}, ' ') LIKE ${`% ${word} %`}`
+
+  /**
+   * One quick pick's filters for a set's alarms of one type: the alarms must differ in one filter at most,
+   * which becomes the pick's list (a pick fans a list out into one alarm per value). Delivery fields are
+   * left to the member who applies the pick.
+   */
+  function pickFilters (type: AlarmType, alarms: SharedAlarm[]): Row {
+    const rows = alarms.map((alarm) => Object.fromEntries(Object.entries(createBody(alarm)).filter(([field]) => !DELIVERY_FIELDS.has(field))))
+    const fields = [...new Set(rows.flatMap((row) => Object.keys(row)))]
+    const varying = fields.filter((field) => new Set(rows.map((row) => JSON.stringify(row[field] ?? null))).size > 1)
+    if (varying.length > 1) throw badRequest(`The set's ${TYPE_WORDS[type][0]} alarms differ in more than one filter (${varying.join(', ')}); a quick pick lists values of one filter only.`)
+    const filters: Row = { ...rows[0] }
+    const [field] = varying
+    if (field !== undefined) filters[field] = [...new Set(rows.map((row) => row[field]))]
+    return filters
+  }
+
   return {
     /**
      * Makes a set from the member's alarms: a snapshot of their filters, under a new token. The
@@ -247,6 +287,57 @@ function createSharedSets (fastify: FastifyInstance) {
     async revoke (userId: string, token: string): Promise<void> {
       const [result] = await db.db.delete(sharedSets).where(and(eq(sharedSets.token, token), eq(sharedSets.ownerUserId, userId)))
       if (result.affectedRows === 0) throw notFound('This shared set does not exist or has ended.')
+    },
+
+    /** The community catalogue: sets their sharers offered, not taken down or ended, most copied first. */
+    async catalogue (query: CatalogueQuery, origin: string) {
+      await ensureSharingOn()
+      if (await siteSettings.isTrue(CATALOGUE_OFF_KEY)) throw featureDisabled(CATALOGUE_OFF_KEY)
+      const rows = await db.db.select().from(sharedSets).where(and(
+        eq(sharedSets.inCatalogue, true),
+        eq(sharedSets.hidden, false),
+        or(isNull(sharedSets.expiresAt), gt(sharedSets.expiresAt, now())),
+        ...(query.type !== undefined ? [hasWord(query.type)] : []),
+        ...(query.species !== undefined ? [hasWord(`#${query.species}`)] : [])
+      )).orderBy(desc(sharedSets.copies), desc(sharedSets.createdAt)).limit(query.limit ?? 50)
+      return rows.map((row) => entryOf(row, origin))
+    },
+
+    /** Every set of the site, newest first, for administrators to moderate (taken-down and ended ones too). */
+    async all (origin: string) {
+      const rows = await db.db.select().from(sharedSets).orderBy(desc(sharedSets.createdAt)).limit(500)
+      return rows.map((row) => ({ ...entryOf(row, origin), hidden: row.hidden, inCatalogue: row.inCatalogue, expired: isExpired(row), createdAt: row.createdAt }))
+    },
+
+    /** Takes a set down (its link and its catalogue entry answer "not found") or puts it back. */
+    async setHidden (token: string, hidden: boolean): Promise<void> {
+      const [result] = await db.db.update(sharedSets).set({ hidden }).where(eq(sharedSets.token, token))
+      if (result.affectedRows === 0) throw notFound('This shared set does not exist.')
+    },
+
+    /**
+     * Publishes a set as site quick picks, one per alarm type, named after the set. Nothing is published
+     * unless every type can be one pick.
+     */
+    async promote (token: string) {
+      const [row] = await db.db.select().from(sharedSets).where(eq(sharedSets.token, token)).limit(1)
+      if (row === undefined) throw notFound('This shared set does not exist.')
+      const byType = new Map<AlarmType, SharedAlarm[]>()
+      for (const alarm of alarmsOf(row)) byType.set(alarm.type, [...byType.get(alarm.type) ?? [], alarm])
+      const picks = [...byType].map(([type, alarms]) => {
+        const alarmType = type === 'pokemon' ? 'monster' : type
+        if (!(QUICK_PICK_TYPES as readonly string[]).includes(alarmType)) throw badRequest(`${TYPE_WORDS[type][0]} alarms cannot be a quick pick.`)
+        return {
+          name: clipped(byType.size === 1 ? row.title : `${row.title} (${TYPE_WORDS[type][0]})`, 200),
+          description: `From a shared set: ${summaryOf(alarms)}.`,
+          category: 'Community',
+          alarmType: alarmType as QuickPickType,
+          filters: pickFilters(type, alarms)
+        }
+      })
+      const saved = []
+      for (const pick of picks) saved.push(await quickPicks.saveGlobal(pick))
+      return { quickPicks: saved.map((p) => ({ id: p.id, name: p.name, alarmType: p.alarmType })) }
     },
 
     /**
@@ -357,4 +448,4 @@ declare module 'fastify' {
 }
 
 /** Alarm sets shared as links: snapshots of filters, their copies into a viewer's profile, and revocation. */
-export default decoratorPlugin('shared-sets', createSharedSets, ['db', 'engine', 'alarm-writer', 'feature-gates', 'site-settings', 'profiles', 'engine-fences', 'user-geofences', 'user-write-lock', 'clock'])
+export default decoratorPlugin('shared-sets', createSharedSets, ['db', 'engine', 'alarm-writer', 'feature-gates', 'site-settings', 'profiles', 'engine-fences', 'user-geofences', 'user-write-lock', 'quick-picks', 'clock'])

@@ -1,7 +1,7 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { errors } from '../../schemas/common.js'
 import {
-  CopyResultSchema, CopySchema, OwnSharedSetSchema, ShareCreateSchema, ShareCreatedSchema, SharedSetParamsSchema, SharedSetViewSchema, UndoCopySchema
+  CatalogueEntrySchema, CatalogueQuerySchema, CopyResultSchema, CopySchema, OwnSharedSetSchema, ShareCreateSchema, ShareCreatedSchema, SharedSetParamsSchema, SharedSetViewSchema, UndoCopySchema
 } from '../../schemas/shared-sets.js'
 
 /**
@@ -25,6 +25,16 @@ const sharedSetRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       response: { 201: ShareCreatedSchema, ...errors(400, 401, 403, 404, 429) }
     }
   }, async (request, reply) => reply.code(201).send(await sharedSets.create(request.user.userId, request.body, publicOrigin(request))))
+
+  fastify.get('/', {
+    ...read,
+    schema: {
+      tags,
+      summary: 'The community catalogue: sets their sharers offered, searchable by type and species, most copied first',
+      querystring: CatalogueQuerySchema,
+      response: { 200: Type.Array(CatalogueEntrySchema), ...errors(400, 401, 403, 429) }
+    }
+  }, async (request) => sharedSets.catalogue(request.query, publicOrigin(request)))
 
   fastify.get('/mine', {
     ...read,
