@@ -12,6 +12,7 @@ import { insertAlarm } from './fakes/engine-db.js'
  * the sharer revokes the link from "My shared sets". axe-core checks each page.
  */
 const SHARER = '444444444444444401'
+const ADMIN = '444444444444444431'
 const screenshots = process.env.SCREENSHOTS === '1' ? fileURLToPath(new URL('../docs/screenshots/', import.meta.url)) : null
 if (screenshots !== null) mkdirSync(screenshots, { recursive: true })
 
@@ -20,12 +21,12 @@ if (missing !== undefined) t.fail(missing)
 else await shareTests()
 
 async function shareTests (): Promise<void> {
-  const env = await startBrowserApp(t)
+  const env = await startBrowserApp(t, { env: { PORACLE_ADMIN_IDS: ADMIN } })
   const { app } = env.testApp
   const sharer = { id: SHARER, name: 'Sharon', latitude: 51.5, longitude: -0.12, area: ['centre'] }
   await seedHuman(env.testApp, sharer)
   await insertAlarm(app.engineDb.pool, 'raid', { id: SHARER, level: 5 })
-  await insertAlarm(app.engineDb.pool, 'raid', { id: SHARER, pokemon_id: 150, level: 9000 })
+  await insertAlarm(app.engineDb.pool, 'raid', { id: SHARER, level: 6 })
   let link = ''
 
   t.test('360 px: the sharer selects two raid alarms and makes a link', async (t) => {
@@ -36,6 +37,7 @@ async function shareTests (): Promise<void> {
     const sheet = page.getByRole('dialog')
     await sheet.getByText('A link to a copy of the filters of 2 alarms.').waitFor()
     await sheet.getByRole('textbox', { name: 'Title (optional)' }).fill('Raid night')
+    await sheet.getByRole('checkbox', { name: 'Also list it in the community catalogue' }).check()
     t.same(await axeViolations(page), [], 'axe: the share form at 360 px')
     await sheet.getByRole('button', { name: 'Make the link' }).click()
     await sheet.getByText('The link is ready.').waitFor()
@@ -78,6 +80,21 @@ async function shareTests (): Promise<void> {
     await page.goto(`/auth/discord/callback#token=${token}&binding=bound`)
     await page.getByRole('heading', { name: 'Raid night', level: 1 }).waitFor()
     t.equal(new URL(page.url()).pathname, new URL(link).pathname, 'back on the link')
+  })
+
+  t.test('360 px: the community catalogue lists the set, searched by type; an administrator promotes it to a quick pick', async (t) => {
+    const page = await env.signIn(t, { id: ADMIN, name: 'Ada', isAdmin: true }, '/shared', PHONE)
+    await page.getByRole('heading', { name: 'Raid night' }).waitFor()
+    t.same(await axeViolations(page), [], 'axe: the catalogue at 360 px')
+    if (screenshots !== null) await page.screenshot({ path: `${screenshots}/shared-catalogue-phone.png` })
+    await page.getByRole('combobox', { name: 'Alarm type' }).selectOption('invasion')
+    await page.getByText('No shared set matches.').waitFor()
+    await page.getByRole('combobox', { name: 'Alarm type' }).selectOption('raid')
+    await page.getByRole('heading', { name: 'Raid night' }).waitFor()
+    await page.getByRole('button', { name: 'Make "Raid night" a quick pick' }).click()
+    await page.getByRole('status').getByText('"Raid night" is now a quick pick of this site.').waitFor()
+    const [pick] = await app.db.pool.query('SELECT name, category FROM quick_pick_definitions WHERE category = ?', ['Community']) as Array<{ name: string }>
+    t.equal(pick?.name, 'Raid night', 'published as a site quick pick')
   })
 
   t.test('the sharer sees the copies and revokes the link', async (t) => {

@@ -29,6 +29,7 @@ export const PAGES: PageEntry[] = [
   { path: '/areas', label: 'nav.areas', section: 'main', feature: 'disable_areas', Component: lazy(() => import('./features/areas/Areas')) },
   { path: '/geofences', label: 'nav.geofences', section: 'main', feature: 'disable_user_geofences', Component: lazy(() => import('./features/geofences/Geofences')) },
   { path: '/quick-picks', label: 'nav.quickPicks', section: 'main', Component: lazy(() => import('./features/quick-picks/QuickPicks')) },
+  { path: '/shared', label: 'sharedSets.catalogue', section: 'main', feature: 'disable_shared_catalogue', Component: lazy(() => import('./features/shared-sets/Catalogue')) },
   { path: '/my-webhooks', label: 'nav.myWebhooks', section: 'main', delegatesOnly: true, Component: lazy(() => import('./features/webhooks/MyWebhooks')) },
   { path: '/shared/mine', label: 'sharedSets.nav', section: 'menu', feature: 'disable_sharing', Component: lazy(() => import('./features/shared-sets/MySharedSets')) },
   { path: '/s/:token', label: 'sharedSets.pageTitle', section: 'hidden', feature: 'disable_sharing', Component: lazy(() => import('./features/shared-sets/SharedSet')) },

@@ -1,6 +1,6 @@
 import type { Static } from '@sinclair/typebox'
 import type {
-  CopyResultSchema, CopySchema, OwnSharedSetSchema, ShareCreateSchema, ShareCreatedSchema, SharedSetViewSchema, UndoCopySchema
+  AdminSharedSetSchema, CatalogueEntrySchema, CatalogueQuerySchema, PromotedSchema, CopyResultSchema, CopySchema, OwnSharedSetSchema, ShareCreateSchema, ShareCreatedSchema, SharedSetViewSchema, UndoCopySchema
 } from '../../../schemas/shared-sets'
 import { api, segment } from './transport'
 
@@ -27,3 +27,24 @@ export const copy = async (token: string, body: Static<typeof CopySchema>): Prom
 
 /** Takes a copy back (the `undo` of its answer). */
 export const undoCopy = async (body: Static<typeof UndoCopySchema>): Promise<void> => { await api('/api/shared-sets/undo-copy', { method: 'POST', json: body }) }
+
+export type CatalogueEntry = Static<typeof CatalogueEntrySchema>
+export type AdminSharedSet = Static<typeof AdminSharedSetSchema>
+
+/** The community catalogue, by type and species (a pokemon id), most copied first. */
+export const catalogue = async (query: Static<typeof CatalogueQuerySchema>, signal?: AbortSignal): Promise<CatalogueEntry[]> => {
+  const params = new URLSearchParams()
+  if (query.type !== undefined) params.set('type', query.type)
+  if (query.species !== undefined) params.set('species', String(query.species))
+  const search = params.toString()
+  return await api(`/api/shared-sets${search === '' ? '' : `?${search}`}`, { signal })
+}
+
+/** Takes a set down, or puts it back (administrators). */
+export const setHidden = async (token: string, hidden: boolean): Promise<void> => {
+  await api(`/api/admin/shared-sets/${segment(token)}/hidden`, { method: 'PUT', json: { hidden } })
+}
+
+/** Publishes a set as site quick picks (administrators). */
+export const promote = async (token: string): Promise<Static<typeof PromotedSchema>> =>
+  await api(`/api/admin/shared-sets/${segment(token)}/promote`, { method: 'POST' })

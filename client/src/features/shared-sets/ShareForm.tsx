@@ -19,6 +19,7 @@ export function ShareForm ({ what, close }: { what: ShareWhat, close: () => void
   const [title, setTitle] = useState('')
   const [displayName, setDisplayName] = useState('')
   const [expiry, setExpiry] = useState<Expiry>('7')
+  const [inCatalogue, setInCatalogue] = useState(false)
   const [link, setLink] = useState<{ url: string, title: string } | null>(null)
   const { busy, error, run } = useSubmit()
   const id = useId()
@@ -43,7 +44,8 @@ export function ShareForm ({ what, close }: { what: ShareWhat, close: () => void
         ...what as { profileNo: number },
         ...(title.trim() !== '' && { title: title.trim() }),
         ...(displayName.trim() !== '' && { displayName: displayName.trim() }),
-        expiresInDays: expiry === 'never' ? null : Number(expiry) as 1 | 7
+        expiresInDays: expiry === 'never' ? null : Number(expiry) as 1 | 7,
+        inCatalogue
       })
       setLink({ url: made.url, title: title.trim() !== '' ? title.trim() : t('sharedSets.defaultTitle', { count: made.alarms }) })
     })
@@ -69,6 +71,10 @@ export function ShareForm ({ what, close }: { what: ShareWhat, close: () => void
           <option value='never'>{t('sharedSets.expiryNever')}</option>
         </select>
       </div>
+      <label className='check'>
+        <input type='checkbox' checked={inCatalogue} onChange={(e) => { setInCatalogue(e.target.checked) }} />
+        <span>{t('sharedSets.inCatalogue')}</span>
+      </label>
       <p className='help'>{t('sharedSets.privacy')}</p>
       <div role='alert'>{error !== null && <p className='notice notice-error'>{error}</p>}</div>
       <div className='form-actions'>
