@@ -383,3 +383,18 @@ t.test('administrators take a set down and promote one to site quick picks, each
   t.equal(refused.statusCode, 400, 'alarms differing in two filters are no one pick')
   t.match(refused.json(), { error: /level, team|team, level/ })
 })
+
+t.test('a link\'s token never reaches the log, whichever route carries it', async (t) => {
+  const s = await build(t, { logLevel: 'info' })
+  await seedHuman(s, { id: SHARER, name: 'Sharon' })
+  await seedHuman(s, { id: VIEWER, name: 'Vic' })
+  const uid = await insertAlarm(s.app.engineDb.pool, 'raid', { id: SHARER, level: 5 })
+  const token = (await share(s, { alarms: [{ type: 'raid', uid }] })).json().token as string
+  t.equal((await open(s, token)).statusCode, 200)
+  t.equal((await copy(s, token, { profileNo: 1 })).statusCode, 200)
+  t.equal((await s.app.inject({ url: `/s/${token}`, headers: { accept: 'text/html' } })).statusCode, 200)
+  t.equal((await s.app.inject({ method: 'DELETE', url: `/api/shared-sets/${token}`, headers: headersOf(s, SHARER) })).statusCode, 204)
+  t.equal((await open(s, token)).statusCode, 404)
+  t.ok(s.rawLogs().includes('/api/shared-sets/'), 'the requests were logged')
+  t.notOk(s.rawLogs().includes(token), 'the token is never logged')
+})
