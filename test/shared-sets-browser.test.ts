@@ -95,12 +95,21 @@ async function shareTests (): Promise<void> {
     await page.getByRole('status').getByText('"Raid night" is now a quick pick of this site.').waitFor()
     const [pick] = await app.db.pool.query('SELECT name, category FROM quick_pick_definitions WHERE category = ?', ['Community']) as Array<{ name: string }>
     t.equal(pick?.name, 'Raid night', 'published as a site quick pick')
+
+    await page.getByRole('link', { name: 'Raid night' }).click()
+    await page.getByRole('heading', { name: 'Raid night', level: 1 }).waitFor()
+    await page.getByRole('button', { name: 'Take "Raid night" down' }).click()
+    await page.getByRole('status').getByText('"Raid night" is taken down: its link no longer opens.').waitFor()
+    const token = new URL(link).pathname.slice(3)
+    t.equal((await app.inject({ url: `/api/shared-sets/${token}`, headers: bearer(app, { userId: SHARER }) })).statusCode, 404, 'the link has ended')
+    t.same(await axeViolations(page), [], 'axe: the set page after a take-down')
+    t.equal((await app.inject({ method: 'PUT', url: `/api/admin/shared-sets/${token}/hidden`, headers: bearer(app, { userId: ADMIN, isAdmin: true }), payload: { hidden: false } })).statusCode, 204, 'put back')
   })
 
   t.test('the sharer sees the copies and revokes the link', async (t) => {
     const page = await env.signIn(t, { ...sharer, seeded: true }, '/shared/mine', PHONE)
     await page.getByRole('heading', { name: 'Raid night' }).waitFor()
-    await page.getByText(/2 alarms · copied 2 times/).waitFor()
+    await page.getByText(/2 alarms · copied 2 times · ends .* · listed in the catalogue/).waitFor()
     t.same(await axeViolations(page), [], 'axe: my shared sets at 360 px')
     if (screenshots !== null) await page.screenshot({ path: `${screenshots}/my-shared-sets-phone.png` })
     await page.getByRole('button', { name: 'Revoke "Raid night"' }).click()

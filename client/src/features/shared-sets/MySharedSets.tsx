@@ -45,6 +45,7 @@ export default function MySharedSets () {
                     {t('sharedSets.alarmCount', { count: set.alarms })} · {t('sharedSets.copiedTimes', { count: set.copies })} · {set.hidden
                       ? t('sharedSets.hidden')
                       : set.expired ? t('sharedSets.expired') : set.expiresAt === null ? t('sharedSets.noExpiry') : t('sharedSets.expires', { date: new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(`${set.expiresAt.replace(' ', 'T')}Z`)) })}
+                    {set.inCatalogue && ` · ${t('sharedSets.listed')}`}
                   </p>
                   {!set.expired && !set.hidden && <LinkActions url={set.url} title={set.title} />}
                   <button type='button' className='button button-danger' onClick={() => { setError(null); setRevoking(set) }}>{t('sharedSets.revoke', { title: set.title })}</button>

@@ -42,7 +42,7 @@ export default function SharedSet () {
 
 function SetView ({ set }: { set: SharedSetView }) {
   const { t, i18n } = useTranslation()
-  const { allAlarmTypes } = useSession()
+  const { allAlarmTypes, user } = useSession()
   const { monsters } = useMonsters()
   const [raidLevels, setRaidLevels] = useState<RaidLevel[] | null>(null)
   useEffect(() => { void loadRaidLevels().then(setRaidLevels, () => undefined) }, [])
@@ -72,6 +72,7 @@ function SetView ({ set }: { set: SharedSetView }) {
         </div>
       )}
       {set.mine ? <p className='help'>{t('sharedSets.yours')}</p> : <AddToProfile token={set.token} indexes={[...chosen].sort((a, b) => a - b)} />}
+      {user.isAdmin && <TakeDown token={set.token} title={set.title} />}
       <ul className='shared-cards' aria-label={t('sharedSets.alarmsLabel', { count: set.alarms.length })}>
         {set.alarms.map((alarm, index) => {
           const descriptor = allAlarmTypes.find((d) => d.type === alarm.type)
@@ -173,5 +174,23 @@ function AddToProfile ({ token, indexes }: { token: string, indexes: number[] })
       </button>
       {announcer}
     </section>
+  )
+}
+
+/** An administrator's take-down of the set: its link and catalogue entry end at once. */
+function TakeDown ({ token, title }: { token: string, title: string }) {
+  const { t } = useTranslation()
+  const [done, setDone] = useState(false)
+  const { busy, error, run } = useSubmit()
+  return (
+    <div className='stack'>
+      <div role='status' aria-live='polite'>{done && <p className='notice'>{t('sharedSets.takenDown', { title })}</p>}</div>
+      {!done && (
+        <button type='button' className='button button-danger' disabled={busy} onClick={() => { void run(async () => { await sharedSets.setHidden(token, true); setDone(true) }) }}>
+          {t('sharedSets.takeDown', { title })}
+        </button>
+      )}
+      {error !== null && <p className='notice notice-error' role='alert'>{error}</p>}
+    </div>
   )
 }
