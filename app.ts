@@ -71,6 +71,7 @@ import iconSets from './plugins/domain/icon-sets.js'
 import liveSpawns from './plugins/domain/live-spawns.js'
 import alarmEstimates from './plugins/domain/alarm-estimates.js'
 import alarmExplanations from './plugins/domain/alarm-explanations.js'
+import sharedSets from './plugins/domain/shared-sets.js'
 // Routes: one file per URL folder, translating HTTP to plugin calls.
 import healthRoutes from './routes/health/index.js'
 import versionRoutes from './routes/version/index.js'
@@ -124,6 +125,9 @@ import alarmEstimateRoutes from './routes/alarm-estimates/index.js'
 import alarmExplanationRoutes from './routes/alarm-explanations/index.js'
 import templatePreviewRoutes from './routes/template-previews/index.js'
 import spawningNowRoutes from './routes/spawning-now/index.js'
+import sharedSetRoutes from './routes/shared-sets/index.js'
+import sharedLinkRoutes from './routes/s/index.js'
+import adminSharedSetRoutes from './routes/admin/shared-sets/index.js'
 // The client's pages, for every path the routes do not serve.
 import spa from './plugins/edge/spa.js'
 
@@ -223,6 +227,7 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   await fastify.register(engineConfig)
   await fastify.register(health)
   await fastify.register(dashboard)
+  await fastify.register(sharedSets)
 
   // Routes: after every hook and decorator they use; each file at the URL of its folder (test/route-folders.test.ts).
   await fastify.register(healthRoutes, { prefix: '/api' })
@@ -277,6 +282,10 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   await fastify.register(alarmExplanationRoutes, { prefix: '/api/alarm-explanations' })
   await fastify.register(spawningNowRoutes, { prefix: '/api/spawning-now' })
   await fastify.register(templatePreviewRoutes, { prefix: '/api/template-previews' })
+  await fastify.register(sharedSetRoutes, { prefix: '/api/shared-sets' })
+  await fastify.register(adminSharedSetRoutes, { prefix: '/api/admin/shared-sets' })
+  // A shared set's link, outside /api: its page head for link previews (the client's page otherwise).
+  await fastify.register(sharedLinkRoutes)
 
   // Last: the client's pages for every non-API path a browser asks for.
   await fastify.register(spa)

@@ -37,7 +37,7 @@ interface Call { url: string, payload?: unknown }
 const EXPLAINED_EVENT = { type: 'pokemon', message: { pokemon_id: 25, latitude: 51.1, longitude: 7.1, disappear_time: 1_800_000_000 } }
 
 /** Requests that get past validation and into the peer call; `{name}` parameters are filled in by PARAMS. */
-const PARAMS: Record<string, string> = { uid: '1', profileNo: '1', type: 'monsters', alertType: 'quest', alarmType: 'monsters', enabled: '1', id: '1', name: 'town', label: 'home', key: 'disable_nominatim' }
+const PARAMS: Record<string, string> = { uid: '1', profileNo: '1', type: 'monsters', alertType: 'quest', alarmType: 'monsters', enabled: '1', id: '1', name: 'town', label: 'home', key: 'disable_nominatim', token: 'AAAAAAAAAAAAAAAAAAAAAA' }
 export const CALLS: Record<string, Call> = {
   ...Object.fromEntries(ALARM_PATHS.flatMap((path) => [
     [`POST /api/${path}`, { url: `/api/${path}`, payload: NEW_ALARM[path] }],
@@ -90,7 +90,10 @@ export const CALLS: Record<string, Call> = {
   'POST /api/location/weather/areas': { url: '/api/location/weather/areas', payload: { locations: [{ name: 'town', lat: 51.1, lon: 7.1 }] } },
   'POST /api/quick-picks/{id}/apply': { url: '/api/quick-picks/{pick}/apply', payload: {} },
   'POST /api/quick-picks/{id}/reapply': { url: '/api/quick-picks/{pick}/reapply', payload: {} },
-  'DELETE /api/quick-picks/{id}/remove': { url: '/api/quick-picks/{pick}/remove' }
+  'DELETE /api/quick-picks/{id}/remove': { url: '/api/quick-picks/{pick}/remove' },
+  'POST /api/shared-sets': { url: '/api/shared-sets', payload: { profileNo: 1 } },
+  'POST /api/shared-sets/undo-copy': { url: '/api/shared-sets/undo-copy', payload: { profileNo: 1, alarms: [{ type: 'raid', uid: 1 }] } },
+  'POST /api/shared-sets/{token}/copy': { url: '/api/shared-sets/AAAAAAAAAAAAAAAAAAAAAA/copy', payload: { profileNo: 1 } }
 }
 
 /**
@@ -126,7 +129,9 @@ export const ENGINE_ANSWERS: Record<string, { status: number, why: string }> = {
   'POST /api/location/weather/areas': { status: 200, why: 'weather is optional decoration' },
   'GET /api/dashboard/place': { status: 200, why: 'the dashboard\'s place is decoration: without the engine its areas and alarm count are empty' },
   'DELETE /api/admin/users': { status: 204, why: 'the account is deleted in the engine database; the engine\'s reload is best effort' },
-  'POST /api/geofences/custom/{id}/submit': { status: 200, why: 'its feature gate fails open, as /api/settings/upstream-disabled; the submission itself is the service\'s own' }
+  'POST /api/geofences/custom/{id}/submit': { status: 200, why: 'its feature gate fails open, as /api/settings/upstream-disabled; the submission itself is the service\'s own' },
+  'GET /api/shared-sets/{token}': { status: 404, why: 'a token this site never made is not found before the engine is asked (a real set\'s engine fault: test/shared-sets.test.ts)' },
+  'POST /api/shared-sets/{token}/copy': { status: 404, why: 'as GET /api/shared-sets/{token}' }
 }
 
 /** Routes that call no peer, checked against an engine that would fail them. */
@@ -144,7 +149,9 @@ export const NO_PEER = new Set([
   'GET /api/scanner/gyms', 'GET /api/scanner/gyms/{id}', 'GET /api/scanner/raids', 'GET /api/scanner/quests', 'GET /api/scanner/max-battle-pokemon',
   'GET /metrics', 'POST /api/auth/oidc/backchannel-logout', 'GET /api/auth/sessions', 'DELETE /api/auth/sessions', 'DELETE /api/auth/sessions/{id}',
   'GET /api/admin/audit', 'POST /api/admin/users/avatars', 'GET /api/alarm-defaults', 'PUT /api/alarm-defaults', 'GET /api/masterdata/max-levels',
-  'GET /api/spawning-now/pokemon', 'GET /api/spawning-now/raid-bosses', 'GET /api/spawning-now/quest-rewards'
+  'GET /api/spawning-now/pokemon', 'GET /api/spawning-now/raid-bosses', 'GET /api/spawning-now/quest-rewards',
+  'GET /api/shared-sets/mine', 'DELETE /api/shared-sets/{token}', 'GET /api/shared-sets', 'GET /api/admin/shared-sets',
+  'PUT /api/admin/shared-sets/{token}/hidden', 'POST /api/admin/shared-sets/{token}/promote'
 ])
 
 /** Routes whose peer is not the engine: each has its own fault test below. */

@@ -16,14 +16,15 @@ const ROUTES = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'ro
 
 /**
  * The URL a route file's folder stands for: `routes/a/b/index.ts` and `routes/a/b.ts` serve `/api/a/b`,
- * `routes/index.ts` serves `/api`. `routes/metrics/` is the one folder outside `/api`: Prometheus scrapes
- * `/metrics`.
+ * `routes/index.ts` serves `/api`. `routes/metrics/` and `routes/s/` are the folders outside `/api`: Prometheus
+ * scrapes `/metrics`, and `/s/<token>` is a shared set's link, whose page head a chat app's preview reads.
  */
 function folderUrl (file: string): string {
   const relative = file.slice(ROUTES.length).replace(/\.[cm]?[jt]s$/, '').split(path.sep)
   if (relative.at(-1) === 'index') relative.pop()
   const folder = relative.join('/')
   if (folder === 'metrics') return '/metrics'
+  if (folder === 's') return '/s'
   return folder === '' ? '/api' : `/api/${folder}`
 }
 

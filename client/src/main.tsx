@@ -4,7 +4,7 @@ import { BrowserRouter, Navigate, Route, Routes } from 'react-router'
 import { startBranding } from './branding'
 import { loadAppText, setUpI18n } from './i18n'
 import { AlarmTypePage, PAGES } from './pages'
-import { getToken } from './session'
+import { getToken, rememberReturnPath } from './session'
 import { FollowOtherTabs } from './shell/FollowOtherTabs'
 import { NotFound } from './shell/NotFound'
 import { PageBoundary } from './shell/PageBoundary'
@@ -22,7 +22,9 @@ const Callback = lazy(() => import('./features/sign-in/Callback'))
 const Layout = lazy(async () => (await Promise.all([import('./shell/Layout'), loadAppText()]))[0])
 
 function RequireSession () {
-  return getToken() === null ? <Navigate to='/login' replace /> : <Layout />
+  if (getToken() !== null) return <Layout />
+  rememberReturnPath(window.location.pathname)
+  return <Navigate to='/login' replace />
 }
 
 /**

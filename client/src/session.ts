@@ -81,3 +81,19 @@ export function takeSignInBinding (binding: string | null): boolean {
   sessionStorage.removeItem(SIGN_IN_BINDING_KEY)
   return kept !== null && binding !== null && kept === binding
 }
+
+const RETURN_KEY = 'aw.signIn.returnTo'
+/** Only a shared set's link is a place to come back to after signing in: never an address from elsewhere. */
+const RETURNABLE = /^\/s\/[A-Za-z0-9_-]{22}$/
+
+/** A signed-out visitor opened a shared set's link: after signing in, this tab lands back on it. */
+export function rememberReturnPath (path: string): void {
+  if (RETURNABLE.test(path)) sessionStorage.setItem(RETURN_KEY, path)
+}
+
+/** Where a fresh sign-in goes: the remembered link (once), else home. */
+export function takeReturnPath (): string {
+  const path = sessionStorage.getItem(RETURN_KEY)
+  sessionStorage.removeItem(RETURN_KEY)
+  return path !== null && RETURNABLE.test(path) ? path : '/'
+}

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm'
-import { bigint, boolean, datetime, index, int, json, longtext, mysqlTable, text, uniqueIndex, varchar } from 'drizzle-orm/mysql-core'
+import { bigint, boolean, datetime, index, int, json, longtext, mysqlTable, text, uniqueIndex, varbinary, varchar } from 'drizzle-orm/mysql-core'
 
 /**
  * The service's own tables (database `WEB_DB_NAME`). Every change here is followed by
@@ -156,3 +156,31 @@ export const alarmDefaults = mysqlTable('alarm_defaults', {
   template: varchar('template', { length: 256 }),
   updatedAt: utc('updated_at').notNull().default(sql`CURRENT_TIMESTAMP(6)`)
 })
+
+/**
+ * Alarm sets a member shared as a link (`/s/<token>`): a snapshot of the alarms' filters only (no uid,
+ * owner, profile, location or private fence), made when shared and never updated. `token` is the
+ * link's secret (128 random bits, base64url). A revoked set is deleted; an expired one answers "not
+ * found" from `expires_at` on. The token is bytes, so it compares case-sensitively (a varchar's collation
+ * would let `aB…` open `Ab…`, losing bits of the secret). `hidden` is an administrator's moderation: the link and the catalogue no
+ * longer show it.
+ */
+export const sharedSets = mysqlTable('shared_sets', {
+  token: varbinary('token', { length: 32 }).primaryKey(),
+  ownerUserId: varchar('owner_user_id', { length: 255 }).notNull(),
+  title: varchar('title', { length: 100 }).notNull(),
+  /** The name the sharer chose to show; null shows "a member". */
+  displayName: varchar('display_name', { length: 40 }),
+  snapshotJson: json('snapshot_json').notNull(),
+  alarmCount: int('alarm_count').notNull(),
+  /** The set's alarm types and pokemon ids as words, for the catalogue's search. */
+  searchText: varchar('search_text', { length: 2000 }).notNull().default(''),
+  expiresAt: utc('expires_at'),
+  copies: int('copies').notNull().default(0),
+  hidden: boolean('hidden').notNull().default(false),
+  inCatalogue: boolean('in_catalogue').notNull().default(false),
+  createdAt: createdAt()
+}, (t) => [
+  index('shared_sets_owner_idx').on(t.ownerUserId),
+  index('shared_sets_catalogue_idx').on(t.inCatalogue, t.hidden, t.copies)
+])

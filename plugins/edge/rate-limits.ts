@@ -116,6 +116,12 @@ declare module 'fastify' {
       testAlert: RateLimitPolicy
       /** Template previews: 30 per 60 s per signed-in user (each one has the engine render a message). */
       preview: RateLimitPolicy
+      /** Shared-set writes (share, revoke, copy, undo): 20 per 60 s per signed-in user (a copy is a batch of engine writes). */
+      shareWrite: RateLimitPolicy
+      /** Opening shared sets: 60 per 60 s per signed-in user, so nobody walks through guessed links. */
+      shareRead: RateLimitPolicy
+      /** A shared set's link page and its preview, without sign-in: 60 per 60 s per IP. */
+      sharePreview: RateLimitPolicy
     }
   }
 }
@@ -142,7 +148,10 @@ export default fp(async (fastify) => {
     backchannelLogout: policy('backchannel-logout', config.RATE_LIMIT_BACKCHANNEL_LOGOUT_MAX),
     // Runs after authentication, so the user is known; per user, so one household's IP is not one bucket.
     testAlert: { max: 5, timeWindow: WINDOW_MS, keyGenerator: (request: FastifyRequest) => `test-alert:user:${request.user.userId}` },
-    preview: { max: 30, timeWindow: WINDOW_MS, keyGenerator: (request: FastifyRequest) => `preview:user:${request.user.userId}` }
+    preview: { max: 30, timeWindow: WINDOW_MS, keyGenerator: (request: FastifyRequest) => `preview:user:${request.user.userId}` },
+    shareWrite: { max: 20, timeWindow: WINDOW_MS, keyGenerator: (request: FastifyRequest) => `share-write:user:${request.user.userId}` },
+    sharePreview: policy('share-preview', 60),
+    shareRead: { max: 60, timeWindow: WINDOW_MS, keyGenerator: (request: FastifyRequest) => `share-read:user:${request.user.userId}` }
   })
   fastify.addHook('onClose', async () => { await backend.close() })
 }, { name: 'rate-limits', fastify: '5.x', dependencies: ['config'] })

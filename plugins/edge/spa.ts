@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { dirname, join, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import fp from 'fastify-plugin'
@@ -31,6 +31,36 @@ const isApiPath = (path: string): boolean => path === '/api' || path.startsWith(
 /** Only browser navigations get the client; scripts, images and API clients get a real 404. */
 export const acceptsHtml = (request: FastifyRequest): boolean => request.headers.accept?.includes('text/html') === true
 
+/** What a link preview (Open Graph, as chat apps read it) shows of a page, in plain text. */
+export interface PageHead { title: string, description: string }
+
+const escapeHtml = (text: string): string =>
+  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;')
+
+/** index.html with the page's own title and Open Graph tags in its head, every value escaped. */
+export function withHead (html: string, head: PageHead): string {
+  const title = escapeHtml(head.title)
+  const description = escapeHtml(head.description)
+  const tags = [
+    `<meta property="og:title" content="${title}" />`,
+    `<meta property="og:description" content="${description}" />`,
+    '<meta property="og:type" content="website" />',
+    `<meta name="description" content="${description}" />`
+  ].join('\n    ')
+  // A function, not a string: `$&` in a title is text, not a replacement pattern.
+  return html.replace(/<title>[^<]*<\/title>/, () => `<title>${title}</title>\n    ${tags}`)
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /**
+     * The client's index.html for a page a route describes itself (a shared set's link): with `head`, its
+     * title and Open Graph tags; null when the client is not built.
+     */
+    clientPage: { html: (head?: PageHead) => string | null }
+  }
+}
+
 /**
  * Serves the single-page client: its files, and `index.html` for any other non-API page a browser
  * navigates to (`/alarms`, a reload on a client route), so client-side routes work as deep links.
@@ -40,8 +70,12 @@ export default fp<SpaOptions>(async (fastify, opts) => {
   const root = opts.distDir ?? join(projectRoot(), 'client', 'dist')
   if (!existsSync(join(root, 'index.html'))) {
     fastify.log.warn({ root }, 'client build not found, the web client is not served (run npm run build:client)')
+    fastify.decorate('clientPage', { html: () => null })
     return
   }
+  // Read once: a deploy replaces the build and restarts the service.
+  const index = readFileSync(join(root, 'index.html'), 'utf8')
+  fastify.decorate('clientPage', { html: (head?: PageHead) => (head === undefined ? index : withHead(index, head)) })
   const assetsDir = join(root, 'assets') + sep
 
   /** @see https://github.com/fastify/fastify-static */

@@ -17,7 +17,8 @@ import { useAnnouncer } from './useAnnouncer'
 import { formatNumber, formatNumberRange, nameCollator } from '../../i18n/format'
 import { loadRaidLevels, type RaidLevel } from '../../pickers/game-data'
 import { useGymNames, useMonsters } from '../../pickers/useGameData'
-import { useSession } from '../../shell/session-context'
+import { featureOff, useSession } from '../../shell/session-context'
+import { ShareForm } from '../shared-sets/ShareForm'
 import { whenIdle } from '../../shell/idle'
 import { Status } from '../../shell/Status'
 import { useLoad } from '../../shell/useLoad'
@@ -67,7 +68,7 @@ const isEverything = (a: Alarm): boolean => a.pokemon_id === 0 || a.level === 90
 
 function AlarmList ({ type }: { type: AlarmTypeDescriptor }) {
   const { t, i18n } = useTranslation()
-  const { user } = useSession()
+  const { user, settings } = useSession()
   const { monsters } = useMonsters()
   usePreparedPokemonCatalogue()
   const [raidLevels, setRaidLevels] = useState<RaidLevel[] | null>(null)
@@ -76,6 +77,7 @@ function AlarmList ({ type }: { type: AlarmTypeDescriptor }) {
   const [params, setParams] = useSearchParams()
   const [editing, setEditing] = useState<Alarm | 'new' | null>(() => params.get('add') === 'new' ? 'new' : null)
   const [bulkEditing, setBulkEditing] = useState(false)
+  const [sharing, setSharing] = useState(false)
   const [selecting, setSelecting] = useState(false)
   const [selected, setSelected] = useState<Set<number>>(new Set())
   const [busy, setBusy] = useState(false)
@@ -288,6 +290,9 @@ function AlarmList ({ type }: { type: AlarmTypeDescriptor }) {
       <Dialog open={bulkEditing} variant='sheet' title={t('bulk.title', { count: chosen.length })} onClose={() => { setBulkEditing(false) }}>
         {bulkEditing && <BulkEdit type={type} uids={chosen} onCancel={() => { setBulkEditing(false) }} onDone={bulkDone} />}
       </Dialog>
+      <Dialog open={sharing} variant='sheet' title={t('sharedSets.shareTitle', { count: chosen.length })} onClose={() => { setSharing(false) }}>
+        {sharing && <ShareForm what={{ alarms: chosen.map((uid) => ({ type: type.type, uid })) }} close={() => { setSharing(false) }} />}
+      </Dialog>
       <Status state={alarms} retry={retry}>
         {(data) => data.length === 0
           ? <p className='muted'>{t('alarms.empty')}</p>
@@ -335,6 +340,7 @@ function AlarmList ({ type }: { type: AlarmTypeDescriptor }) {
                     {chosen.length === shown.length ? t('list.selectNone') : t('list.selectShown', { count: shown.length })}
                   </button>
                   <button type='button' className='button' disabled={busy || chosen.length === 0} onClick={() => { setBulkEditing(true) }}>{t('list.editSelected')}</button>
+                  {!featureOff(settings, 'disable_sharing') && <button type='button' className='button' disabled={busy || chosen.length === 0} onClick={() => { setSharing(true) }}>{t('sharedSets.shareSelected')}</button>}
                   <button type='button' className='button button-danger' disabled={busy || chosen.length === 0} onClick={() => { void remove(chosen) }}>{t('alarms.deleteSelected', { count: chosen.length })}</button>
                 </div>
               )}

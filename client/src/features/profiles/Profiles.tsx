@@ -5,7 +5,8 @@ import { NameForm } from '../../forms/NameForm'
 import { useSubmit } from '../../forms/useSubmit'
 import { useFormat } from '../../i18n/format'
 import { getRefreshToken, storeTokens } from '../../session'
-import { useSession } from '../../shell/session-context'
+import { featureOff, useSession } from '../../shell/session-context'
+import { ShareForm } from '../shared-sets/ShareForm'
 import { Status } from '../../shell/Status'
 import { useLoad } from '../../shell/useLoad'
 import { usePageTitle } from '../../shell/usePageTitle'
@@ -14,7 +15,7 @@ import { ActiveHoursEditor, parseHours } from './ActiveHoursEditor'
 import { Overview } from './Overview'
 import '../../forms/forms.css'
 
-type Action = 'rename' | 'hours' | 'duplicate' | 'copy' | 'delete'
+type Action = 'rename' | 'hours' | 'duplicate' | 'copy' | 'share' | 'delete'
 
 /** `name`, or `name 2`, `name 3`, ... the first no profile has (the server refuses a name in use). */
 function freeName (profiles: Profile[], name: string): string {
@@ -30,7 +31,7 @@ function freeName (profiles: Profile[], name: string): string {
  */
 export default function Profiles () {
   const { t } = useTranslation()
-  const { user, update } = useSession()
+  const { user, update, settings } = useSession()
   usePageTitle(t('nav.profiles'))
   const [profiles, retry] = useLoad((signal) => profilesApi.list(signal), [user.profileNo])
   const [open, setOpen] = useState<{ profileNo: number, action: Action } | null>(null)
@@ -132,6 +133,7 @@ export default function Profiles () {
                       <button type='button' className='button' aria-expanded={isOpen('duplicate')} onClick={() => { toggle('duplicate') }}>{t('profiles.duplicate')}</button>
                       <button type='button' className='button' aria-expanded={isOpen('copy')} onClick={() => { toggle('copy') }}>{t('profiles.copyAlarms')}</button>
                       <button type='button' className='button' disabled={busy} onClick={() => { download(profile) }}>{t('profiles.export')}</button>
+                      {!featureOff(settings, 'disable_sharing') && <button type='button' className='button' aria-expanded={isOpen('share')} onClick={() => { toggle('share') }}>{t('sharedSets.shareProfileButton')}</button>}
                       <button type='button' className='button button-danger' disabled={list.length < 2} aria-expanded={isOpen('delete')} onClick={() => { toggle('delete') }}>{t('profiles.delete')}</button>
                     </div>
                     {list.length < 2 && <p className='help'>{t('profiles.lastOne')}</p>}
@@ -180,6 +182,7 @@ export default function Profiles () {
                         />
                       </>
                     )}
+                    {isOpen('share') && <ShareForm what={{ profileNo: profile.profileNo }} close={() => { toggleForm(null) }} />}
                     {isOpen('delete') && (
                       <div className='notice notice-warning'>
                         <p>{t('profiles.deleteConfirm', { name: profile.name })}</p>

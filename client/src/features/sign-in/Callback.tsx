@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link, useLocation, useNavigate } from 'react-router'
 import { ApiError, auth } from '../../api'
-import { startSession, takeSignInBinding, type SignInMethod } from '../../session'
+import { startSession, takeReturnPath, takeSignInBinding, type SignInMethod } from '../../session'
 import { usePageTitle } from '../../shell/usePageTitle'
 
 /** The Telegram widget's fields, as it appends them to the return address. */
@@ -46,7 +46,7 @@ export default function Callback ({ method }: { method: SignInMethod }) {
       auth.telegramVerify(fields)
         .then(({ token }) => {
           startSession('telegram', token, null)
-          void navigate('/', { replace: true })
+          void navigate(takeReturnPath(), { replace: true })
         })
         .catch((err: unknown) => { failed(telegramErrorCode(err)) })
       return
@@ -63,7 +63,7 @@ export default function Callback ({ method }: { method: SignInMethod }) {
         return
       }
       startSession(method, token, params.get('refresh_token') || null)
-      void navigate('/', { replace: true })
+      void navigate(takeReturnPath(), { replace: true })
     } else if (error !== null) {
       failed(error)
     } else {

@@ -10,8 +10,12 @@ import { TextSettingsCard } from './TextSettingsForm'
 
 type Save = (key: string, value: string | null, category: string) => Promise<void>
 
-/** The member features an admin can switch off, with the page each one takes away. */
-const FEATURES = ['disable_profiles', 'disable_location', 'disable_areas', 'disable_user_geofences', 'disable_nominatim'] as const
+/** The member features an admin can switch off, with the page each one takes away, and the texts that say so. */
+const FEATURES = [
+  ...['disable_profiles', 'disable_location', 'disable_areas', 'disable_user_geofences', 'disable_nominatim'].map((key) => ({ key, texts: `siteSettings.features.${key}` })),
+  { key: 'disable_sharing', texts: 'sharedSets.switches.sharing' },
+  { key: 'disable_shared_catalogue', texts: 'sharedSets.switches.catalogue' }
+]
 
 export function FeaturesCard ({ settings, set }: { settings: SettingValues, set: Save }) {
   const { t } = useTranslation()
@@ -19,11 +23,11 @@ export function FeaturesCard ({ settings, set }: { settings: SettingValues, set:
     <section className='card' aria-labelledby='features-title' id='features'>
       <h2 id='features-title'>{t('siteSettings.features.title')}</h2>
       <p className='help'>{t('siteSettings.features.help')}</p>
-      {FEATURES.map((key) => (
+      {FEATURES.map(({ key, texts }) => (
         <SettingSwitch
           key={key}
-          label={t(`siteSettings.features.${key}.label`)}
-          help={t(`siteSettings.features.${key}.help`)}
+          label={t(`${texts}.label`)}
+          help={t(`${texts}.help`)}
           checked={!isTrue(settings, key)}
           onChange={(on) => set(key, on ? 'false' : 'true', 'features')}
         />
