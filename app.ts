@@ -61,6 +61,7 @@ import scanner from './plugins/domain/scanner.js'
 import pokemonAvailability from './plugins/domain/pokemon-availability.js'
 import iconSets from './plugins/domain/icon-sets.js'
 import liveSpawns from './plugins/domain/live-spawns.js'
+import recentEvents from './plugins/domain/recent-events.js'
 import alarmEstimates from './plugins/domain/alarm-estimates.js'
 import alarmExplanations from './plugins/domain/alarm-explanations.js'
 // Routes: one file per URL folder, translating HTTP to plugin calls.
@@ -207,6 +208,7 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   await fastify.register(pokemonAvailability)
   await fastify.register(iconSets)
   await fastify.register(liveSpawns)
+  await fastify.register(recentEvents)
   await fastify.register(alarmEstimates)
   await fastify.register(alarmExplanations)
 

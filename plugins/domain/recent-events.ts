@@ -1,0 +1,269 @@
+import type { FastifyInstance } from 'fastify'
+import { ivOf } from '../../lib/alarm-match.js'
+import type { BoundingBox } from '../../lib/polygon.js'
+import { decoratorPlugin } from '../../lib/decorator-plugin.js'
+import { unavailable } from '../edge/errors.js'
+import type { RecentEventType } from '../../schemas/alarm-explanations.js'
+
+/**
+ * What the scanner (Golbat) saw lately, as the webhook events the engine received for it: the pokemon
+ * of the kept read of its live table (plugins/domain/live-spawns.ts, the estimates' own copy), and the
+ * raids, quests, invasions and lures of its fort tables. Each event comes with the message as PoracleJS
+ * and PoracleNG read it, so the explanation of a listed event is the explanation of that message.
+ *
+ * "Lately": pokemon first seen in the window; raids, invasions and lures still up at some moment of it;
+ * quests still up (they are scanned once a day).
+ */
+
+/** The most fort rows one list reads: a member's areas hold far fewer raids, stops or invasions. */
+const FORT_ROWS = 20_000
+/** The scanner keeps a lure's end only; a lure lasts 30 minutes. */
+const LURE_SECONDS = 1800
+
+/** One event seen, before the member's places are tested: where and when, and how to describe it. */
+export interface Candidate {
+  at: number
+  latitude: number
+  longitude: number
+  /** Orders events of the same second and place (a stop's two quests). */
+  rank: number
+  /** The message, the fort's name and what the list shows; built only for the events of a page. */
+  describe: () => Described
+}
+
+export interface Described {
+  until: number | null
+  place: string | null
+  message: Record<string, unknown>
+  summary: {
+    pokemonId: number
+    form: number
+    iv?: number | null
+    cp?: number | null
+    level?: number | null
+    raidLevel?: number
+    rewards?: Array<{ type: number, itemId: number, pokemonId: number, form: number, amount: number }>
+    gruntType?: number
+    lureId?: number
+  }
+}
+
+const n = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v))
+const text = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null)
+
+class ScannerTimeout extends Error {}
+
+function createRecentEvents (fastify: FastifyInstance) {
+  const { config, clock, scannerDb, liveSpawns, log } = fastify
+
+  const scannerDown = () => unavailable('The scanner\'s database cannot be read right now, so recent events cannot be listed. Please try again in a moment.', 30)
+
+  /** One read of a fort table within the estimates' time limit; any failure is the scanner being down. */
+  async function query (sql: string, params: unknown[]): Promise<unknown[][]> {
+    if (scannerDb === null) return []
+    const seconds = Math.max(0.1, config.ESTIMATE_TIMEOUT_MS / 1000)
+    let timer: NodeJS.Timeout | undefined
+    const timeout = new Promise<never>((_resolve, reject) => { timer = setTimeout(() => { reject(new ScannerTimeout('timeout')) }, config.ESTIMATE_TIMEOUT_MS) })
+    try {
+      return await Promise.race([scannerDb.pool.query({ sql: `SET STATEMENT max_statement_time=${seconds} FOR ${sql} LIMIT ${FORT_ROWS}`, rowsAsArray: true }, params) as Promise<unknown[][]>, timeout])
+    } catch (err) {
+      log.warn({ reason: err instanceof ScannerTimeout ? 'timeout' : (err as { code?: string }).code ?? (err as Error).message }, 'recent events: scanner database unavailable')
+      throw scannerDown()
+    } finally {
+      clearTimeout(timer)
+    }
+  }
+
+  const envelopeSql = (prefix = '') => `${prefix}lat BETWEEN ? AND ? AND ${prefix}lon BETWEEN ? AND ?`
+  const envelopeOf = (boxes: readonly BoundingBox[]) => [
+    Math.min(...boxes.map((b) => b.minLat)), Math.max(...boxes.map((b) => b.maxLat)),
+    Math.min(...boxes.map((b) => b.minLon)), Math.max(...boxes.map((b) => b.maxLon))
+  ]
+
+  async function pokemon (boxes: readonly BoundingBox[], since: number, pokemonId: number | undefined): Promise<Candidate[]> {
+    let snapshot
+    try {
+      snapshot = await liveSpawns.current()
+    } catch {
+      throw scannerDown()
+    }
+    const out: Candidate[] = []
+    snapshot.forEachIn(boxes, since, (i) => {
+      const id = snapshot.pokemonId(i)
+      if (pokemonId !== undefined && id !== pokemonId) return
+      const latitude = snapshot.lat(i)
+      const longitude = snapshot.lon(i)
+      const at = snapshot.firstSeen(i)
+      out.push({
+        at,
+        latitude,
+        longitude,
+        rank: 0,
+        describe: () => {
+          const s = snapshot.spawn(i, true)
+          const until = snapshot.expire(i)
+          const encountered = s.atk !== null && s.def !== null && s.sta !== null
+          const iv = ivOf(s)
+          return {
+            until,
+            place: null,
+            message: {
+              pokemon_id: s.pokemonId,
+              form: s.form,
+              latitude,
+              longitude,
+              disappear_time: until ?? at,
+              gender: s.gender,
+              ...(encountered ? { individual_attack: s.atk, individual_defense: s.def, individual_stamina: s.sta, cp: s.cp, pokemon_level: s.level, size: s.size, weight: s.weight, pvp: s.pvp } : {})
+            },
+            summary: { pokemonId: s.pokemonId, form: s.form, iv: iv < 0 ? null : Math.round(iv * 100) / 100, cp: encountered ? s.cp : null, level: encountered ? s.level : null }
+          }
+        }
+      })
+    })
+    return out
+  }
+
+  async function raids (boxes: readonly BoundingBox[], since: number, pokemonId: number | undefined): Promise<Candidate[]> {
+    const rows = await query(`SELECT lat, lon, id, name, raid_level, raid_pokemon_id, raid_pokemon_form, team_id, raid_is_exclusive, raid_pokemon_move_1, raid_pokemon_move_2,
+        raid_pokemon_evolution, raid_spawn_timestamp, raid_battle_timestamp, raid_end_timestamp
+      FROM gym WHERE raid_end_timestamp >= ? AND raid_level > 0 AND deleted = 0 AND ${envelopeSql()}${pokemonId !== undefined ? ' AND raid_pokemon_id = ?' : ''}`,
+    [since, ...envelopeOf(boxes), ...(pokemonId !== undefined ? [pokemonId] : [])])
+    return rows.map((r) => {
+      const boss = n(r[5]) ?? 0
+      // The egg's message when it appeared, the raid's when it hatched: the last one the engine received.
+      const at = (boss > 0 ? n(r[13]) : null) ?? n(r[12]) ?? (n(r[14]) ?? 0) - 2700
+      return {
+        at,
+        latitude: Number(r[0]),
+        longitude: Number(r[1]),
+        rank: 0,
+        describe: () => ({
+          until: n(r[14]),
+          place: text(r[3]),
+          message: {
+            gym_id: String(r[2]),
+            gym_name: text(r[3]),
+            latitude: Number(r[0]),
+            longitude: Number(r[1]),
+            level: n(r[4]) ?? 0,
+            end: n(r[14]) ?? 0,
+            pokemon_id: boss,
+            form: n(r[6]) ?? 0,
+            team_id: n(r[7]) ?? 0,
+            ex_raid_eligible: n(r[8]) ?? 0,
+            move_1: n(r[9]) ?? 0,
+            move_2: n(r[10]) ?? 0,
+            evolution: n(r[11]) ?? 0
+          },
+          summary: { pokemonId: boss, form: n(r[6]) ?? 0, raidLevel: n(r[4]) ?? 0 }
+        })
+      }
+    })
+  }
+
+  async function quests (boxes: readonly BoundingBox[], now: number, pokemonId: number | undefined): Promise<Candidate[]> {
+    const slot = (p: string) => `${p}quest_reward_type, ${p}quest_item_id, ${p}quest_reward_amount, ${p}quest_pokemon_id, ${p}quest_pokemon_form_id, ${p}quest_expiry, ${p}quest_timestamp`
+    const rows = await query(`SELECT lat, lon, id, name, ${slot('')}, ${slot('alternative_')} FROM pokestop
+      WHERE deleted = 0 AND (quest_reward_type IS NOT NULL OR alternative_quest_reward_type IS NOT NULL) AND ${envelopeSql()}`, envelopeOf(boxes))
+    const out: Candidate[] = []
+    for (const r of rows) {
+      for (const [rank, offset] of [4, 11].entries()) {
+        const type = n(r[offset])
+        const expiry = n(r[offset + 5])
+        if (type === null || (expiry !== null && expiry <= now)) continue
+        const reward = { type, itemId: n(r[offset + 1]) ?? 0, amount: n(r[offset + 2]) ?? 0, pokemonId: n(r[offset + 3]) ?? 0, form: n(r[offset + 4]) ?? 0 }
+        if (pokemonId !== undefined && reward.pokemonId !== pokemonId) continue
+        out.push({
+          at: n(r[offset + 6]) ?? 0,
+          latitude: Number(r[0]),
+          longitude: Number(r[1]),
+          rank,
+          describe: () => ({
+            until: expiry,
+            place: text(r[3]),
+            message: {
+              pokestop_id: String(r[2]),
+              pokestop_name: text(r[3]),
+              latitude: Number(r[0]),
+              longitude: Number(r[1]),
+              rewards: [{ type: reward.type, info: { item_id: reward.itemId, amount: reward.amount, pokemon_id: reward.pokemonId, form_id: reward.form } }]
+            },
+            summary: { pokemonId: reward.pokemonId, form: reward.form, rewards: [reward] }
+          })
+        })
+      }
+    }
+    return out
+  }
+
+  async function invasions (boxes: readonly BoundingBox[], since: number): Promise<Candidate[]> {
+    const rows = await query(`SELECT p.lat, p.lon, p.id, p.name, i.\`character\`, i.display_type, i.start, i.expiration
+      FROM incident i JOIN pokestop p ON p.id = i.pokestop_id WHERE i.expiration >= ? AND ${envelopeSql('p.')}`, [since, ...envelopeOf(boxes)])
+    return rows.map((r) => ({
+      at: n(r[6]) ?? 0,
+      latitude: Number(r[0]),
+      longitude: Number(r[1]),
+      rank: 0,
+      describe: () => ({
+        until: n(r[7]),
+        place: text(r[3]),
+        message: { pokestop_id: String(r[2]), pokestop_name: text(r[3]), latitude: Number(r[0]), longitude: Number(r[1]), incident_grunt_type: n(r[4]) ?? 0, display_type: n(r[5]) ?? 0, incident_expire_timestamp: n(r[7]) ?? 0 },
+        summary: { pokemonId: 0, form: 0, gruntType: n(r[4]) ?? 0 }
+      })
+    }))
+  }
+
+  async function lures (boxes: readonly BoundingBox[], since: number): Promise<Candidate[]> {
+    const rows = await query(`SELECT lat, lon, id, name, lure_id, lure_expire_timestamp FROM pokestop
+      WHERE lure_expire_timestamp >= ? AND lure_id > 0 AND deleted = 0 AND ${envelopeSql()}`, [since, ...envelopeOf(boxes)])
+    return rows.map((r) => ({
+      at: (n(r[5]) ?? 0) - LURE_SECONDS,
+      latitude: Number(r[0]),
+      longitude: Number(r[1]),
+      rank: 0,
+      describe: () => ({
+        until: n(r[5]),
+        place: text(r[3]),
+        message: { pokestop_id: String(r[2]), pokestop_name: text(r[3]), latitude: Number(r[0]), longitude: Number(r[1]), lure_id: n(r[4]) ?? 0, lure_expiration: n(r[5]) ?? 0 },
+        summary: { pokemonId: 0, form: 0, lureId: n(r[4]) ?? 0 }
+      })
+    }))
+  }
+
+  return {
+    /** Whether a scanner database is configured at all. */
+    configured: scannerDb !== null,
+
+    /** The hour the list covers. */
+    windowSeconds: 3600,
+
+    /**
+     * The events of a type seen in the last hour inside the boxes' envelope (the caller tests its own
+     * places), optionally of one species (the pokemon, the raid boss, the quest's reward pokemon).
+     * A scanner that cannot be read is a 503 saying so.
+     */
+    async seen (type: RecentEventType, boxes: readonly BoundingBox[], pokemonId?: number): Promise<Candidate[]> {
+      if (scannerDb === null || boxes.length === 0) return []
+      const now = Math.floor(clock.now() / 1000)
+      const since = now - 3600
+      switch (type) {
+        case 'pokemon': return await pokemon(boxes, since, pokemonId)
+        case 'raid': return await raids(boxes, since, pokemonId)
+        case 'quest': return await quests(boxes, now, pokemonId)
+        case 'invasion': return pokemonId !== undefined ? [] : await invasions(boxes, since)
+        case 'lure': return pokemonId !== undefined ? [] : await lures(boxes, since)
+      }
+    }
+  }
+}
+
+export type RecentEvents = ReturnType<typeof createRecentEvents>
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    recentEvents: RecentEvents
+  }
+}
+
+export default decoratorPlugin('recent-events', createRecentEvents, ['config', 'clock', 'scanner-db', 'live-spawns'])
