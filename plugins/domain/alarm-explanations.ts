@@ -2,14 +2,12 @@ import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { Ajv, type ValidateFunction } from 'ajv'
 import { badRequest, notFound, notSupported } from '../edge/errors.js'
 import { activeProfileAt, alarmTypesOf, explain, missingField, readEvent, type MemberProfile, type MemberState } from '../../lib/alarm-explain.js'
-import { alarmAreas, distanceMetres, num, type Place } from '../../lib/alarm-match.js'
 import { eventIds } from '../../lib/event-ids.js'
-import { boxContains, pointInPolygon, type BoundingBox } from '../../lib/polygon.js'
+import { boxesOf, pageOf, placesOf } from '../../lib/recent-list.js'
 import { decoratorPlugin } from '../../lib/decorator-plugin.js'
 import { parseAreaText } from './area-selection.js'
 import { storedActiveHours } from './profiles.js'
-import type { EngineFence, FenceSet } from './engine-fences.js'
-import type { Candidate } from './recent-events.js'
+import type { EngineFence } from './engine-fences.js'
 import { MESSAGE_SCHEMAS, type EventType, type Explanation, type ExplanationRequest, type RecentList, type RecentQuery } from '../../schemas/alarm-explanations.js'
 import type { AlarmType } from '../../schemas/alarm-types.js'
 
@@ -20,47 +18,6 @@ import type { AlarmType } from '../../schemas/alarm-types.js'
  */
 
 type Row = Record<string, unknown>
-
-/** Where a member could have been alerted: their fences, and a circle per profile of its largest alarm distance. */
-interface Places { fences: EngineFence[], circles: Array<{ place: Place, radius: number }> }
-
-const located = (p: Place | null | undefined): p is Place => p !== null && p !== undefined && !(p.latitude === 0 && p.longitude === 0)
-
-function circleBox ({ place, radius }: { place: Place, radius: number }): BoundingBox {
-  const dLat = radius / 111_320
-  const dLon = radius / (111_320 * Math.max(0.01, Math.cos((place.latitude * Math.PI) / 180)))
-  return { minLat: place.latitude - dLat, maxLat: place.latitude + dLat, minLon: place.longitude - dLon, maxLon: place.longitude + dLon }
-}
-
-/**
- * The places of a member's recent list for some alarm types: the areas of every profile, the override
- * areas of the alarms, and around each profile's location the largest distance of its distance alarms.
- */
-function placesOf (m: MemberState, types: readonly AlarmType[], set: FenceSet): Places {
-  const names = new Set<string>()
-  for (const p of m.profiles) for (const a of p.areas) names.add(a)
-  const radius = new Map<number, number>()
-  for (const { type, row } of m.alarms) {
-    if (!types.includes(type)) continue
-    const profileNo = num(row, 'profile_no', m.currentProfileNo)
-    const distance = num(row, 'distance')
-    if (distance > 0) radius.set(profileNo, Math.max(distance, radius.get(profileNo) ?? 0))
-    else for (const a of alarmAreas(row, m.profiles.find((p) => p.profileNo === profileNo)?.areas ?? [])) names.add(a)
-  }
-  return {
-    fences: [...names].flatMap((name) => set.byName.get(name) ?? []),
-    circles: [...radius].flatMap(([profileNo, r]) => {
-      const place = m.profiles.find((p) => p.profileNo === profileNo)?.place
-      return located(place) ? [{ place, radius: r }] : []
-    })
-  }
-}
-
-const inPlaces = (places: Places, lat: number, lon: number): boolean =>
-  places.circles.some((c) => distanceMetres(c.place, lat, lon) <= c.radius) ||
-  places.fences.some((f) => f.parts.some((p) => boxContains(p.box, lat, lon) && pointInPolygon(lat, lon, p.path)))
-
-const newestFirst = (a: Candidate, b: Candidate) => b.at - a.at || a.latitude - b.latitude || a.longitude - b.longitude || a.rank - b.rank
 
 function createAlarmExplanations (fastify: FastifyInstance) {
   const { config, clock, engine, engineFences, alarmEstimates, recentEvents } = fastify
@@ -167,26 +124,9 @@ function createAlarmExplanations (fastify: FastifyInstance) {
       if (!recentEvents.configured) throw notSupported('This site has no scanner database: recent events cannot be listed.')
       const types = alarmTypesOf(query.type)
       const [m, set] = await Promise.all([member(userId, types), engineFences.current()])
-      const places = placesOf(m, types, set)
-      const boxes = [...places.fences.flatMap((f) => f.parts.map((p) => p.box)), ...places.circles.map(circleBox)]
-      const seen = await recentEvents.seen(query.type, boxes, query.pokemonId)
-      const listed = seen.filter((c) => inPlaces(places, c.latitude, c.longitude)).sort(newestFirst)
-      const limit = query.limit ?? 30
-      const [cursorAt, cursorSkip] = query.cursor === undefined ? [Infinity, 0] : query.cursor.split('.').map(Number) as [number, number]
-      // The first event after the cursor: past the events of the cursor's second already listed.
-      let start = listed.findIndex((c) => c.at <= cursorAt)
-      if (start < 0) start = listed.length
-      const groupStart = start
-      while (start < listed.length && start - groupStart < cursorSkip && (listed[start] as Candidate).at === cursorAt) start++
-      const page = listed.slice(start, start + limit)
-      const last = page[page.length - 1]
-      let nextCursor: string | null = null
-      if (last !== undefined && start + page.length < listed.length) {
-        const end = start + page.length
-        let sameSecond = 0
-        for (let i = end - 1; i >= 0 && (listed[i] as Candidate).at === last.at; i--) sameSecond++
-        nextCursor = `${last.at}.${sameSecond}`
-      }
+      const places = placesOf(m, types, set.byName)
+      const seen = await recentEvents.seen(query.type, boxesOf(places), query.pokemonId)
+      const { page, nextCursor } = pageOf(seen, places, query.cursor, query.limit ?? 30)
       return {
         windowSeconds: recentEvents.windowSeconds,
         nextCursor,
