@@ -264,11 +264,15 @@ export interface AlarmExplanation {
   matches: boolean
   failed: Failure[]
   unknownAreas: string[]
+  /** The alarm as the engine stores it, so the answer can name it. */
+  alarm: Row
 }
 
 export interface ExplainResult {
   alerted: boolean
   activeProfileNo: number
+  /** Every profile of the member by number and name. */
+  profiles: Array<{ profileNo: number, name: string }>
   member: Failure[]
   eventAreas: string[]
   alarms: AlarmExplanation[]
@@ -332,11 +336,12 @@ export function explain (member: MemberState, e: ScannerEvent, fences: EventFenc
         }
       }
     }
-    return { uid: num(row, 'uid'), type, profileNo, active: profileNo === activeProfileNo, matches: failed.length === 0, failed, unknownAreas }
+    return { uid: num(row, 'uid'), type, profileNo, active: profileNo === activeProfileNo, matches: failed.length === 0, failed, unknownAreas, alarm: row }
   })
   return {
     alerted: memberReasons.length === 0 && alarms.some((x) => x.matches),
     activeProfileNo,
+    profiles: member.profiles.map((p) => ({ profileNo: p.profileNo, name: p.name })).sort((a, b) => a.profileNo - b.profileNo),
     member: memberReasons,
     eventAreas: [...fences.at],
     alarms

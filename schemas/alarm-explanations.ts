@@ -137,6 +137,7 @@ export const FailureSchema = Type.Object({
 export const ExplanationSchema = Type.Object({
   alerted: Type.Boolean({ description: 'Whether the engine would have sent at least one alert' }),
   activeProfileNo: Type.Integer({ description: 'The profile active at the event\'s time (its schedule, else the current one)' }),
+  profiles: Type.Array(Type.Object({ profileNo: Type.Integer(), name: Type.String() }), { description: 'The member\'s profiles, to name them' }),
   member: Type.Array(FailureSchema, { description: 'Reasons that stop every alert of this kind' }),
   eventAreas: Type.Array(Type.String(), { description: 'The fences the event is in, by the engine\'s names' }),
   alarms: Type.Array(Type.Object({
@@ -146,7 +147,8 @@ export const ExplanationSchema = Type.Object({
     active: Type.Boolean({ description: 'Whether the alarm\'s profile was active at the event\'s time' }),
     matches: Type.Boolean(),
     failed: Type.Array(FailureSchema),
-    unknownAreas: Type.Array(Type.String(), { description: 'Areas the alarm names that no fence of the engine has' })
+    unknownAreas: Type.Array(Type.String(), { description: 'Areas the alarm names that no fence of the engine has' }),
+    alarm: Type.Record(Type.String(), Type.Unknown(), { description: 'The alarm as the engine stores it (to name it)' })
   }))
 })
 export type Explanation = Static<typeof ExplanationSchema>

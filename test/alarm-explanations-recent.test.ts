@@ -136,6 +136,9 @@ t.test('an event explained by its id, for the member it was listed for only', as
   const byId = await explain({ eventId: pikachu.id })
   t.equal(byId.status, 200)
   t.equal(byId.body.alerted, true, 'the 95.56 % Pikachu in the centre')
+  t.same(byId.body.profiles, [{ profileNo: 1, name: 'Default' }], 'the profiles, to name them')
+  t.same(byId.body.alarms.map((a: { alarm: { pokemon_id: number, min_iv: number, distance: number } }) => [a.alarm.pokemon_id, a.alarm.min_iv, a.alarm.distance]),
+    [[25, 90, 0], [0, 100, 2000], [0, 100, 500]], 'each alarm as stored, to name it')
   const m = spawnOf(pikachu)[0] as Spawn
   const event = { type: 'pokemon', message: { pokemon_id: 25, form: 0, latitude: m.lat, longitude: m.lon, disappear_time: m.firstSeen + 1800, individual_attack: 15, individual_defense: 15, individual_stamina: 13, cp: 1200, pokemon_level: 30, gender: 1 } }
   t.same(byId.body, (await explain({ event, at: m.firstSeen })).body, 'the same answer as the event itself, at the time it was seen')

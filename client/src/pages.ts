@@ -29,6 +29,7 @@ export const PAGES: PageEntry[] = [
   { path: '/areas', label: 'nav.areas', section: 'main', feature: 'disable_areas', Component: lazy(() => import('./features/areas/Areas')) },
   { path: '/geofences', label: 'nav.geofences', section: 'main', feature: 'disable_user_geofences', Component: lazy(() => import('./features/geofences/Geofences')) },
   { path: '/quick-picks', label: 'nav.quickPicks', section: 'main', Component: lazy(() => import('./features/quick-picks/QuickPicks')) },
+  { path: '/why', label: 'explanations.nav', section: 'main', Component: lazy(() => import('./features/explanations/Explanations')) },
   { path: '/my-webhooks', label: 'nav.myWebhooks', section: 'main', delegatesOnly: true, Component: lazy(() => import('./features/webhooks/MyWebhooks')) },
   { path: '/devices', label: 'nav.devices', section: 'menu', ownerOnly: true, Component: lazy(() => import('./features/devices/Devices')) },
   { path: '/help', label: 'nav.help', section: 'menu', Component: lazy(() => import('./features/help/Help')) },
