@@ -15,8 +15,18 @@ export interface PlaceFence { parts: ReadonlyArray<{ path: LatLon[], box: Boundi
 /** Where a member could have been alerted: their fences, and per profile a circle of its largest alarm distance. */
 export interface Places<F extends PlaceFence = PlaceFence> { fences: F[], circles: Array<{ place: Place, radius: number }> }
 
-/** An event seen: when, where, and its order among events of the same second and place (a stop's two quests). */
-export interface Seen { at: number, latitude: number, longitude: number, rank: number }
+/**
+ * The events seen in a member's places, by index: when, where, and the order among events of the same
+ * second and place (a stop's two quests). A list of indices rather than of objects: a busy city's hour
+ * holds tens of thousands of pokemon in a member's places, and only a page of them is ever described.
+ */
+export interface SeenList {
+  size: number
+  at: (i: number) => number
+  latitude: (i: number) => number
+  longitude: (i: number) => number
+  rank: (i: number) => number
+}
 
 const located = (p: Place | null | undefined): p is Place => p !== null && p !== undefined && !(p.latitude === 0 && p.longitude === 0)
 
@@ -53,30 +63,51 @@ function circleBox ({ place, radius }: { place: Place, radius: number }): Boundi
 /** The boxes around the places: what the scanner's rows are read within. */
 export const boxesOf = (places: Places): BoundingBox[] => [...places.fences.flatMap((f) => f.parts.map((p) => p.box)), ...places.circles.map(circleBox)]
 
-export const inPlaces = (places: Places, lat: number, lon: number): boolean =>
-  places.circles.some((c) => distanceMetres(c.place, lat, lon) <= c.radius) ||
-  places.fences.some((f) => f.parts.some((p) => boxContains(p.box, lat, lon) && pointInPolygon(lat, lon, p.path)))
-
-/** Newest first; events of one second by place, then by their rank. */
-const newestFirst = (a: Seen, b: Seen) => b.at - a.at || a.latitude - b.latitude || a.longitude - b.longitude || a.rank - b.rank
+/** The test of a point against the places: the fences' boxes before their polygons, a circle's box before its distance. */
+export function placeTest (places: Places): (lat: number, lon: number) => boolean {
+  // Profiles sharing a location share one circle, the largest.
+  const circles = new Map<string, { place: Place, radius: number }>()
+  for (const c of places.circles) {
+    const key = `${c.place.latitude},${c.place.longitude}`
+    const known = circles.get(key)
+    if (known === undefined || known.radius < c.radius) circles.set(key, c)
+  }
+  const rounds = [...circles.values()].map((c) => ({ ...c, box: circleBox(c) }))
+  const parts = places.fences.flatMap((f) => f.parts)
+  return (lat, lon) => {
+    for (const p of parts) if (boxContains(p.box, lat, lon) && pointInPolygon(lat, lon, p.path)) return true
+    for (const c of rounds) if (boxContains(c.box, lat, lon) && distanceMetres(c.place, lat, lon) <= c.radius) return true
+    return false
+  }
+}
 
 /**
- * The page after `cursor` of the events in the places, newest first. A cursor is `<seen at>.<events of
- * that second already listed>`: the next page goes on where the last one ended while new events arrive
- * at the top, and it says nothing of where anything is.
+ * The page after `cursor` of the events, newest first (events of one second by place, then rank), as
+ * indices into the list. A cursor is `<seen at>.<events of that second already listed>`: the next page
+ * goes on where the last one ended while new events arrive at the top, and it says nothing of where
+ * anything is. Only the newest events the page can reach are sorted: their second is found among the
+ * times alone (a numeric sort of a typed array), the rest is never ordered.
  */
-export function pageOf<E extends Seen> (seen: readonly E[], places: Places, cursor: string | undefined, limit: number): { page: E[], nextCursor: string | null } {
-  const listed = seen.filter((c) => inPlaces(places, c.latitude, c.longitude)).sort(newestFirst)
-  const [cursorAt, cursorSkip] = cursor === undefined ? [Infinity, 0] : cursor.split('.').map(Number) as [number, number]
-  let start = listed.findIndex((c) => c.at <= cursorAt)
-  if (start < 0) start = listed.length
-  const groupStart = start
-  while (start < listed.length && start - groupStart < cursorSkip && (listed[start] as E).at === cursorAt) start++
-  const page = listed.slice(start, start + limit)
+export function pageOf (seen: SeenList, cursor: string | undefined, limit: number): { page: number[], nextCursor: string | null } {
+  const [cursorAt, skip] = cursor === undefined ? [Infinity, 0] : cursor.split('.').map(Number) as [number, number]
+  const after: number[] = []
+  for (let i = 0; i < seen.size; i++) if (seen.at(i) <= cursorAt) after.push(i)
+  let reach = after
+  const needed = skip + limit
+  if (after.length > needed) {
+    const times = Float64Array.from(after, (i) => seen.at(i)).sort()
+    const oldestReached = times[times.length - needed] as number
+    reach = after.filter((i) => seen.at(i) >= oldestReached)
+  }
+  reach.sort((a, b) => seen.at(b) - seen.at(a) || seen.latitude(a) - seen.latitude(b) || seen.longitude(a) - seen.longitude(b) || seen.rank(a) - seen.rank(b))
+  let start = 0
+  while (start < reach.length && start < skip && seen.at(reach[start] as number) === cursorAt) start++
+  const page = reach.slice(start, start + limit)
   const end = start + page.length
   const last = page[page.length - 1]
-  if (last === undefined || end >= listed.length) return { page, nextCursor: null }
+  if (last === undefined || end >= after.length) return { page, nextCursor: null }
+  const lastAt = seen.at(last)
   let sameSecond = 0
-  for (let i = end - 1; i >= 0 && (listed[i] as E).at === last.at; i--) sameSecond++
-  return { page, nextCursor: `${last.at}.${sameSecond}` }
+  for (let i = end - 1; i >= 0 && seen.at(reach[i] as number) === lastAt; i--) sameSecond++
+  return { page, nextCursor: `${lastAt}.${sameSecond}` }
 }

@@ -3,7 +3,7 @@ import { Ajv, type ValidateFunction } from 'ajv'
 import { badRequest, notFound, notSupported } from '../edge/errors.js'
 import { activeProfileAt, alarmTypesOf, explain, missingField, readEvent, type MemberProfile, type MemberState } from '../../lib/alarm-explain.js'
 import { eventIds } from '../../lib/event-ids.js'
-import { boxesOf, pageOf, placesOf } from '../../lib/recent-list.js'
+import { boxesOf, pageOf, placeTest, placesOf } from '../../lib/recent-list.js'
 import { decoratorPlugin } from '../../lib/decorator-plugin.js'
 import { parseAreaText } from './area-selection.js'
 import { storedActiveHours } from './profiles.js'
@@ -125,18 +125,20 @@ function createAlarmExplanations (fastify: FastifyInstance) {
       const types = alarmTypesOf(query.type)
       const [m, set] = await Promise.all([member(userId, types), engineFences.current()])
       const places = placesOf(m, types, set.byName)
-      const seen = await recentEvents.seen(query.type, boxesOf(places), query.pokemonId)
-      const { page, nextCursor } = pageOf(seen, places, query.cursor, query.limit ?? 30)
+      const seen = await recentEvents.seen(query.type, boxesOf(places), placeTest(places), query.pokemonId)
+      const { page, nextCursor } = pageOf(seen, query.cursor, query.limit ?? 30)
       return {
         windowSeconds: recentEvents.windowSeconds,
         nextCursor,
-        events: page.map((c) => {
-          const { until, place, message, summary } = c.describe()
-          const area = set.at(c.latitude, c.longitude)[0]
+        events: page.map((i) => {
+          const { until, place, message, summary } = seen.describe(i)
+          const latitude = seen.latitude(i)
+          const longitude = seen.longitude(i)
+          const area = set.at(latitude, longitude)[0]
           return {
-            id: ids.seal(userId, { type: query.type, message, at: c.at }),
+            id: ids.seal(userId, { type: query.type, message, at: seen.at(i) }),
             type: query.type,
-            seenAt: c.at,
+            seenAt: seen.at(i),
             endsAt: until,
             area: area === undefined ? null : (set.byName.get(area) as EngineFence).displayName,
             place,

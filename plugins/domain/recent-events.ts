@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import { ivOf } from '../../lib/alarm-match.js'
 import type { BoundingBox } from '../../lib/polygon.js'
+import type { SeenList } from '../../lib/recent-list.js'
 import { decoratorPlugin } from '../../lib/decorator-plugin.js'
 import { unavailable } from '../edge/errors.js'
 import type { RecentEventType } from '../../schemas/alarm-explanations.js'
@@ -20,16 +21,11 @@ const FORT_ROWS = 20_000
 /** The scanner keeps a lure's end only; a lure lasts 30 minutes. */
 const LURE_SECONDS = 1800
 
-/** One event seen, before the member's places are tested: where and when, and how to describe it. */
-export interface Candidate {
-  at: number
-  latitude: number
-  longitude: number
-  /** Orders events of the same second and place (a stop's two quests). */
-  rank: number
-  /** The message, the fort's name and what the list shows; built only for the events of a page. */
-  describe: () => Described
-}
+/** A fort's event: where and when, and how to describe it (built only for the events of a page). */
+interface FortEvent { at: number, latitude: number, longitude: number, rank: number, describe: () => Described }
+
+/** The events in the member's places, by index, and each one's description (asked only for a page). */
+export interface Seen extends SeenList { describe: (i: number) => Described }
 
 export interface Described {
   until: number | null
@@ -50,6 +46,9 @@ export interface Described {
 
 const n = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v))
 const text = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null)
+
+/** Whether a point is in the member's places. */
+type Where = (lat: number, lon: number) => boolean
 
 class ScannerTimeout extends Error {}
 
@@ -80,51 +79,57 @@ function createRecentEvents (fastify: FastifyInstance) {
     Math.min(...boxes.map((b) => b.minLon)), Math.max(...boxes.map((b) => b.maxLon))
   ]
 
-  async function pokemon (boxes: readonly BoundingBox[], since: number, pokemonId: number | undefined): Promise<Candidate[]> {
+  /** The kept read's rows in the places: indices into it, no object per row until a page describes one. */
+  async function pokemon (boxes: readonly BoundingBox[], where: Where, since: number, pokemonId: number | undefined): Promise<Seen> {
     let snapshot
     try {
       snapshot = await liveSpawns.current()
     } catch {
       throw scannerDown()
     }
-    const out: Candidate[] = []
+    const rows: number[] = []
     snapshot.forEachIn(boxes, since, (i) => {
-      const id = snapshot.pokemonId(i)
-      if (pokemonId !== undefined && id !== pokemonId) return
-      const latitude = snapshot.lat(i)
-      const longitude = snapshot.lon(i)
-      const at = snapshot.firstSeen(i)
-      out.push({
-        at,
-        latitude,
-        longitude,
-        rank: 0,
-        describe: () => {
-          const s = snapshot.spawn(i, true)
-          const until = snapshot.expire(i)
-          const encountered = s.atk !== null && s.def !== null && s.sta !== null
-          const iv = ivOf(s)
-          return {
-            until,
-            place: null,
-            message: {
-              pokemon_id: s.pokemonId,
-              form: s.form,
-              latitude,
-              longitude,
-              disappear_time: until ?? at,
-              gender: s.gender,
-              ...(encountered ? { individual_attack: s.atk, individual_defense: s.def, individual_stamina: s.sta, cp: s.cp, pokemon_level: s.level, size: s.size, weight: s.weight, pvp: s.pvp } : {})
-            },
-            summary: { pokemonId: s.pokemonId, form: s.form, iv: iv < 0 ? null : Math.round(iv * 100) / 100, cp: encountered ? s.cp : null, level: encountered ? s.level : null }
-          }
-        }
-      })
+      if ((pokemonId === undefined || snapshot.pokemonId(i) === pokemonId) && where(snapshot.lat(i), snapshot.lon(i))) rows.push(i)
     })
-    return out
+    const row = (i: number) => rows[i] as number
+    return {
+      size: rows.length,
+      at: (i) => snapshot.firstSeen(row(i)),
+      latitude: (i) => snapshot.lat(row(i)),
+      longitude: (i) => snapshot.lon(row(i)),
+      rank: () => 0,
+      describe: (i) => {
+        const r = row(i)
+        const s = snapshot.spawn(r, true)
+        const until = snapshot.expire(r)
+        const encountered = s.atk !== null && s.def !== null && s.sta !== null
+        const iv = ivOf(s)
+        return {
+          until,
+          place: null,
+          message: {
+            pokemon_id: s.pokemonId,
+            form: s.form,
+            latitude: snapshot.lat(r),
+            longitude: snapshot.lon(r),
+            disappear_time: until ?? snapshot.firstSeen(r),
+            gender: s.gender,
+            ...(encountered ? { individual_attack: s.atk, individual_defense: s.def, individual_stamina: s.sta, cp: s.cp, pokemon_level: s.level, size: s.size, weight: s.weight, pvp: s.pvp } : {})
+          },
+          summary: { pokemonId: s.pokemonId, form: s.form, iv: iv < 0 ? null : Math.round(iv * 100) / 100, cp: encountered ? s.cp : null, level: encountered ? s.level : null }
+        }
+      }
+    }
   }
 
-  async function raids (boxes: readonly BoundingBox[], since: number, pokemonId: number | undefined): Promise<Candidate[]> {
+  /** Fort events in the places, as a list by index. */
+  const listOf = (events: FortEvent[], where: Where): Seen => {
+    const inside = events.filter((e) => where(e.latitude, e.longitude))
+    const one = (i: number) => inside[i] as FortEvent
+    return { size: inside.length, at: (i) => one(i).at, latitude: (i) => one(i).latitude, longitude: (i) => one(i).longitude, rank: (i) => one(i).rank, describe: (i) => one(i).describe() }
+  }
+
+  async function raids (boxes: readonly BoundingBox[], since: number, pokemonId: number | undefined): Promise<FortEvent[]> {
     const rows = await query(`SELECT lat, lon, id, name, raid_level, raid_pokemon_id, raid_pokemon_form, team_id, raid_is_exclusive, raid_pokemon_move_1, raid_pokemon_move_2,
         raid_pokemon_evolution, raid_spawn_timestamp, raid_battle_timestamp, raid_end_timestamp
       FROM gym WHERE raid_end_timestamp >= ? AND raid_level > 0 AND deleted = 0 AND ${envelopeSql()}${pokemonId !== undefined ? ' AND raid_pokemon_id = ?' : ''}`,
@@ -162,11 +167,11 @@ function createRecentEvents (fastify: FastifyInstance) {
     })
   }
 
-  async function quests (boxes: readonly BoundingBox[], now: number, pokemonId: number | undefined): Promise<Candidate[]> {
+  async function quests (boxes: readonly BoundingBox[], now: number, pokemonId: number | undefined): Promise<FortEvent[]> {
     const slot = (p: string) => `${p}quest_reward_type, ${p}quest_item_id, ${p}quest_reward_amount, ${p}quest_pokemon_id, ${p}quest_pokemon_form_id, ${p}quest_expiry, ${p}quest_timestamp`
     const rows = await query(`SELECT lat, lon, id, name, ${slot('')}, ${slot('alternative_')} FROM pokestop
       WHERE deleted = 0 AND (quest_reward_type IS NOT NULL OR alternative_quest_reward_type IS NOT NULL) AND ${envelopeSql()}`, envelopeOf(boxes))
-    const out: Candidate[] = []
+    const out: FortEvent[] = []
     for (const r of rows) {
       for (const [rank, offset] of [4, 11].entries()) {
         const type = n(r[offset])
@@ -197,7 +202,7 @@ function createRecentEvents (fastify: FastifyInstance) {
     return out
   }
 
-  async function invasions (boxes: readonly BoundingBox[], since: number): Promise<Candidate[]> {
+  async function invasions (boxes: readonly BoundingBox[], since: number): Promise<FortEvent[]> {
     const rows = await query(`SELECT p.lat, p.lon, p.id, p.name, i.\`character\`, i.display_type, i.start, i.expiration
       FROM incident i JOIN pokestop p ON p.id = i.pokestop_id WHERE i.expiration >= ? AND ${envelopeSql('p.')}`, [since, ...envelopeOf(boxes)])
     return rows.map((r) => ({
@@ -214,7 +219,7 @@ function createRecentEvents (fastify: FastifyInstance) {
     }))
   }
 
-  async function lures (boxes: readonly BoundingBox[], since: number): Promise<Candidate[]> {
+  async function lures (boxes: readonly BoundingBox[], since: number): Promise<FortEvent[]> {
     const rows = await query(`SELECT lat, lon, id, name, lure_id, lure_expire_timestamp FROM pokestop
       WHERE lure_expire_timestamp >= ? AND lure_id > 0 AND deleted = 0 AND ${envelopeSql()}`, [since, ...envelopeOf(boxes)])
     return rows.map((r) => ({
@@ -239,20 +244,20 @@ function createRecentEvents (fastify: FastifyInstance) {
     windowSeconds: 3600,
 
     /**
-     * The events of a type seen in the last hour inside the boxes' envelope (the caller tests its own
-     * places), optionally of one species (the pokemon, the raid boss, the quest's reward pokemon).
-     * A scanner that cannot be read is a 503 saying so.
+     * The events of a type seen in the last hour in the member's places (`boxes` around them, `where`
+     * the exact test), optionally of one species (the pokemon, the raid boss, the quest's reward
+     * pokemon). A scanner that cannot be read is a 503 saying so.
      */
-    async seen (type: RecentEventType, boxes: readonly BoundingBox[], pokemonId?: number): Promise<Candidate[]> {
-      if (scannerDb === null || boxes.length === 0) return []
+    async seen (type: RecentEventType, boxes: readonly BoundingBox[], where: Where, pokemonId?: number): Promise<Seen> {
+      if (scannerDb === null || boxes.length === 0) return listOf([], where)
       const now = Math.floor(clock.now() / 1000)
       const since = now - 3600
       switch (type) {
-        case 'pokemon': return await pokemon(boxes, since, pokemonId)
-        case 'raid': return await raids(boxes, since, pokemonId)
-        case 'quest': return await quests(boxes, now, pokemonId)
-        case 'invasion': return pokemonId !== undefined ? [] : await invasions(boxes, since)
-        case 'lure': return pokemonId !== undefined ? [] : await lures(boxes, since)
+        case 'pokemon': return await pokemon(boxes, where, since, pokemonId)
+        case 'raid': return listOf(await raids(boxes, since, pokemonId), where)
+        case 'quest': return listOf(await quests(boxes, now, pokemonId), where)
+        case 'invasion': return listOf(pokemonId !== undefined ? [] : await invasions(boxes, since), where)
+        case 'lure': return listOf(pokemonId !== undefined ? [] : await lures(boxes, since), where)
       }
     }
   }
