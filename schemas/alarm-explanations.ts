@@ -148,7 +148,7 @@ export const ExplanationSchema = Type.Object({
     matches: Type.Boolean(),
     failed: Type.Array(FailureSchema),
     unknownAreas: Type.Array(Type.String(), { description: 'Areas the alarm names that no fence of the engine has' }),
-    alarm: Type.Record(Type.String(), Type.Unknown(), { description: 'The alarm as the engine stores it (to name it)' })
+    alarm: Type.Record(Type.String(), Type.Unknown(), { description: 'What names the alarm: its subject (species, level, reward…), its distance, and its other fields that differ from the engine\'s defaults' })
   }))
 })
 export type Explanation = Static<typeof ExplanationSchema>

@@ -140,13 +140,13 @@ export function RecentEvents ({ userId }: { userId?: string }) {
       <div className='explain-filters'>
         <label className='field'>
           <span>{t('explanations.kind')}</span>
-          <select value={type} onChange={(e) => { setType(e.target.value as RecentEventType) }}>
+          <select className='select' value={type} onChange={(e) => { setType(e.target.value as RecentEventType) }}>
             {TYPES.map((k) => <option key={k} value={k}>{t(`alarms.types.${TYPE_NAME[k]}`)}</option>)}
           </select>
         </label>
         <label className='field explain-search'>
           <span>{t('explanations.search')}</span>
-          <input type='search' value={query} onChange={(e) => { setQuery(e.target.value) }} placeholder={t('explanations.searchHint')} />
+          <input className='input' type='search' value={query} onChange={(e) => { setQuery(e.target.value) }} placeholder={t('explanations.searchHint')} />
         </label>
       </div>
       {page.status === 'loading' && <p className='muted' role='status' aria-live='polite'><span className='spinner' aria-hidden='true' />{t('status.loading')}</p>}
