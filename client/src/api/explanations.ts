@@ -12,7 +12,3 @@ export const recent = async (type: RecentEventType, cursor: string | undefined, 
 /** One listed event against every alarm of every profile; `timeZone` reads the profiles' active hours. */
 export const explain = async (eventId: string, timeZone: string, userId?: string): Promise<Explanation> =>
   await api(base(userId), { method: 'POST', json: { eventId, timeZone } })
-
-/** A described event (the editor's "check an alarm"): the scanner's message, built by the client. */
-export const explainEvent = async (event: { type: 'pokemon', message: Record<string, unknown> }, timeZone: string): Promise<Explanation> =>
-  await api('/api/alarm-explanations', { method: 'POST', json: { event, timeZone } })
