@@ -9,8 +9,8 @@ import type { AlarmType } from '../schemas/alarm-types.js'
  * caller reads the member, the fences and the events.
  */
 
-/** A fence as the engine's list gives it: one polygon or several, each with its box. */
-export interface PlaceFence { parts: ReadonlyArray<{ path: LatLon[], box: BoundingBox }> }
+/** A fence as the engine's list gives it: its name, one polygon or several, each with its box. */
+export interface PlaceFence { name: string, parts: ReadonlyArray<{ path: LatLon[], box: BoundingBox }> }
 
 /** Where a member could have been alerted: their fences, and per profile a circle of its largest alarm distance. */
 export interface Places<F extends PlaceFence = PlaceFence> { fences: F[], circles: Array<{ place: Place, radius: number }> }
@@ -63,8 +63,11 @@ function circleBox ({ place, radius }: { place: Place, radius: number }): Boundi
 /** The boxes around the places: what the scanner's rows are read within. */
 export const boxesOf = (places: Places): BoundingBox[] => [...places.fences.flatMap((f) => f.parts.map((p) => p.box)), ...places.circles.map(circleBox)]
 
+/** Whether a point is in the places, and a key naming the places (equal keys, equal places). */
+export interface PlaceTest { test: (lat: number, lon: number) => boolean, key: string }
+
 /** The test of a point against the places: the fences' boxes before their polygons, a circle's box before its distance. */
-export function placeTest (places: Places): (lat: number, lon: number) => boolean {
+export function placeTest (places: Places): PlaceTest {
   // Profiles sharing a location share one circle, the largest.
   const circles = new Map<string, { place: Place, radius: number }>()
   for (const c of places.circles) {
@@ -74,10 +77,13 @@ export function placeTest (places: Places): (lat: number, lon: number) => boolea
   }
   const rounds = [...circles.values()].map((c) => ({ ...c, box: circleBox(c) }))
   const parts = places.fences.flatMap((f) => f.parts)
-  return (lat, lon) => {
-    for (const p of parts) if (boxContains(p.box, lat, lon) && pointInPolygon(lat, lon, p.path)) return true
-    for (const c of rounds) if (boxContains(c.box, lat, lon) && distanceMetres(c.place, lat, lon) <= c.radius) return true
-    return false
+  return {
+    key: JSON.stringify([places.fences.map((f) => f.name).sort(), rounds.map((c) => [c.place.latitude, c.place.longitude, c.radius]).sort()]),
+    test: (lat, lon) => {
+      for (const p of parts) if (boxContains(p.box, lat, lon) && pointInPolygon(lat, lon, p.path)) return true
+      for (const c of rounds) if (boxContains(c.box, lat, lon) && distanceMetres(c.place, lat, lon) <= c.radius) return true
+      return false
+    }
   }
 }
 

@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify'
 import { ivOf } from '../../lib/alarm-match.js'
 import type { BoundingBox } from '../../lib/polygon.js'
-import type { SeenList } from '../../lib/recent-list.js'
+import type { PlaceTest, SeenList } from '../../lib/recent-list.js'
+import type { SpawnSnapshot } from '../../lib/spawn-snapshot.js'
 import { decoratorPlugin } from '../../lib/decorator-plugin.js'
 import { unavailable } from '../edge/errors.js'
 import type { RecentEventType } from '../../schemas/alarm-explanations.js'
@@ -15,6 +16,9 @@ import type { RecentEventType } from '../../schemas/alarm-explanations.js'
  * "Lately": pokemon first seen in the window; raids, invasions and lures still up at some moment of it;
  * quests still up (they are scanned once a day).
  */
+
+/** Walks of one kept read remembered (by places and species): the pages after the first cost no walk. */
+const WALKS_KEPT = 200
 
 /** The most fort rows one list reads: a member's areas hold far fewer raids, stops or invasions. */
 const FORT_ROWS = 20_000
@@ -47,9 +51,6 @@ export interface Described {
 const n = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v))
 const text = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null)
 
-/** Whether a point is in the member's places. */
-type Where = (lat: number, lon: number) => boolean
-
 class ScannerTimeout extends Error {}
 
 function createRecentEvents (fastify: FastifyInstance) {
@@ -79,21 +80,37 @@ function createRecentEvents (fastify: FastifyInstance) {
     Math.min(...boxes.map((b) => b.minLon)), Math.max(...boxes.map((b) => b.maxLon))
   ]
 
-  /** The kept read's rows in the places: indices into it, no object per row until a page describes one. */
-  async function pokemon (boxes: readonly BoundingBox[], where: Where, since: number, pokemonId: number | undefined): Promise<Seen> {
-    let snapshot
+  const walks = new WeakMap<SpawnSnapshot, Map<string, number[]>>()
+
+  /**
+   * The kept read's rows in the places: indices into it, no object per row until a page describes one.
+   * "The last hour" is the hour before the read was taken, so one walk of a read serves every page of
+   * it (the next pages, the same list again) until the next read, at most a few minutes on.
+   */
+  async function pokemon (boxes: readonly BoundingBox[], where: PlaceTest, pokemonId: number | undefined): Promise<Seen> {
+    let snapshot: SpawnSnapshot
     try {
       snapshot = await liveSpawns.current()
     } catch {
       throw scannerDown()
     }
-    const rows: number[] = []
-    snapshot.forEachIn(boxes, since, (i) => {
-      if ((pokemonId === undefined || snapshot.pokemonId(i) === pokemonId) && where(snapshot.lat(i), snapshot.lon(i))) rows.push(i)
-    })
-    const row = (i: number) => rows[i] as number
+    let kept = walks.get(snapshot)
+    if (kept === undefined) { kept = new Map(); walks.set(snapshot, kept) }
+    const key = `${pokemonId ?? 0}\n${where.key}`
+    let rows = kept.get(key)
+    if (rows === undefined) {
+      const found: number[] = []
+      snapshot.forEachIn(boxes, Math.floor(snapshot.takenAt / 1000) - 3600, (i) => {
+        if ((pokemonId === undefined || snapshot.pokemonId(i) === pokemonId) && where.test(snapshot.lat(i), snapshot.lon(i))) found.push(i)
+      })
+      if (kept.size >= WALKS_KEPT) kept.clear()
+      kept.set(key, found)
+      rows = found
+    }
+    const list = rows
+    const row = (i: number) => list[i] as number
     return {
-      size: rows.length,
+      size: list.length,
       at: (i) => snapshot.firstSeen(row(i)),
       latitude: (i) => snapshot.lat(row(i)),
       longitude: (i) => snapshot.lon(row(i)),
@@ -123,8 +140,8 @@ function createRecentEvents (fastify: FastifyInstance) {
   }
 
   /** Fort events in the places, as a list by index. */
-  const listOf = (events: FortEvent[], where: Where): Seen => {
-    const inside = events.filter((e) => where(e.latitude, e.longitude))
+  const listOf = (events: FortEvent[], where: PlaceTest): Seen => {
+    const inside = events.filter((e) => where.test(e.latitude, e.longitude))
     const one = (i: number) => inside[i] as FortEvent
     return { size: inside.length, at: (i) => one(i).at, latitude: (i) => one(i).latitude, longitude: (i) => one(i).longitude, rank: (i) => one(i).rank, describe: (i) => one(i).describe() }
   }
@@ -245,15 +262,15 @@ function createRecentEvents (fastify: FastifyInstance) {
 
     /**
      * The events of a type seen in the last hour in the member's places (`boxes` around them, `where`
-     * the exact test), optionally of one species (the pokemon, the raid boss, the quest's reward
+     * the exact test and the places' key), optionally of one species (the pokemon, the raid boss, the quest's reward
      * pokemon). A scanner that cannot be read is a 503 saying so.
      */
-    async seen (type: RecentEventType, boxes: readonly BoundingBox[], where: Where, pokemonId?: number): Promise<Seen> {
+    async seen (type: RecentEventType, boxes: readonly BoundingBox[], where: PlaceTest, pokemonId?: number): Promise<Seen> {
       if (scannerDb === null || boxes.length === 0) return listOf([], where)
       const now = Math.floor(clock.now() / 1000)
       const since = now - 3600
       switch (type) {
-        case 'pokemon': return await pokemon(boxes, where, since, pokemonId)
+        case 'pokemon': return await pokemon(boxes, where, pokemonId)
         case 'raid': return listOf(await raids(boxes, since, pokemonId), where)
         case 'quest': return listOf(await quests(boxes, now, pokemonId), where)
         case 'invasion': return listOf(pokemonId !== undefined ? [] : await invasions(boxes, since), where)
