@@ -10,9 +10,10 @@
  * the engine fake's answer to the one read the service makes (every profile's alarms).
  *
  * The recent list (GET /api/alarm-explanations/recent?type=pokemon, the first page of 30, and a page
- * further on by its cursor): p50 and p95, against its floor in process: the walk of the kept read of the
- * scanner's live table over the member's places (30 fences and a 2 km circle) with the point-in-fence
- * test, and the newest page of what is in them (lib/recent-list.ts), timed right after each request.
+ * further on by its cursor): p50 and p95, against its floor in process: the newest page of the member's
+ * events (lib/recent-list.ts) from the walk of the kept read of the scanner's live table over their places
+ * (30 fences and a 2 km circle), timed right after each request; and the same with the walk itself,
+ * which the first list after each new read of the live table (once a minute) runs.
  *
  *   npm run bench:explain             (MariaDB on 127.0.0.1:3306, root without password)
  *   BENCH_RUNS=50 npm run bench:explain
@@ -169,6 +170,7 @@ async function main (): Promise<void> {
       const places = placesOf(member, ['pokemon'], set.byName)
       const recentHttp: number[] = []
       const recentFloor: number[] = []
+      const recentWalk: number[] = []
       const furtherHttp: number[] = []
       let inPlaces = 0
       let cursor: string | null = null
@@ -183,6 +185,11 @@ async function main (): Promise<void> {
         const { page } = pageOf(seen, undefined, 30)
         const floorTook = performance.now() - floorStarted
         if (page.length !== 30) throw new Error('the floor found no page')
+        // The same with the walk itself, as the first list after each new read of the live table runs it.
+        const walkStarted = performance.now()
+        const walked = await app.recentEvents.seen('pokemon', boxesOf(places), { ...placeTest(places), key: `bench-${i}` })
+        pageOf(walked, undefined, 30)
+        const walkTook = performance.now() - walkStarted
         // A page further on, by the cursor of the one before it (ten pages in, then again from the top).
         const furtherStarted = performance.now()
         const further: Response = await fetch(`${address}/api/alarm-explanations/recent?type=pokemon&limit=30${cursor === null || i % 10 === 0 ? '' : `&cursor=${cursor}`}`, { headers })
@@ -191,13 +198,15 @@ async function main (): Promise<void> {
         if (i < WARMUP) continue
         recentHttp.push(took)
         recentFloor.push(floorTook)
+        recentWalk.push(walkTook)
         furtherHttp.push(furtherTook)
         inPlaces = seen.size
       }
       console.log(`recent list — ${inPlaces.toLocaleString('en')} pokemon of the last hour in the member's 30 fences and 2 km circle, ${RECENT_RUNS} runs, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`)
       console.log(`  first page over HTTP           ${figures(recentHttp)}`)
       console.log(`  a page by its cursor           ${figures(furtherHttp)}`)
-      console.log(`  the walk alone (in process)    ${figures(recentFloor)}`)
+      console.log(`  the page alone (in process)    ${figures(recentFloor)}`)
+      console.log(`  with a new walk (in process)   ${figures(recentWalk)}`)
       console.log(`  ratio                          ${(pct(recentHttp, 50) / pct(recentFloor, 50)).toFixed(1)}x / ${(pct(recentHttp, 95) / pct(recentFloor, 95)).toFixed(1)}x (p50 / p95)`)
     } finally {
       await app.close()
