@@ -69,6 +69,7 @@ import scanner from './plugins/domain/scanner.js'
 import pokemonAvailability from './plugins/domain/pokemon-availability.js'
 import iconSets from './plugins/domain/icon-sets.js'
 import liveSpawns from './plugins/domain/live-spawns.js'
+import recentEvents from './plugins/domain/recent-events.js'
 import alarmEstimates from './plugins/domain/alarm-estimates.js'
 import alarmExplanations from './plugins/domain/alarm-explanations.js'
 import sharedSets from './plugins/domain/shared-sets.js'
@@ -219,6 +220,7 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   await fastify.register(pokemonAvailability)
   await fastify.register(iconSets)
   await fastify.register(liveSpawns)
+  await fastify.register(recentEvents)
   await fastify.register(alarmEstimates)
   await fastify.register(alarmExplanations)
   await fastify.register(summarySchedules)

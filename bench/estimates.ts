@@ -34,17 +34,14 @@ import { startKojiFake, type KojiFence } from '../test/fakes/koji.js'
 import { insertHuman } from '../test/fakes/engine-db.js'
 import { createGolbatDatabase, dropGolbatDatabase } from '../test/fixtures/golbat-schema.js'
 import { boundingBox, type LatLon } from '../lib/polygon.js'
-import { CITY, fence } from './city.js'
+import { CITY, FORTS, POKEMON, SPECIES, fence, generateLiveTables } from './city.js'
 import { BENCH_DB, benchDatabases, benchEnv, createEngineDatabase, dropDatabases } from './setup.js'
 
 const SECRET = 'bench-engine-secret'
 const DATABASES = benchDatabases('estimates')
 const USER = '424242424242424242'
-const POKEMON = 400_000
 const FENCES = 200
 const DAYS = 30
-const SPECIES = 1000
-const FORTS = 20_000
 const SINGLE_RUNS = Number(process.env.BENCH_RUNS ?? 60)
 const PROFILE_RUNS = Number(process.env.BENCH_PROFILE_RUNS ?? 15)
 const PER_ALARM_FLOOR = process.env.BENCH_PER_ALARM_FLOOR === '1'
@@ -66,30 +63,7 @@ const ratio = (list: number[], floor: number[]) => `${(pct(list, 50) / pct(floor
 
 async function generate (c: Connection): Promise<void> {
   const started = performance.now()
-  await c.query('SET SESSION unique_checks = 0')
-  // Pokemon: spawn positions anywhere in the city, species skewed (a few common, many rare), 70 % encountered.
-  await c.query(`INSERT INTO pokemon (id, lat, lon, pokemon_id, form, atk_iv, def_iv, sta_iv, iv, cp, level, gender, size, weight,
-      first_seen_timestamp, expire_timestamp, expire_timestamp_verified, updated, pvp)
-    SELECT CONCAT('p', seq), lat, lon, species, 0, a, d, s, IF(a IS NULL, NULL, ROUND((a + d + s) * 100 / 45, 2)),
-      IF(a IS NULL, NULL, 10 + FLOOR(r1 * 3000)), IF(a IS NULL, NULL, 1 + FLOOR(r2 * 35)), 1 + FLOOR(r3 * 2), IF(a IS NULL, NULL, 1 + FLOOR(r4 * 5)),
-      IF(a IS NULL, NULL, r1 * 100), ? - FLOOR(r5 * 3500), ? + FLOOR(r6 * 1800), 1, ?,
-      IF(a IS NOT NULL AND r2 < 0.3, CONCAT('{"great":[{"pokemon":', species, ',"form":0,"cap":50,"value":1,"level":20,"cp":', 1300 + FLOOR(r3 * 200), ',"percentage":0.9,"rank":', 1 + FLOOR(r4 * 4096), ',"capped":false}]}'), NULL)
-    FROM (SELECT seq, ? + RAND() * ? AS lat, ? + RAND() * ? AS lon, 1 + FLOOR(POW(RAND(), 3) * ?) AS species,
-            IF(RAND() < 0.7, FLOOR(RAND() * 16), NULL) AS a, FLOOR(RAND() * 16) AS d, FLOOR(RAND() * 16) AS s,
-            RAND() AS r1, RAND() AS r2, RAND() AS r3, RAND() AS r4, RAND() AS r5, RAND() AS r6
-          FROM seq_1_to_${POKEMON}) g`,
-  [NOW_S, NOW_S, NOW_S, CITY.lat, CITY.rows * CITY.dLat, CITY.lon, CITY.cols * CITY.dLon, SPECIES])
-  // Gyms and stops with raids, quests, lures and invasions.
-  await c.query(`INSERT INTO gym (id, lat, lon, updated, first_seen_timestamp, team_id, raid_level, raid_pokemon_id, raid_pokemon_form, raid_end_timestamp)
-    SELECT CONCAT('g', seq), ? + RAND() * ?, ? + RAND() * ?, ?, ?, FLOOR(RAND() * 4), 1 + FLOOR(RAND() * 5), IF(RAND() < 0.7, 1 + FLOOR(RAND() * 900), NULL), 0, ? - 3600 + FLOOR(RAND() * 7200)
-    FROM seq_1_to_${FORTS}`, [CITY.lat, CITY.rows * CITY.dLat, CITY.lon, CITY.cols * CITY.dLon, NOW_S, NOW_S, NOW_S])
-  await c.query(`INSERT INTO pokestop (id, lat, lon, updated, first_seen_timestamp, quest_type, quest_reward_type, quest_item_id, quest_pokemon_id, quest_reward_amount, quest_expiry, lure_id, lure_expire_timestamp)
-    SELECT CONCAT('s', seq), ? + RAND() * ?, ? + RAND() * ?, ?, ?, 1, rt, IF(rt = 2, 1 + FLOOR(RAND() * 1500), NULL), IF(rt = 7, 1 + FLOOR(RAND() * 900), NULL), 1 + FLOOR(RAND() * 2000), ? + 43200,
-      IF(RAND() < 0.05, 501 + FLOOR(RAND() * 6), 0), IF(RAND() < 0.05, ? + 900, NULL)
-    FROM (SELECT seq, ELT(1 + FLOOR(RAND() * 3), 2, 3, 7) AS rt FROM seq_1_to_${FORTS}) g`,
-  [CITY.lat, CITY.rows * CITY.dLat, CITY.lon, CITY.cols * CITY.dLon, NOW_S, NOW_S, NOW_S, NOW_S])
-  await c.query(`INSERT INTO incident (id, pokestop_id, start, expiration, display_type, style, \`character\`, updated)
-    SELECT CONCAT('i', seq), CONCAT('s', seq * 10), ?, ? + 1200, 1, 0, 4 + FLOOR(RAND() * 46), ? FROM seq_1_to_${FORTS / 10}`, [NOW_S, NOW_S, NOW_S])
+  await generateLiveTables(c, NOW_S)
   const pokemonSeconds = (performance.now() - started) / 1000
   console.log(`  live tables: done after ${pokemonSeconds.toFixed(1)} s`)
   // Daily counts: every day, fence and species in pokemon_stats (one statement a day keeps each transaction

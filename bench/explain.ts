@@ -1,12 +1,19 @@
 /**
  * "Why didn't I get that alert?" for a busy member: 1,000 alarms over 3 profiles (700 pokemon, 150 raid,
- * 150 quest), 10 areas among the engine's 200 fences (its own geofence list, no Koji).
+ * 150 quest), 10 areas a profile among the engine's 200 fences (its own geofence list, no Koji), in the
+ * bench city of bench:estimates (bench/city.ts: 400,000 pokemon of the last hour, 20,000 gyms and stops).
  *
  * One explanation over HTTP (POST /api/alarm-explanations on a listening server, a new pokemon event each
  * time: a random place in the city, random IVs): p50 and p95, against the floor: the matcher alone in
  * process (lib/alarm-explain.ts, the same member and fences already in memory: reading the event, the
  * point in the 200 fences, the active profile and the 1,000 alarms), timed right after each request, and
  * the engine fake's answer to the one read the service makes (every profile's alarms).
+ *
+ * The recent list (GET /api/alarm-explanations/recent?type=pokemon, the first page of 30, and a page
+ * further on by its cursor): p50 and p95, against its floor in process: the newest page of the member's
+ * events (lib/recent-list.ts) from the walk of the kept read of the scanner's live table over their places
+ * (30 fences and a 2 km circle), timed right after each request; and the same with the walk itself,
+ * which the first list after each new read of the live table (once a minute) runs.
  *
  *   npm run bench:explain             (MariaDB on 127.0.0.1:3306, root without password)
  *   BENCH_RUNS=50 npm run bench:explain
@@ -16,19 +23,23 @@ import { loadavg } from 'node:os'
 import { buildApp } from '../app.js'
 import { loadConfig } from '../plugins/data/config.js'
 import { fenceSet } from '../plugins/domain/engine-fences.js'
+import mariadb from 'mariadb'
 import { activeProfileAt, explain, readEvent, type MemberState } from '../lib/alarm-explain.js'
+import { boxesOf, pageOf, placeTest, placesOf } from '../lib/recent-list.js'
+import { createGolbatDatabase, dropGolbatDatabase } from '../test/fixtures/golbat-schema.js'
 import type { LatLon } from '../lib/polygon.js'
 import type { AlarmType } from '../schemas/alarm-types.js'
 import { startAlarmEngineFake } from '../test/fakes/alarm-engine.js'
 import { insertAlarm, insertHuman, insertProfile } from '../test/fakes/engine-db.js'
-import { CITY, fence } from './city.js'
-import { benchDatabases, benchEnv, createEngineDatabase, dropDatabases } from './setup.js'
+import { CITY, POKEMON, fence, generateLiveTables } from './city.js'
+import { BENCH_DB, benchDatabases, benchEnv, createEngineDatabase, dropDatabases } from './setup.js'
 import { median, spread } from './stats.js'
 
 const SECRET = 'bench-engine-secret'
 const DATABASES = benchDatabases('explain')
 const USER = '434343434343434343'
 const RUNS = Number(process.env.BENCH_RUNS ?? 200)
+const RECENT_RUNS = Number(process.env.BENCH_RECENT_RUNS ?? 100)
 const WARMUP = 20
 
 /** A deterministic generator, so runs compare. */
@@ -42,13 +53,28 @@ const fmt = (ms: number) => `${ms.toFixed(2)} ms`
 const figures = (list: number[]) => `p50 ${fmt(pct(list, 50))}  p95 ${fmt(pct(list, 95))}  (median ${fmt(median(list))}, ${spread(list)} ms)`
 
 async function main (): Promise<void> {
+  const root = await mariadb.createConnection({ ...BENCH_DB, connectTimeout: 20_000 })
+  const golbat = await createGolbatDatabase(root, 'aw_bench_explain_golbat')
+  const generating = performance.now()
+  await generateLiveTables(root, Math.floor(Date.now() / 1000))
+  console.log(`the bench city's live tables: ${POKEMON.toLocaleString('en')} pokemon in ${((performance.now() - generating) / 1000).toFixed(1)} s`)
   await createEngineDatabase(DATABASES.engine)
   const engine = await startAlarmEngineFake({ database: DATABASES.engine, secret: SECRET, mode: 'ng' })
   const fences: Array<{ name: string, path: LatLon[] }> = []
   for (let row = 0; row < CITY.rows; row++) for (let col = 0; col < CITY.cols; col++) fences.push({ name: `f${String(fences.length).padStart(3, '0')}`, path: fence(row, col) })
   engine.set({ fences })
   try {
-    const config = loadConfig({ ...benchEnv(DATABASES, engine.url, SECRET), LOG_LEVEL: 'warn', EXPLAIN_RATE_MAX: '100000', ENGINE_TIMEOUT_MS: '60000' })
+    const config = loadConfig({
+      ...benchEnv(DATABASES, engine.url, SECRET),
+      LOG_LEVEL: 'warn',
+      EXPLAIN_RATE_MAX: '100000',
+      ENGINE_TIMEOUT_MS: '60000',
+      SCANNER_DB_HOST: BENCH_DB.host,
+      SCANNER_DB_USER: BENCH_DB.user,
+      SCANNER_DB_NAME: golbat,
+      // Measured, not cut off: the first read of the live table is waited for.
+      ESTIMATE_TIMEOUT_MS: '60000'
+    })
     const app = await buildApp({ config, logger: false })
     const address = await app.listen({ host: '127.0.0.1', port: 0 })
     try {
@@ -135,12 +161,61 @@ async function main (): Promise<void> {
       console.log(`  the matcher alone (in process) ${figures(floor)}`)
       console.log(`  the engine's read alone         ${figures(engineRead)}`)
       console.log(`  ratio                          ${(pct(http, 50) / pct(floor, 50)).toFixed(1)}x / ${(pct(http, 95) / pct(floor, 95)).toFixed(1)}x (p50 / p95)`)
+
+      // The recent list: the first read of the live table is waited for once, outside the timed runs.
+      const coldStarted = performance.now()
+      const cold = await fetch(`${address}/api/alarm-explanations/recent?type=pokemon`, { headers })
+      if (cold.status !== 200) throw new Error(`recent: ${cold.status} ${await cold.text()}`)
+      console.log(`first recent list, nothing kept yet: ${fmt(performance.now() - coldStarted)}; its read of the live table: ${app.liveSpawns.lastRead.rows.toLocaleString('en')} rows in ${fmt(app.liveSpawns.lastRead.ms)}`)
+      const places = placesOf(member, ['pokemon'], set.byName)
+      const recentHttp: number[] = []
+      const recentFloor: number[] = []
+      const recentWalk: number[] = []
+      const furtherHttp: number[] = []
+      let inPlaces = 0
+      let cursor: string | null = null
+      for (let i = 0; i < RECENT_RUNS + WARMUP; i++) {
+        const started = performance.now()
+        const res = await fetch(`${address}/api/alarm-explanations/recent?type=pokemon&limit=30`, { headers })
+        const body = await res.json() as { events: unknown[], nextCursor: string | null }
+        const took = performance.now() - started
+        if (res.status !== 200 || body.events.length !== 30) throw new Error(`recent: ${res.status} ${JSON.stringify(body).slice(0, 300)}`)
+        const floorStarted = performance.now()
+        const seen = await app.recentEvents.seen('pokemon', boxesOf(places), placeTest(places))
+        const { page } = pageOf(seen, undefined, 30)
+        const floorTook = performance.now() - floorStarted
+        if (page.length !== 30) throw new Error('the floor found no page')
+        // The same with the walk itself, as the first list after each new read of the live table runs it.
+        const walkStarted = performance.now()
+        const walked = await app.recentEvents.seen('pokemon', boxesOf(places), { ...placeTest(places), key: `bench-${i}` })
+        pageOf(walked, undefined, 30)
+        const walkTook = performance.now() - walkStarted
+        // A page further on, by the cursor of the one before it (ten pages in, then again from the top).
+        const furtherStarted = performance.now()
+        const further: Response = await fetch(`${address}/api/alarm-explanations/recent?type=pokemon&limit=30${cursor === null || i % 10 === 0 ? '' : `&cursor=${cursor}`}`, { headers })
+        cursor = ((await further.json()) as { nextCursor: string | null }).nextCursor
+        const furtherTook = performance.now() - furtherStarted
+        if (i < WARMUP) continue
+        recentHttp.push(took)
+        recentFloor.push(floorTook)
+        recentWalk.push(walkTook)
+        furtherHttp.push(furtherTook)
+        inPlaces = seen.size
+      }
+      console.log(`recent list — ${inPlaces.toLocaleString('en')} pokemon of the last hour in the member's 30 fences and 2 km circle, ${RECENT_RUNS} runs, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`)
+      console.log(`  first page over HTTP           ${figures(recentHttp)}`)
+      console.log(`  a page by its cursor           ${figures(furtherHttp)}`)
+      console.log(`  the page alone (in process)    ${figures(recentFloor)}`)
+      console.log(`  with a new walk (in process)   ${figures(recentWalk)}`)
+      console.log(`  ratio                          ${(pct(recentHttp, 50) / pct(recentFloor, 50)).toFixed(1)}x / ${(pct(recentHttp, 95) / pct(recentFloor, 95)).toFixed(1)}x (p50 / p95)`)
     } finally {
       await app.close()
     }
   } finally {
     await engine.close()
     await dropDatabases(DATABASES.service, DATABASES.engine)
+    await dropGolbatDatabase(root, golbat)
+    await root.end()
   }
 }
 

@@ -1,4 +1,4 @@
-import type { AlarmType } from '../schemas/alarm-types.js'
+import { KIND_OF, type AlarmType } from '../schemas/alarm-types.js'
 import type { EventType } from '../schemas/alarm-explanations.js'
 import type { ActiveHour } from '../schemas/profiles.js'
 import {
@@ -256,6 +256,24 @@ export function activeProfileAt (member: Pick<MemberState, 'profiles' | 'current
 
 /* The explanation. */
 
+/** What names an alarm whatever its value (its subject, its place), and what never does (whose, how it is sent). */
+const NAMING = new Set(['pokemon_id', 'form', 'level', 'reward_type', 'reward', 'grunt_type', 'lure_id', 'fort_type', 'team', 'distance'])
+const NOT_NAMING = new Set(['id', 'uid', 'profile_no', 'ping', 'template', 'clean'])
+
+/**
+ * An alarm as the answer names it: what it is about, and every other field that differs from the
+ * engine's default. A member's thousand stored rows in full would make the answer ten times larger.
+ */
+export function namingFields (type: AlarmType, row: Row): Row {
+  const defaults = KIND_OF[type].engineDefaults
+  const out: Row = {}
+  for (const [field, value] of Object.entries(row)) {
+    if (NOT_NAMING.has(field) || value === null || value === undefined) continue
+    if (NAMING.has(field) || !(field in defaults) || String(defaults[field]) !== String(value)) out[field] = value
+  }
+  return out
+}
+
 export interface AlarmExplanation {
   uid: number
   type: AlarmType
@@ -264,11 +282,15 @@ export interface AlarmExplanation {
   matches: boolean
   failed: Failure[]
   unknownAreas: string[]
+  /** What names the alarm (namingFields). */
+  alarm: Row
 }
 
 export interface ExplainResult {
   alerted: boolean
   activeProfileNo: number
+  /** Every profile of the member by number and name. */
+  profiles: Array<{ profileNo: number, name: string }>
   member: Failure[]
   eventAreas: string[]
   alarms: AlarmExplanation[]
@@ -332,11 +354,12 @@ export function explain (member: MemberState, e: ScannerEvent, fences: EventFenc
         }
       }
     }
-    return { uid: num(row, 'uid'), type, profileNo, active: profileNo === activeProfileNo, matches: failed.length === 0, failed, unknownAreas }
+    return { uid: num(row, 'uid'), type, profileNo, active: profileNo === activeProfileNo, matches: failed.length === 0, failed, unknownAreas, alarm: namingFields(type, row) }
   })
   return {
     alerted: memberReasons.length === 0 && alarms.some((x) => x.matches),
     activeProfileNo,
+    profiles: member.profiles.map((p) => ({ profileNo: p.profileNo, name: p.name })).sort((a, b) => a.profileNo - b.profileNo),
     member: memberReasons,
     eventAreas: [...fences.at],
     alarms

@@ -172,6 +172,10 @@ export class SpawnSnapshot {
   pokemonId (i: number): number { return this.c.pokemonId[i] as number }
   lat (i: number): number { return this.c.lat[i] as number }
   lon (i: number): number { return this.c.lon[i] as number }
+  /** Unix seconds the scanner first saw row i. */
+  firstSeen (i: number): number { return this.c.firstSeen[i] as number }
+  /** Unix seconds row i disappears; null when the scanner does not know. */
+  expire (i: number): number | null { const v = this.c.expire[i] as number; return Number.isNaN(v) ? null : v }
 
   /**
    * Calls `visit` with every row first seen at or after `since` (seconds) inside one of `boxes`: a binary

@@ -114,12 +114,16 @@ function FortSnapshot () {
   }), Type.Null()])
 }
 
+/** An event id of the recent list (lib/event-ids.ts): base64url, opaque to the client. */
+export const EventIdSchema = Type.String({ minLength: 40, maxLength: 8192, pattern: '^[A-Za-z0-9_-]+$', description: 'An event of GET /api/alarm-explanations/recent, by its id' })
+
 export const ExplanationRequestSchema = Type.Object({
-  event: Type.Object({
+  event: Type.Optional(Type.Object({
     type: Type.Union(EVENT_TYPES.map((t) => Type.Literal(t))),
     message: Type.Object({}, { additionalProperties: true, description: 'The scanner\'s webhook message, as the engine receives it' })
-  }, { additionalProperties: false }),
-  at: Type.Optional(Type.Integer({ minimum: 0, description: 'Unix seconds the engine received the event; default now' })),
+  }, { additionalProperties: false, description: 'The event itself; or `eventId`' })),
+  eventId: Type.Optional(EventIdSchema),
+  at: Type.Optional(Type.Integer({ minimum: 0, maximum: 4_294_967_295, description: 'Unix seconds the engine received the event; default now (for an `eventId`, when the scanner saw it)' })),
   timeZone: Type.Optional(Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_+\\-/]+$', description: 'The member\'s IANA time zone, for active hours; default UTC' }))
 }, { additionalProperties: false })
 export type ExplanationRequest = Static<typeof ExplanationRequestSchema>
@@ -133,6 +137,7 @@ export const FailureSchema = Type.Object({
 export const ExplanationSchema = Type.Object({
   alerted: Type.Boolean({ description: 'Whether the engine would have sent at least one alert' }),
   activeProfileNo: Type.Integer({ description: 'The profile active at the event\'s time (its schedule, else the current one)' }),
+  profiles: Type.Array(Type.Object({ profileNo: Type.Integer(), name: Type.String() }), { description: 'The member\'s profiles, to name them' }),
   member: Type.Array(FailureSchema, { description: 'Reasons that stop every alert of this kind' }),
   eventAreas: Type.Array(Type.String(), { description: 'The fences the event is in, by the engine\'s names' }),
   alarms: Type.Array(Type.Object({
@@ -142,9 +147,52 @@ export const ExplanationSchema = Type.Object({
     active: Type.Boolean({ description: 'Whether the alarm\'s profile was active at the event\'s time' }),
     matches: Type.Boolean(),
     failed: Type.Array(FailureSchema),
-    unknownAreas: Type.Array(Type.String(), { description: 'Areas the alarm names that no fence of the engine has' })
+    unknownAreas: Type.Array(Type.String(), { description: 'Areas the alarm names that no fence of the engine has' }),
+    alarm: Type.Record(Type.String(), Type.Unknown(), { description: 'What names the alarm: its subject (species, level, reward…), its distance, and its other fields that differ from the engine\'s defaults' })
   }))
 })
 export type Explanation = Static<typeof ExplanationSchema>
 
 export const AdminExplanationParamsSchema = Type.Object({ id: FreeText({ minLength: 1, maxLength: 512 }) })
+
+/* The recent list: what the scanner saw in the member's places, newest first, without positions. */
+
+export const RECENT_EVENT_TYPES = ['pokemon', 'raid', 'quest', 'invasion', 'lure'] as const
+export type RecentEventType = typeof RECENT_EVENT_TYPES[number]
+
+export const RECENT_PAGE_MAX = 100
+
+export const RecentQuerySchema = Type.Object({
+  type: Type.Union(RECENT_EVENT_TYPES.map((t) => Type.Literal(t)), { description: 'Which events: a raid is listed as its egg until it hatches' }),
+  cursor: Type.Optional(Type.String({ maxLength: 24, pattern: '^[0-9]{1,10}\\.[0-9]{1,6}$', description: 'The `nextCursor` of the page before' })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: RECENT_PAGE_MAX, default: 30 })),
+  pokemonId: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000, description: 'Only this species (the pokemon, the raid boss, the quest\'s reward pokemon)' }))
+}, { additionalProperties: false })
+export type RecentQuery = Static<typeof RecentQuerySchema>
+
+const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()])
+
+export const RecentEventSchema = Type.Object({
+  id: Type.String({ description: 'Opaque: send it as `eventId` to POST /api/alarm-explanations' }),
+  type: Type.Union(RECENT_EVENT_TYPES.map((t) => Type.Literal(t))),
+  seenAt: Type.Integer({ description: 'Unix seconds the scanner saw it (a pokemon first seen, a raid hatched or its egg appeared, an invasion began, a quest scanned)' }),
+  endsAt: Nullable(Type.Integer({ description: 'Unix seconds it ends' })),
+  area: Nullable(Type.String({ description: 'The first of the engine\'s fences it is in, as the engine names it' })),
+  place: Nullable(Type.String({ description: 'The gym\'s or stop\'s name, as the map shows it' })),
+  pokemonId: Type.Integer({ description: 'The pokemon, the raid boss (0: an egg), the quest\'s reward pokemon; 0 when none' }),
+  form: Type.Integer(),
+  iv: Type.Optional(Nullable(Type.Number({ description: 'Pokemon: IV % (two decimals); null when not encountered' }))),
+  cp: Type.Optional(Nullable(Type.Integer())),
+  level: Type.Optional(Nullable(Type.Integer())),
+  raidLevel: Type.Optional(Type.Integer()),
+  rewards: Type.Optional(Type.Array(Type.Object({ type: Type.Integer(), itemId: Type.Integer(), pokemonId: Type.Integer(), form: Type.Integer(), amount: Type.Integer() }))),
+  gruntType: Type.Optional(Type.Integer({ description: 'Invasions: the grunt type (the scanner\'s character)' })),
+  lureId: Type.Optional(Type.Integer())
+})
+
+export const RecentListSchema = Type.Object({
+  windowSeconds: Type.Integer({ description: 'How far back the list goes (quests: every quest still up)' }),
+  events: Type.Array(RecentEventSchema),
+  nextCursor: Nullable(Type.String({ description: 'The next page\'s `cursor`; null on the last page' }))
+})
+export type RecentList = Static<typeof RecentListSchema>

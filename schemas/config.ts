@@ -151,7 +151,7 @@ export const ConfigSchema = Type.Object({
   ESTIMATE_WINDOW_HOURS: int({ default: 1, minimum: 1, maximum: 24, description: 'Alarm estimates: hours of the scanner\'s live tables an estimate counts (keep within the scanner\'s pokemon retention); the pokemon of that window are kept in memory, about 70 bytes each' }),
   ESTIMATE_TIMEOUT_MS: int({ default: 2000, minimum: 100, description: 'Alarm estimates: longest wait for the scanner database before answering "unavailable" (a read of the live pokemon table goes on behind it, for the next answer)' }),
   ESTIMATE_RATE_MAX: int({ default: 60, minimum: 1, description: 'Alarm estimates: requests per 60 s per signed-in member' }),
-  EXPLAIN_RATE_MAX: int({ default: 30, minimum: 1, description: 'Alert explanations ("why didn\'t I get that alert?"): requests per 60 s per signed-in member (admins asking about a member count as themselves)' }),
+  EXPLAIN_RATE_MAX: int({ default: 30, minimum: 1, description: 'Alert explanations ("why didn\'t I get that alert?"): requests per 60 s per signed-in member, and as many pages of the recent list in a window of their own (admins asking about a member count as themselves)' }),
 
   // Maps
   MAP_TILE_URL: str({ default: 'https://tile.openstreetmap.org/{z}/{x}/{y}.png', description: 'Map tile URL template ({z}/{x}/{y}, optional {s}); its origin is added to the CSP img-src' }),

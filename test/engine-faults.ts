@@ -165,7 +165,9 @@ export const OTHER_PEER: Record<string, string> = {
   'DELETE /api/admin/geofences/{id}': 'Koji',
   'POST /api/admin/geofences/submissions/{id}/approve': 'Koji',
   'GET /api/auth/discord/callback': 'chat platform (its faults are sign-in redirect codes: test/discord.test.ts; bounded reads below)',
-  'POST /api/auth/telegram/verify': 'the engine, after a valid widget signature (test/telegram.test.ts)'
+  'POST /api/auth/telegram/verify': 'the engine, after a valid widget signature (test/telegram.test.ts)',
+  'GET /api/alarm-explanations/recent': 'the scanner database, then the engine (without a scanner a 501 before any call; both faults: test/alarm-explanations-recent.test.ts)',
+  'GET /api/admin/users/{id}/alarm-explanations/recent': 'as GET /api/alarm-explanations/recent'
 }
 
 export const key = (method: string, path: string) => `${method.toUpperCase()} ${path}`

@@ -10,7 +10,7 @@ import { browserMissing, PHONE, startBrowserApp } from './browser.js'
  * empty states carry no padding of their own.
  */
 const ADMIN = '333333333333333333'
-const PAGES = ['/', '/profiles', '/preferences', '/location', '/areas', '/geofences', '/quick-picks', '/shared', '/shared/mine', '/my-webhooks',
+const PAGES = ['/', '/profiles', '/preferences', '/location', '/areas', '/geofences', '/quick-picks', '/shared', '/shared/mine', '/my-webhooks', '/why',
   '/alarms/monsters', '/alarms/raids', '/alarms/eggs', '/alarms/quests', '/alarms/invasions', '/alarms/lures', '/alarms/nests',
   '/alarms/gyms', '/alarms/fort-changes', '/alarms/maxbattles',
   '/admin/users', '/admin/webhooks', '/admin/geofences', '/admin/sign-in', '/admin/settings']

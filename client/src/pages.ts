@@ -30,6 +30,7 @@ export const PAGES: PageEntry[] = [
   { path: '/geofences', label: 'nav.geofences', section: 'main', feature: 'disable_user_geofences', Component: lazy(() => import('./features/geofences/Geofences')) },
   { path: '/quick-picks', label: 'nav.quickPicks', section: 'main', Component: lazy(() => import('./features/quick-picks/QuickPicks')) },
   { path: '/shared', label: 'sharedSets.catalogue', section: 'main', feature: 'disable_shared_catalogue', Component: lazy(() => import('./features/shared-sets/Catalogue')) },
+  { path: '/why', label: 'explanations.nav', section: 'main', Component: lazy(() => import('./features/explanations/Explanations')) },
   { path: '/my-webhooks', label: 'nav.myWebhooks', section: 'main', delegatesOnly: true, Component: lazy(() => import('./features/webhooks/MyWebhooks')) },
   { path: '/shared/mine', label: 'sharedSets.nav', section: 'menu', feature: 'disable_sharing', Component: lazy(() => import('./features/shared-sets/MySharedSets')) },
   { path: '/s/:token', label: 'sharedSets.pageTitle', section: 'hidden', feature: 'disable_sharing', Component: lazy(() => import('./features/shared-sets/SharedSet')) },

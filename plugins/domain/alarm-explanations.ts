@@ -1,11 +1,14 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { Ajv, type ValidateFunction } from 'ajv'
-import { badRequest } from '../edge/errors.js'
+import { badRequest, notFound, notSupported } from '../edge/errors.js'
 import { activeProfileAt, alarmTypesOf, explain, missingField, readEvent, type MemberProfile, type MemberState } from '../../lib/alarm-explain.js'
+import { eventIds } from '../../lib/event-ids.js'
+import { boxesOf, pageOf, placeTest, placesOf } from '../../lib/recent-list.js'
 import { decoratorPlugin } from '../../lib/decorator-plugin.js'
 import { parseAreaText } from './area-selection.js'
 import { storedActiveHours } from './profiles.js'
-import { MESSAGE_SCHEMAS, type EventType, type Explanation, type ExplanationRequest } from '../../schemas/alarm-explanations.js'
+import type { EngineFence } from './engine-fences.js'
+import { MESSAGE_SCHEMAS, type EventType, type Explanation, type ExplanationRequest, type RecentList, type RecentQuery } from '../../schemas/alarm-explanations.js'
 import type { AlarmType } from '../../schemas/alarm-types.js'
 
 /**
@@ -17,7 +20,8 @@ import type { AlarmType } from '../../schemas/alarm-types.js'
 type Row = Record<string, unknown>
 
 function createAlarmExplanations (fastify: FastifyInstance) {
-  const { config, clock, engine, engineFences, alarmEstimates } = fastify
+  const { config, clock, engine, engineFences, alarmEstimates, recentEvents } = fastify
+  const ids = eventIds(config.JWT_SECRET)
   // Messages are only read here, never stored: the free-text keyword of the schemas is not needed.
   const ajv = new Ajv({ allErrors: true, strict: false })
   const validators = new Map<EventType, ValidateFunction>()
@@ -81,14 +85,22 @@ function createAlarmExplanations (fastify: FastifyInstance) {
     /** Per member: `EXPLAIN_RATE_MAX` explanations a minute (each reads every profile from the engine). */
     rateLimit: { max: config.EXPLAIN_RATE_MAX, timeWindow: 60_000, keyGenerator: (request: FastifyRequest) => `explanations:user:${request.user.userId}` },
 
-    /** One event against every alarm of every profile of the member. */
+    /**
+     * One event against every alarm of every profile of the member: the event itself, or one of the
+     * member's recent list by its id (an id listed for anyone else is not found).
+     */
     async explain (userId: string, request: ExplanationRequest): Promise<Explanation> {
-      const { type } = request.event
-      const message = request.event.message as Row
+      if ((request.event === undefined) === (request.eventId === undefined)) {
+        throw badRequest('Invalid request', { details: [{ field: request.event === undefined ? 'event' : 'eventId', message: 'send either event or eventId' }] })
+      }
+      const sealed = request.eventId === undefined ? null : ids.open(userId, request.eventId)
+      if (request.eventId !== undefined && sealed === null) throw notFound('Event not found.')
+      const type = sealed?.type ?? (request.event as NonNullable<ExplanationRequest['event']>).type
+      const message = (sealed?.message ?? request.event?.message) as Row
       checkMessage(type, message)
       const zone = validTimeZone(request.timeZone ?? 'UTC')
       const nowMs = clock.now()
-      const atS = request.at ?? Math.floor(nowMs / 1000)
+      const atS = request.at ?? sealed?.at ?? Math.floor(nowMs / 1000)
       const [m, fences, grunts] = await Promise.all([
         member(userId, alarmTypesOf(type)),
         engineFences.current(),
@@ -97,6 +109,43 @@ function createAlarmExplanations (fastify: FastifyInstance) {
       const event = readEvent(type, message, atS, grunts)
       const active = activeProfileAt(m, atS * 1000, nowMs, zone)
       return explain(m, event, { at: new Set(fences.at(event.latitude, event.longitude)), known: fences.known }, active)
+    },
+
+    /** Per member: `EXPLAIN_RATE_MAX` pages of the recent list a minute, a window apart from the explanations'. */
+    recentRateLimit: { max: config.EXPLAIN_RATE_MAX, timeWindow: 60_000, keyGenerator: (request: FastifyRequest) => `explanations-recent:user:${request.user.userId}` },
+
+    /**
+     * The events of a type the scanner saw in the last hour in the member's places, newest first, a page
+     * at a time: each with what the list shows and its sealed id, never its position. `cursor` is
+     * `<seen at>.<events of that second already listed>`, so a page goes on where the last one ended
+     * while new events arrive at the top.
+     */
+    async recent (userId: string, query: RecentQuery): Promise<RecentList> {
+      if (!recentEvents.configured) throw notSupported('This site has no scanner database: recent events cannot be listed.')
+      const types = alarmTypesOf(query.type)
+      const [m, set] = await Promise.all([member(userId, types), engineFences.current()])
+      const places = placesOf(m, types, set.byName)
+      const seen = await recentEvents.seen(query.type, boxesOf(places), placeTest(places), query.pokemonId)
+      const { page, nextCursor } = pageOf(seen, query.cursor, query.limit ?? 30)
+      return {
+        windowSeconds: recentEvents.windowSeconds,
+        nextCursor,
+        events: page.map((i) => {
+          const { until, place, message, summary } = seen.describe(i)
+          const latitude = seen.latitude(i)
+          const longitude = seen.longitude(i)
+          const area = set.at(latitude, longitude)[0]
+          return {
+            id: ids.seal(userId, { type: query.type, message, at: seen.at(i) }),
+            type: query.type,
+            seenAt: seen.at(i),
+            endsAt: until,
+            area: area === undefined ? null : (set.byName.get(area) as EngineFence).displayName,
+            place,
+            ...summary
+          }
+        })
+      }
     }
   }
 }
@@ -109,4 +158,4 @@ declare module 'fastify' {
   }
 }
 
-export default decoratorPlugin('alarm-explanations', createAlarmExplanations, ['config', 'clock', 'engine', 'engine-fences', 'alarm-estimates'])
+export default decoratorPlugin('alarm-explanations', createAlarmExplanations, ['config', 'clock', 'engine', 'engine-fences', 'alarm-estimates', 'recent-events'])

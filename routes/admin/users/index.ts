@@ -1,7 +1,7 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { errors } from '../../../schemas/common.js'
 import { notFound } from '../../../plugins/edge/errors.js'
-import { AdminExplanationParamsSchema, ExplanationRequestSchema, ExplanationSchema } from '../../../schemas/alarm-explanations.js'
+import { AdminExplanationParamsSchema, ExplanationRequestSchema, ExplanationSchema, RecentListSchema, RecentQuerySchema } from '../../../schemas/alarm-explanations.js'
 import {
   AdminUserDetailSchema, DeletedAlarmsSchema, UserIdQuerySchema, UserListQuerySchema, UserOverviewSchema, UserPageSchema, UserUpdateSchema
 } from '../../../schemas/admin-users.js'
@@ -108,6 +108,19 @@ const adminUserRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       response: { 200: ExplanationSchema, ...errors(400, 401, 404, 429, 500) }
     }
   }, async (request) => alarmExplanations.explain(request.params.id, request.body))
+
+  // The member's recent list, as they see it; its event ids explain only through the route above.
+  fastify.get('/users/:id/alarm-explanations/recent', {
+    onRequest: [auth.authenticate, async (request) => { if (!request.user.isAdmin) throw notFound('User not found.') }],
+    config: { rateLimit: alarmExplanations.recentRateLimit, audit: { action: 'alarm-explanations.recent' } },
+    schema: {
+      tags: [...tags, 'alarm-explanations'],
+      summary: 'The answer of GET /api/alarm-explanations/recent for the member `id`',
+      params: AdminExplanationParamsSchema,
+      querystring: RecentQuerySchema,
+      response: { 200: RecentListSchema, ...errors(400, 401, 404, 429, 500, 501, 502, 503, 504) }
+    }
+  }, async (request) => alarmExplanations.recent(request.params.id, request.query))
 }
 
 export default adminUserRoutes

@@ -12,6 +12,7 @@ import { Status } from '../../shell/Status'
 import { useLoad } from '../../shell/useLoad'
 import { usePageTitle } from '../../shell/usePageTitle'
 import { maskedAddress } from '../webhooks/webhook-state'
+import { RecentEvents } from '../explanations/RecentEvents'
 import '../../forms/forms.css'
 
 type UserDetail = AdminUserDetail
@@ -47,6 +48,7 @@ export default function UserEdit () {
             <AccountForm key={`${user.id}-form`} user={user} areas={overview.areas} saved={(next) => { replace({ user: next, overview }) }} />
             <StateCard user={user} changed={(next) => { replace({ user: next, overview }) }} />
             <ProfilesCard user={user} overview={overview} />
+            <WhyNoAlert userId={user.id} />
           </>
         )}
       </Status>
@@ -173,6 +175,24 @@ function AccountForm ({ user, areas, saved }: { user: UserDetail, areas: Overvie
           {done && <p className='notice'>{t('status.saved')}</p>}
         </div>
       </form>
+    </section>
+  )
+}
+
+/**
+ * "Why didn't they get that alert?": the member's recent list and answers, as they see them. Read only
+ * when asked for: each look is written to the audit log.
+ */
+function WhyNoAlert ({ userId }: { userId: string }) {
+  const { t } = useTranslation()
+  const [shown, setShown] = useState(false)
+  return (
+    <section className='card stack' aria-labelledby='user-why'>
+      <h2 id='user-why'>{t('explanations.adminTitle')}</h2>
+      <p className='muted'>{t('explanations.adminIntro')}</p>
+      {shown
+        ? <RecentEvents userId={userId} />
+        : <div><button type='button' className='button' onClick={() => { setShown(true) }}>{t('explanations.adminShow')}</button></div>}
     </section>
   )
 }

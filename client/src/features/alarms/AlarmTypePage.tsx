@@ -93,6 +93,13 @@ function AlarmList ({ type }: { type: AlarmTypeDescriptor }) {
   const namesLevels = LEVEL_NAMING_TYPES.has(type.type)
   useEffect(() => { if (namesLevels) void loadRaidLevels().then(setRaidLevels, () => undefined) }, [namesLevels])
   const list = useMemo(() => alarms.status === 'ready' ? alarms.data : [], [alarms])
+  // `?edit=<uid>` ("why didn't I get…?": open the alarm that did not match) opens that alarm's editor once the list is in.
+  const editUid = params.get('edit')
+  useEffect(() => {
+    if (editUid === null || alarms.status !== 'ready') return
+    const found = alarms.data.find((a) => String(a.uid) === editUid)
+    if (found !== undefined) setEditing(found)
+  }, [editUid, alarms])
   const gymIds = useMemo(() => list.flatMap((a) => typeof a.gym_id === 'string' && a.gym_id !== '' ? [a.gym_id] : []), [list])
   const gymNames = useGymNames(gymIds)
   // Made once per language and data: every memoised card and the sorted list are keyed on it, so a new
@@ -196,7 +203,7 @@ function AlarmList ({ type }: { type: AlarmTypeDescriptor }) {
 
   const closeForm = (): void => {
     setEditing(null)
-    if (params.has('add')) setParams({}, { replace: true })
+    if (params.has('add') || params.has('edit')) setParams({}, { replace: true })
     requestAnimationFrame(() => { addButton.current?.focus() })
   }
 

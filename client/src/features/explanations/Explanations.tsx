@@ -1,0 +1,20 @@
+import { useTranslation } from 'react-i18next'
+import { usePageTitle } from '../../shell/usePageTitle'
+import { RecentEvents } from './RecentEvents'
+
+/**
+ * "Why didn't I get…?": what the scanner saw lately in the member's areas and around their location,
+ * and for the one tapped, whether the alarm engine would have alerted them and what stopped each alarm
+ * (docs/explanations.md).
+ */
+export default function Explanations () {
+  const { t } = useTranslation()
+  usePageTitle(t('explanations.nav'))
+  return (
+    <div className='page'>
+      <h1>{t('explanations.title')}</h1>
+      <p className='muted'>{t('explanations.intro')}</p>
+      <RecentEvents />
+    </div>
+  )
+}
