@@ -2,42 +2,28 @@ import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { Pool } from 'mariadb'
 import { Ajv, type ValidateFunction } from 'ajv'
 import { TtlCache } from '../../lib/ttl-cache.js'
-import { boxContains, pointInPolygon, type BoundingBox, type LatLon } from '../../lib/polygon.js'
-import { uniformIvShare } from '../../lib/iv-share.js'
-import {
-  alarmAreas, distanceMetres, eggMatches, fullAlarm, invasionMatches, lureMatches, pokemonFilter,
-  questMatches, raidMatches, type FullAlarm, type Grunt, type Place, type QuestEvent, type RaidEvent, type Spawn
-} from '../../lib/alarm-match.js'
+import { alarmAreas, eggMatches, fullAlarm, raidMatches, type FullAlarm, type Place } from '../../lib/alarm-match.js'
 import { OVERLAP_TYPES, covers } from '../../lib/alarm-overlap.js'
 import { ALARM_KINDS, type AlarmType } from '../../schemas/alarm-types.js'
 import { alarmCreateSchema } from '../../schemas/alarms.js'
 import { parseAreaText } from './area-selection.js'
 import { decoratorPlugin } from '../../lib/decorator-plugin.js'
+import { createRecentCounts, numberOf, type Fence, type Pass, type Target } from './alarm-estimates/recent-counts.js'
+import { createTypicalDay, type Daily, type FenceWeek, type PerDayBasis } from './alarm-estimates/typical-day.js'
 
 /** How long one member's figures for one alarm body (or one profile) are kept. */
 const CACHE_MS = 60_000
 /** Scanner-wide reads (stats fences, spawning-now lists, grunt names) are shared by everyone this long. */
 const SHARED_MS = 60_000
-const GRUNTS_MS = 60 * 60_000
-/**
- * A fence's week of daily statistics is shared by every member this long: its days are over, so only a
- * late write of yesterday's counts can change it (and a new day starts a new week at once: it is keyed by
- * its first day).
- */
-const WEEK_MS = 60 * 60_000
-/** Days of daily statistics a "typical day" averages (yesterday and the six before). */
-const STATS_DAYS = 7
 /**
  * A distance alarm is measured with at least this radius, so moving one's pin and shrinking the radius
  * cannot locate a single spawn.
  */
 export const MIN_RADIUS_M = 250
-/** Beyond this many boxes the SQL prefilter uses one box around all of them. */
-const MAX_BOXES = 40
 
 export const ESTIMATE_TYPES: ReadonlySet<AlarmType> = new Set(['pokemon', 'raid', 'egg', 'quest', 'invasion', 'lure'])
 
-export type PerDayBasis = 'species-stats' | 'hundo-stats' | 'iv-stats' | 'uniform' | 'today'
+export type { PerDayBasis }
 
 export interface Figures {
   basis: 'scanner' | 'unavailable'
@@ -67,18 +53,6 @@ export interface ProfileEstimate {
   total: { recent: number | null, perDay: number | null }
 }
 
-/** A fence by its engine name: one polygon, or several for a multipath fence. */
-interface Fence { name: string, parts: Array<{ path: LatLon[], box: BoundingBox }> }
-
-/** One alarm to count: where it listens (fence indexes or a radius) and, for pokemon, its core twin. */
-interface Target {
-  alarm: FullAlarm
-  fences: number[] | null
-  radius: number
-  /** Index of the target with the same species, form, IV and place but no other filters (pokemon perDay). */
-  core?: number
-}
-
 interface Member {
   place: Place
   areas: string[]
@@ -88,51 +62,11 @@ interface Member {
 const canonical = (value: unknown): string => JSON.stringify(value, (_key, v: unknown) =>
   (v !== null && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => a.localeCompare(b))) : v))
 
-const numberOf = (v: unknown, fallback = 0): number => (typeof v === 'number' ? v : typeof v === 'string' && v !== '' && Number.isFinite(Number(v)) ? Number(v) : fallback)
-const n = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v))
-
 /** Fields of a pokemon alarm that the daily statistics know nothing about (their share comes from the live rows). */
 const OTHER_FILTERS: Array<[string, number]> = [
   ['min_cp', 0], ['max_cp', 9000], ['min_level', 0], ['max_level', 55], ['atk', 0], ['def', 0], ['sta', 0], ['max_atk', 15], ['max_def', 15], ['max_sta', 15],
   ['gender', 0], ['min_weight', 0], ['max_weight', 9_000_000], ['size', -1], ['max_size', 5], ['min_time', 0], ['pvp_ranking_league', 0]
 ]
-
-function circleBox (place: Place, radius: number): BoundingBox {
-  const dLat = radius / 111_320
-  const dLon = radius / (111_320 * Math.max(0.01, Math.cos((place.latitude * Math.PI) / 180)))
-  return { minLat: place.latitude - dLat, maxLat: place.latitude + dLat, minLon: place.longitude - dLon, maxLon: place.longitude + dLon }
-}
-
-const inBox = (outer: BoundingBox, inner: BoundingBox) =>
-  outer.minLat <= inner.minLat && outer.maxLat >= inner.maxLat && outer.minLon <= inner.minLon && outer.maxLon >= inner.maxLon
-
-/** The boxes without repeats and without those inside another (a distance alarm's circle among the fences'). */
-export function distinctBoxes (boxes: BoundingBox[]): BoundingBox[] {
-  return boxes.filter((b, i) => !boxes.some((o, j) => j !== i && inBox(o, b) && (j < i || !inBox(b, o))))
-}
-
-/**
- * `lat BETWEEN … AND lon BETWEEN … AND ((box) OR (box) …)` over the scanner's (lat, lon) index. The
- * envelope of all boxes comes first: when the server scans the whole table (it does when the boxes span
- * much of the city), a row outside it costs two comparisons instead of one per box, which made a
- * ten-fence read three times slower. Too many boxes become the envelope alone.
- */
-function boxSql (boxes: BoundingBox[], prefix = ''): { sql: string, params: number[] } {
-  const list = distinctBoxes(boxes)
-  const envelope: BoundingBox = {
-    minLat: Math.min(...list.map((b) => b.minLat)),
-    maxLat: Math.max(...list.map((b) => b.maxLat)),
-    minLon: Math.min(...list.map((b) => b.minLon)),
-    maxLon: Math.max(...list.map((b) => b.maxLon))
-  }
-  const one = (b: BoundingBox) => [b.minLat, b.maxLat, b.minLon, b.maxLon]
-  const box = `${prefix}lat BETWEEN ? AND ? AND ${prefix}lon BETWEEN ? AND ?`
-  if (list.length === 1 || list.length > MAX_BOXES) return { sql: `(${box})`, params: one(envelope) }
-  return {
-    sql: `(${box} AND (${list.map(() => `(${box})`).join(' OR ')}))`,
-    params: [...one(envelope), ...list.flatMap(one)]
-  }
-}
 
 class ScannerTimeout extends Error {}
 
@@ -160,6 +94,9 @@ function createAlarmEstimates (fastify: FastifyInstance) {
     }
   }
 
+  const { countPokemon, countRaids, countQuests, countInvasions, countLures, grunts } = createRecentCounts({ query, nowSeconds, windowHours, liveSpawns, engine, shared })
+  const { dailyCounts, perDayOf } = createTypicalDay({ query, clock, shared, fenceWeeks })
+
   async function member (userId: string): Promise<Member> {
     const { human, alarms } = await engine.tracking.all(userId)
     return {
@@ -177,299 +114,6 @@ function createAlarmEstimates (fastify: FastifyInstance) {
       const f = known.get(name)
       return f === undefined ? [] : [{ name, parts: f.parts }]
     })
-  }
-
-  /* The one pass: events from the scanner, each tested against every target. */
-
-  interface Pass { targets: Target[], fences: Fence[], place: Place }
-
-  function boxesOf (pass: Pass): BoundingBox[] {
-    const boxes: BoundingBox[] = []
-    const seen = new Set<number>()
-    for (const t of pass.targets) {
-      if (t.fences === null) boxes.push(circleBox(pass.place, t.radius))
-      else for (const i of t.fences) if (!seen.has(i)) { seen.add(i); for (const part of (pass.fences[i] as Fence).parts) boxes.push(part.box) }
-    }
-    return boxes
-  }
-
-  /** For each event position, the targets whose place includes it. */
-  function placeTest (pass: Pass): (lat: number, lon: number) => (t: Target) => boolean {
-    const { fences, place } = pass
-    return (lat, lon) => {
-      let inside: Set<number> | null = null
-      let distance = -1
-      return (t) => {
-        if (t.fences === null) {
-          if (distance < 0) distance = distanceMetres(place, lat, lon)
-          return distance <= t.radius
-        }
-        if (inside === null) {
-          inside = new Set()
-          for (let i = 0; i < fences.length; i++) {
-            const f = fences[i] as Fence
-            if (f.parts.some((p) => boxContains(p.box, lat, lon) && pointInPolygon(lat, lon, p.path))) inside.add(i)
-          }
-        }
-        const set = inside
-        return t.fences.some((i) => set.has(i))
-      }
-    }
-  }
-
-  /** Counts from the kept read of the live table (plugins/domain/live-spawns.ts), not a read per answer. */
-  async function countPokemon (pass: Pass): Promise<number[]> {
-    const counts = new Array<number>(pass.targets.length).fill(0)
-    const boxes = distinctBoxes(boxesOf(pass))
-    if (boxes.length === 0) return counts
-    const snapshot = await liveSpawns.current()
-    const pvp = pass.targets.some((t) => numberOf(t.alarm.pvp_ranking_league) !== 0)
-    // Each row is tested only against the targets of its species and those of every species.
-    const bySpecies = new Map<number, number[]>()
-    const anySpecies: number[] = []
-    pass.targets.forEach((t, i) => {
-      const id = numberOf(t.alarm.pokemon_id)
-      if (id === 0) anySpecies.push(i)
-      else bySpecies.set(id, [...(bySpecies.get(id) ?? []), i])
-    })
-    const filters = pass.targets.map((t) => pokemonFilter(t.alarm))
-    const at = placeTest(pass)
-    snapshot.forEachIn(boxes, nowSeconds() - windowHours * 3600, (row) => {
-      const candidates = bySpecies.get(snapshot.pokemonId(row))
-      if (candidates === undefined && anySpecies.length === 0) return
-      const spawn = snapshot.spawn(row, pvp)
-      const inPlace = at(snapshot.lat(row), snapshot.lon(row))
-      const test = (i: number) => {
-        if ((filters[i] as (s: Spawn) => boolean)(spawn) && inPlace(pass.targets[i] as Target)) counts[i] = (counts[i] ?? 0) + 1
-      }
-      if (candidates !== undefined) for (const i of candidates) test(i)
-      for (const i of anySpecies) test(i)
-    })
-    return counts
-  }
-
-  /**
-   * Counts, per target, the scanner's events inside the pass's boxes that its alarm matches in its place.
-   * `read` selects the rows inside the boxes, each starting with lat and lon; `eventsOf` turns a row into
-   * its events (a stop can hold two quests).
-   */
-  async function countEvents<E> (pass: Pass, read: (boxes: BoundingBox[]) => Promise<unknown[][]>, eventsOf: (r: unknown[]) => E[], matches: (a: FullAlarm, e: E) => boolean): Promise<number[]> {
-    const counts = new Array<number>(pass.targets.length).fill(0)
-    const boxes = boxesOf(pass)
-    if (boxes.length === 0) return counts
-    const rows = await read(boxes)
-    const at = placeTest(pass)
-    for (const r of rows) {
-      const events = eventsOf(r)
-      if (events.length === 0) continue
-      const inPlace = at(Number(r[0]), Number(r[1]))
-      for (const e of events) pass.targets.forEach((t, i) => { if (matches(t.alarm, e) && inPlace(t)) counts[i] = (counts[i] ?? 0) + 1 })
-    }
-    return counts
-  }
-
-  async function countRaids (pool: Pool, pass: Pass, matches: (a: FullAlarm, e: RaidEvent) => boolean): Promise<number[]> {
-    return await countEvents(pass, async (boxes) => {
-      const box = boxSql(boxes)
-      return await query(pool, `SELECT lat, lon, id, raid_level, raid_pokemon_id, raid_pokemon_form, team_id, raid_is_exclusive, raid_pokemon_move_1, raid_pokemon_move_2, raid_pokemon_evolution
-        FROM gym WHERE raid_end_timestamp >= ? AND raid_level > 0 AND deleted = 0 AND ${box.sql}`, [nowSeconds() - windowHours * 3600, ...box.params])
-    }, (r): RaidEvent[] => [{
-      gymId: String(r[2]),
-      level: Number(r[3]),
-      pokemonId: n(r[4]) ?? 0,
-      form: n(r[5]) ?? 0,
-      team: n(r[6]) ?? 0,
-      exclusive: n(r[7]) === 1,
-      move1: n(r[8]) ?? 0,
-      move2: n(r[9]) ?? 0,
-      evolution: n(r[10]) ?? 0
-    }], matches)
-  }
-
-  async function countQuests (pool: Pool, pass: Pass): Promise<number[]> {
-    const now = nowSeconds()
-    const slot = (p: string) => `${p}quest_reward_type, ${p}quest_item_id, ${p}quest_reward_amount, ${p}quest_pokemon_id, ${p}quest_pokemon_form_id, ${p}quest_expiry`
-    return await countEvents(pass, async (boxes) => {
-      const box = boxSql(boxes)
-      return await query(pool, `SELECT lat, lon, ${slot('')}, ${slot('alternative_')} FROM pokestop
-        WHERE deleted = 0 AND (quest_reward_type IS NOT NULL OR alternative_quest_reward_type IS NOT NULL) AND ${box.sql}`, box.params)
-    }, (r) => {
-      const quests: QuestEvent[] = []
-      for (const offset of [2, 8]) {
-        const type = n(r[offset])
-        const expiry = n(r[offset + 5])
-        if (type === null || (expiry !== null && expiry <= now)) continue
-        quests.push({ rewardType: type, itemId: n(r[offset + 1]) ?? 0, amount: n(r[offset + 2]) ?? 0, pokemonId: n(r[offset + 3]) ?? 0, form: n(r[offset + 4]) ?? 0 })
-      }
-      return quests
-    }, questMatches)
-  }
-
-  async function grunts (): Promise<Map<number, Grunt>> {
-    return await shared.getOrLoad('grunts', async () => {
-      const raw = await engine.masterdata.grunts()
-      const map = new Map<number, Grunt>()
-      for (const [id, g] of Object.entries(raw as Record<string, Partial<Grunt>>)) {
-        if (typeof g?.type === 'string') map.set(Number(id), { type: g.type, gender: numberOf(g.gender), grunt: typeof g.grunt === 'string' ? g.grunt : 'Grunt' })
-      }
-      return { value: map, ttlMs: GRUNTS_MS }
-    }) as Map<number, Grunt>
-  }
-
-  async function countInvasions (pool: Pool, pass: Pass): Promise<number[]> {
-    const names = await grunts()
-    return await countEvents(pass, async (boxes) => {
-      const box = boxSql(boxes, 'p.')
-      return await query(pool, `SELECT p.lat, p.lon, i.\`character\` FROM incident i JOIN pokestop p ON p.id = i.pokestop_id
-        WHERE i.expiration > ? AND ${box.sql}`, [nowSeconds(), ...box.params])
-    }, (r) => [names.get(Number(r[2]))], invasionMatches)
-  }
-
-  async function countLures (pool: Pool, pass: Pass): Promise<number[]> {
-    return await countEvents(pass, async (boxes) => {
-      const box = boxSql(boxes)
-      return await query(pool, `SELECT lat, lon, lure_id FROM pokestop WHERE lure_expire_timestamp > ? AND lure_id > 0 AND deleted = 0 AND ${box.sql}`, [nowSeconds(), ...box.params])
-    }, (r) => [Number(r[2])], lureMatches)
-  }
-
-  /* A typical day of a pokemon alarm from Golbat's daily counts per fence. */
-
-  const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10)
-
-  /** The first and last day a typical day averages: yesterday and the six days before. */
-  function statsDays (): { from: string, to: string } {
-    const today = Date.parse(isoDay(clock.now()))
-    return { from: isoDay(today - STATS_DAYS * 86_400_000), to: isoDay(today - 86_400_000) }
-  }
-
-  /**
-   * The (date, area, fence) keys of the last seven days, read when a fence's week is not kept, at most
-   * once in `WEEK_MS`. The hint asks for a loose scan of the primary key (one step per key); where the
-   * server still reads the index range, that is one read of the week's keys (0.45 s on the bench), shared
-   * by every member.
-   */
-  async function statsKeys (pool: Pool): Promise<Array<[string, string, string]>> {
-    const { from, to } = statsDays()
-    return await shared.getOrLoad(`stats-keys:${from}`, async () => {
-      const rows = await query(pool, 'SELECT date, area, fence FROM pokemon_stats FORCE INDEX FOR GROUP BY (PRIMARY) WHERE date BETWEEN ? AND ? GROUP BY date, area, fence', [from, to])
-      return { value: rows.map((r) => [String(r[0]).slice(0, 10), String(r[1]), String(r[2]).toLowerCase()] as [string, string, string]), ttlMs: WEEK_MS }
-    }) as Array<[string, string, string]>
-  }
-
-  /** Summed daily counts of a group of spawns: all of them, those with IV statistics, the hundos. */
-  type Sums = [all: number, iv: number, hundo: number]
-  const add = (into: Sums, from: Sums) => { into[0] += from[0]; into[1] += from[1]; into[2] += from[2] }
-
-  /**
-   * One fence's week: its days with statistics, the sums per fence, per species and per species and form,
-   * and whether the scanner keeps IV counts there.
-   */
-  interface FenceWeek { days: number, total: Sums, species: Map<number, { total: Sums, forms: Map<number, Sums> }>, ivRows: boolean }
-
-  interface Daily { fences: Map<string, FenceWeek>, ivKnown: boolean }
-
-  /**
-   * The week's counts of the named fences, every species, summed per fence and species so that each
-   * alarm's figure is a few look-ups (not a walk over every species of every fence per alarm). A fence's
-   * week is shared by every member for `WEEK_MS` (the days it sums are over); the fences not kept yet
-   * are read together, with one grouped query per statistics table.
-   */
-  async function dailyCounts (pool: Pool, fenceNames: Set<string>): Promise<Daily> {
-    const { from } = statsDays()
-    const daily: Daily = { fences: new Map(), ivKnown: false }
-    const missing = new Set<string>()
-    for (const name of fenceNames) {
-      const kept = fenceWeeks.get(`${from}\n${name}`)
-      if (kept === undefined) missing.add(name)
-      else daily.fences.set(name, kept)
-    }
-    if (missing.size > 0) {
-      const keys = (await statsKeys(pool)).filter(([, , fence]) => missing.has(fence))
-      for (const [name, week] of await readWeeks(pool, keys, missing)) {
-        fenceWeeks.set(`${from}\n${name}`, week, WEEK_MS)
-        daily.fences.set(name, week)
-      }
-    }
-    daily.ivKnown = [...daily.fences.values()].some((week) => week.ivRows)
-    return daily
-  }
-
-  async function readWeeks (pool: Pool, keys: Array<[string, string, string]>, fenceNames: Set<string>): Promise<Map<string, FenceWeek>> {
-    const weeks = new Map<string, FenceWeek>()
-    const daysOf = new Map<string, Set<string>>()
-    for (const [date, , fence] of keys) daysOf.set(fence, (daysOf.get(fence) ?? new Set()).add(date))
-    for (const name of fenceNames) weeks.set(name, { days: daysOf.get(name)?.size ?? 0, total: [0, 0, 0], species: new Map(), ivRows: false })
-    if (keys.length === 0) return weeks
-    const dates = [...new Set(keys.map(([d]) => d))]
-    const areas = [...new Set(keys.map(([, a]) => a))]
-    const fences = [...new Set(keys.map(([, , f]) => f))]
-    const list = (values: unknown[]) => values.map(() => '?').join(',')
-    const sql = `date IN (${list(dates)}) AND area IN (${list(areas)}) AND fence IN (${list(fences)})`
-    const params: unknown[] = [...dates, ...areas, ...fences]
-    const read = async (table: string) => await query(pool, `SELECT fence, pokemon_id, form_id, SUM(count) FROM ${table} WHERE ${sql} GROUP BY fence, pokemon_id, form_id`, params)
-    const [all, iv, hundo] = await Promise.all([read('pokemon_stats'), read('pokemon_iv_stats'), read('pokemon_hundo_stats')])
-    const keyOf = (r: unknown[]) => `${String(r[0]).toLowerCase()}:${Number(r[1])}:${Number(r[2])}`
-    const ivCounts = new Map(iv.map((r) => [keyOf(r), Number(r[3])]))
-    const hundoCounts = new Map(hundo.map((r) => [keyOf(r), Number(r[3])]))
-    for (const r of iv) { const week = weeks.get(String(r[0]).toLowerCase()); if (week !== undefined) week.ivRows = true }
-    // Only the species and forms the species table counts: an IV or hundo row without one is left out.
-    for (const r of all) {
-      const week = weeks.get(String(r[0]).toLowerCase())
-      if (week === undefined) continue
-      const key = keyOf(r)
-      const sums: Sums = [Number(r[3]), ivCounts.get(key) ?? 0, hundoCounts.get(key) ?? 0]
-      const pokemonId = Number(r[1])
-      let one = week.species.get(pokemonId)
-      if (one === undefined) { one = { total: [0, 0, 0], forms: new Map() }; week.species.set(pokemonId, one) }
-      const form = Number(r[2])
-      const before = one.forms.get(form)
-      if (before === undefined) one.forms.set(form, [...sums])
-      else add(before, sums)
-      add(one.total, sums)
-      add(week.total, sums)
-    }
-    return weeks
-  }
-
-  function perDayOf (t: Target, fences: Fence[], daily: Daily): { perDay: number | null, basis: PerDayBasis | null } {
-    if (t.fences === null || t.fences.length === 0) return { perDay: null, basis: null }
-    const a = t.alarm
-    const id = numberOf(a.pokemon_id)
-    const form = numberOf(a.form)
-    const minIv = numberOf(a.min_iv, -1)
-    const maxIv = numberOf(a.max_iv, 100)
-    const noIvFilter = minIv <= -1 && maxIv >= 100
-    const hundo = minIv > 97.8 && maxIv >= 100
-    const { ivKnown } = daily
-    const basis: PerDayBasis = noIvFilter ? 'species-stats' : !ivKnown ? 'uniform' : hundo ? 'hundo-stats' : 'iv-stats'
-    // Every figure below is linear in the counts, so it is taken of the sums rather than summed per species.
-    const share = uniformIvShare(Math.max(0, minIv), maxIv)
-    const figure = ([all, iv, hundos]: Sums): number => noIvFilter
-      ? all
-      : !ivKnown
-          ? all * (minIv <= -1 ? 1 : uniformIvShare(minIv, maxIv))
-          : hundo ? hundos : (minIv <= -1 ? all - iv : 0) + iv * share
-    const matching = (week: FenceWeek): Sums => {
-      const sums: Sums = [0, 0, 0]
-      if (id !== 0) {
-        const one = week.species.get(id)
-        if (one !== undefined) add(sums, form === 0 ? one.total : one.forms.get(form) ?? [0, 0, 0])
-      } else if (form === 0) {
-        add(sums, week.total)
-      } else {
-        for (const one of week.species.values()) { const f = one.forms.get(form); if (f !== undefined) add(sums, f) }
-      }
-      return sums
-    }
-    let total = 0
-    let anyDays = false
-    for (const i of t.fences) {
-      const week = daily.fences.get((fences[i] as Fence).name)
-      if (week === undefined || week.days === 0) continue
-      anyDays = true
-      total += figure(matching(week)) / week.days
-    }
-    return anyDays ? { perDay: total, basis } : { perDay: null, basis: null }
   }
 
   /** The alarm with only species, form, IV and place: what the daily statistics can count. */
