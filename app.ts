@@ -63,6 +63,8 @@ import iconSets from './plugins/domain/icon-sets.js'
 import liveSpawns from './plugins/domain/live-spawns.js'
 import alarmEstimates from './plugins/domain/alarm-estimates.js'
 import alarmExplanations from './plugins/domain/alarm-explanations.js'
+import pushSender from './plugins/domain/push-sender.js'
+import pushSubscriptions from './plugins/domain/push-subscriptions.js'
 // Routes: one file per URL folder, translating HTTP to plugin calls.
 import healthRoutes from './routes/health/index.js'
 import versionRoutes from './routes/version/index.js'
@@ -118,6 +120,7 @@ import alarmEstimateRoutes from './routes/alarm-estimates/index.js'
 import alarmExplanationRoutes from './routes/alarm-explanations/index.js'
 import templatePreviewRoutes from './routes/template-previews/index.js'
 import spawningNowRoutes from './routes/spawning-now/index.js'
+import pushRoutes from './routes/push/index.js'
 // The client's pages, for every path the routes do not serve.
 import spa from './plugins/edge/spa.js'
 
@@ -209,6 +212,8 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   await fastify.register(liveSpawns)
   await fastify.register(alarmEstimates)
   await fastify.register(alarmExplanations)
+  await fastify.register(pushSender)
+  await fastify.register(pushSubscriptions)
 
   // Routes: after every hook and decorator they use; each file at the URL of its folder (test/route-folders.test.ts).
   await fastify.register(healthRoutes, { prefix: '/api' })
@@ -265,6 +270,7 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   await fastify.register(alarmExplanationRoutes, { prefix: '/api/alarm-explanations' })
   await fastify.register(spawningNowRoutes, { prefix: '/api/spawning-now' })
   await fastify.register(templatePreviewRoutes, { prefix: '/api/template-previews' })
+  await fastify.register(pushRoutes, { prefix: '/api/push' })
 
   // Last: the client's pages for every non-API path a browser asks for.
   await fastify.register(spa)
