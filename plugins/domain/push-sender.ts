@@ -104,12 +104,12 @@ function createPushSender (fastify: FastifyInstance) {
   let closed = false
   const waiting = () => queue.length - head
 
-  new Gauge({
+  const queueDepth = new Gauge({
     name: 'alarm_web_push_queue_depth',
     help: 'Push messages waiting to be sent (retries waiting for their time included)',
-    registers,
-    collect () { this.set(waiting() + retryTimers.size) }
+    registers
   })
+  const showDepth = () => queueDepth.set(waiting() + retryTimers.size)
 
   fastify.addHook('onClose', async () => {
     closed = true
@@ -199,12 +199,13 @@ function createPushSender (fastify: FastifyInstance) {
       pump()
     }, wait)
     retryTimers.add(timer)
+    showDepth()
   }
 
   function pump (): void {
     while (active < config.PUSH_CONCURRENCY) {
       const item = take()
-      if (item === undefined) return
+      if (item === undefined) break
       active++
       run(item).catch((error: unknown) => {
         log.error({ subscriptionId: item.message.target.id, error: (error as Error).message }, 'push message could not be prepared')
@@ -214,6 +215,7 @@ function createPushSender (fastify: FastifyInstance) {
         pump()
       })
     }
+    showDepth()
   }
 
   function isAllowedEndpointHost (host: string, port: string): boolean {

@@ -94,7 +94,7 @@ const pushRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       tags: ['push'],
       summary: 'Sends a test notification to one of the caller\'s devices, at once',
       params: PushSubscriptionIdParamsSchema,
-      body: Type.Optional(PushTestSchema),
+      body: PushTestSchema,
       response: { 200: PushTestResultSchema, ...errors(400, 401, 403, 404, 429, 502, 503, 504) }
     }
   }, async (request) => {
@@ -102,7 +102,7 @@ const pushRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     if (target === null) throw notFound(NO_DEVICE)
     const outcome = await pushSender.deliverNow({
       target,
-      payload: JSON.stringify({ kind: 'test', title: request.body?.title ?? 'Test alert', body: request.body?.body ?? 'Alerts reach this device.', tag: `test-${target.id}`, url: '/' }),
+      payload: JSON.stringify({ kind: 'test', title: request.body.title ?? 'Test alert', body: request.body.body ?? 'Alerts reach this device.', tag: `test-${target.id}`, url: '/' }),
       ttlSeconds: 60,
       urgency: 'high',
       topic: 'test',
