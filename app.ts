@@ -65,6 +65,7 @@ import alarmEstimates from './plugins/domain/alarm-estimates.js'
 import alarmExplanations from './plugins/domain/alarm-explanations.js'
 import pushSender from './plugins/domain/push-sender.js'
 import pushSubscriptions from './plugins/domain/push-subscriptions.js'
+import pushAlerts from './plugins/domain/push-alerts.js'
 // Routes: one file per URL folder, translating HTTP to plugin calls.
 import healthRoutes from './routes/health/index.js'
 import versionRoutes from './routes/version/index.js'
@@ -121,6 +122,8 @@ import alarmExplanationRoutes from './routes/alarm-explanations/index.js'
 import templatePreviewRoutes from './routes/template-previews/index.js'
 import spawningNowRoutes from './routes/spawning-now/index.js'
 import pushRoutes from './routes/push/index.js'
+import pushValidationRoutes from './routes/push/validation.js'
+import scannerWebhookRoutes from './routes/scanner-webhook/index.js'
 // The client's pages, for every path the routes do not serve.
 import spa from './plugins/edge/spa.js'
 
@@ -214,6 +217,7 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   await fastify.register(alarmExplanations)
   await fastify.register(pushSender)
   await fastify.register(pushSubscriptions)
+  await fastify.register(pushAlerts)
 
   // Routes: after every hook and decorator they use; each file at the URL of its folder (test/route-folders.test.ts).
   await fastify.register(healthRoutes, { prefix: '/api' })
@@ -271,6 +275,8 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   await fastify.register(spawningNowRoutes, { prefix: '/api/spawning-now' })
   await fastify.register(templatePreviewRoutes, { prefix: '/api/template-previews' })
   await fastify.register(pushRoutes, { prefix: '/api/push' })
+  await fastify.register(pushValidationRoutes, { prefix: '/api/push/validation' })
+  await fastify.register(scannerWebhookRoutes, { prefix: '/api/scanner-webhook' })
 
   // Last: the client's pages for every non-API path a browser asks for.
   await fastify.register(spa)

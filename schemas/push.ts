@@ -82,3 +82,18 @@ export const DeliveryModesSchema = Type.Object({
 
 /** The path token of the machine-to-machine hooks: never logged as sent. */
 export const HookTokenParamsSchema = Type.Object({ token: Type.String({ minLength: 1, maxLength: 200, ...LOG_REDACTED }) })
+
+/** Golbat's webhook body: every scanner event of a batch, each `{ type, message }`. */
+export const ScannerFeedSchema = Type.Array(Type.Object({
+  type: Type.String({ minLength: 1, maxLength: 40 }),
+  message: Type.Record(Type.String(), Type.Unknown())
+}), { maxItems: 20000 })
+
+/** One PoracleNG validation call: the scanner event and the member it matched. */
+export const ValidationCallSchema = Type.Object({
+  type: Type.String({ minLength: 1, maxLength: 40 }),
+  message: Type.Record(Type.String(), Type.Unknown()),
+  target: Type.Object({ id: Type.String({ minLength: 1, maxLength: 255 }) }, { additionalProperties: true })
+}, { additionalProperties: true })
+
+export const ValidationAnswerSchema = Type.Object({ success: Type.Boolean({ description: 'false: the engine sends no chat message for this member' }) })

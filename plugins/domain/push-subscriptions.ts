@@ -30,9 +30,16 @@ const iso = (sqlTime: string) => new Date(fromSqlTime(sqlTime)).toISOString()
 
 function createPushSubscriptions (fastify: FastifyInstance) {
   const { db, clock, pushSender, log } = fastify
+  const changeListeners: Array<(userId: string | null) => Promise<void>> = []
+  /**
+   * Tells the listeners whose devices or choices changed (null: someone's, unknown whose), and waits for
+   * them: once a member's change is answered, this instance's memory of it is current.
+   */
+  const changed = async (userId: string | null) => { await Promise.all(changeListeners.map((listener) => listener(userId))) }
 
   async function removeById (id: number): Promise<void> {
     await db.db.delete(pushSubscriptions).where(eq(pushSubscriptions.id, id))
+    await changed(null)
   }
 
   pushSender.onGone((id) => {
@@ -76,6 +83,7 @@ function createPushSubscriptions (fastify: FastifyInstance) {
         .onDuplicateKeyUpdate({ set: values })
       const [row] = await db.db.select({ id: pushSubscriptions.id }).from(pushSubscriptions).where(eq(pushSubscriptions.endpointHash, hash)).limit(1)
       if (row === undefined) throw new Error('push subscription vanished after its write')
+      await changed(userId)
       return row.id
     },
 
@@ -100,18 +108,26 @@ function createPushSubscriptions (fastify: FastifyInstance) {
       if (change.types !== undefined) set.typesJson = change.types
       if (change.quietHours !== undefined) set.quietHoursJson = change.quietHours
       const [result] = await db.db.update(pushSubscriptions).set(set).where(and(eq(pushSubscriptions.id, id), eq(pushSubscriptions.userId, userId)))
+      await changed(userId)
       return (result as { affectedRows: number }).affectedRows > 0
     },
 
     /** Ends one of the member's subscriptions; false when the member has no such device. */
     async remove (userId: string, id: number): Promise<boolean> {
       const [result] = await db.db.delete(pushSubscriptions).where(and(eq(pushSubscriptions.id, id), eq(pushSubscriptions.userId, userId)))
+      await changed(userId)
       return (result as { affectedRows: number }).affectedRows > 0
     },
 
     /** Ends the subscriptions made from a sign-in that has ended. */
     async removeForSession (sid: string): Promise<void> {
       await db.db.delete(pushSubscriptions).where(eq(pushSubscriptions.sessionSid, sid))
+      await changed(null)
+    },
+
+    /** Called after a member's devices or delivery choices change in this instance. */
+    onChange (listener: (userId: string | null) => Promise<void>): void {
+      changeListeners.push(listener)
     },
 
     /** One of the member's devices, to send to; null when the member has no such device. */
@@ -139,6 +155,13 @@ function createPushSubscriptions (fastify: FastifyInstance) {
 
     async setDeliveryMode (userId: string, profileNo: number, mode: DeliveryMode): Promise<void> {
       await db.db.insert(pushDelivery).values({ userId, profileNo, mode }).onDuplicateKeyUpdate({ set: { mode } })
+      await changed(userId)
+    },
+
+    /** Every member's choices, for the senders' memory. */
+    async allDeliveryModes (): Promise<Array<{ userId: string, profileNo: number, mode: DeliveryMode }>> {
+      const rows = await db.db.select().from(pushDelivery)
+      return rows.map((row) => ({ userId: row.userId, profileNo: row.profileNo, mode: row.mode as DeliveryMode }))
     }
   }
 }
