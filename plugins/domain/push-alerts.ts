@@ -31,6 +31,8 @@ interface Member {
   /** Raised when the member changed something: a read started before it is not kept. */
   generation: number
   loading: Promise<MemberState | null> | null
+  /** The species the member's pokemon alarms name (0: any), from `state`: most members are skipped by it before the matcher. */
+  pokemonIds: ReadonlySet<number>
   /** When this member's recent pushes were sent (clock ms), within the rate window. */
   sentAt: number[]
   noticeSent: boolean
@@ -97,7 +99,7 @@ function createPushAlerts (fastify: FastifyInstance) {
     // A member already in memory keeps its object: its alarms, its rate window, a read in flight.
     const next = new Map<string, Member>()
     for (const [userId, list] of devices) {
-      const member = roster?.get(userId) ?? { devices: [], modes: new Map(), state: null, stateAt: 0, generation: 0, loading: null, sentAt: [], noticeSent: false }
+      const member = roster?.get(userId) ?? { devices: [], modes: new Map(), state: null, pokemonIds: new Set<number>(), stateAt: 0, generation: 0, loading: null, sentAt: [], noticeSent: false }
       member.devices = list
       member.modes = choices.get(userId) ?? new Map()
       next.set(userId, member)
@@ -151,6 +153,7 @@ function createPushAlerts (fastify: FastifyInstance) {
     member.loading ??= alarmExplanations.memberState(userId).then((state) => {
       if (generation !== member.generation) return stateOf(member, userId)
       member.state = state
+      member.pokemonIds = new Set(state.alarms.filter((a) => a.type === 'pokemon').map((a) => Number(a.row.pokemon_id ?? 0)))
       member.stateAt = clock.now()
       return state
     }, (error: unknown) => {
@@ -245,9 +248,12 @@ function createPushAlerts (fastify: FastifyInstance) {
     if (members.size === 0) return
     const prepared = await alarmExplanations.prepare(type, message, Math.floor(receivedAt / 1000))
     if (prepared === null) return feedDropped.inc({ reason: 'invalid' })
+    const species = type === 'pokemon' ? Number(message.pokemon_id) : null
     for (const [userId, member] of members) {
       const state = await stateOf(member, userId)
       if (state === null) continue
+      // A pokemon alarm matches its species only, or any (0): a member with neither cannot be alerted.
+      if (species !== null && !member.pokemonIds.has(species) && !member.pokemonIds.has(0)) continue
       const timeZone = member.devices.find((d) => d.quietHours !== null)?.quietHours?.timeZone ?? 'UTC'
       const result = alarmExplanations.decide(state, prepared, receivedAt, timeZone)
       if (!result.alerted) continue
