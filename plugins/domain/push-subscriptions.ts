@@ -29,7 +29,7 @@ const endpointHash = (endpoint: string) => createHash('sha256').update(endpoint,
 const iso = (sqlTime: string) => new Date(fromSqlTime(sqlTime)).toISOString()
 
 function createPushSubscriptions (fastify: FastifyInstance) {
-  const { db, clock, pushSender, log } = fastify
+  const { db, clock, pushSender, cacheEviction, log } = fastify
   const changeListeners: Array<(userId: string | null) => Promise<void>> = []
   /**
    * Tells the listeners whose devices or choices changed (null: someone's, unknown whose), and waits for
@@ -41,6 +41,16 @@ function createPushSubscriptions (fastify: FastifyInstance) {
     await db.db.delete(pushSubscriptions).where(eq(pushSubscriptions.id, id))
     await changed(null)
   }
+
+  // A device's sign-in that ends (signed out, ended from My devices, revoked) ends its push alerts: the
+  // session ends announce themselves on every instance; the delete is the same wherever it runs.
+  cacheEviction.on('session-end', (key) => {
+    const sid = key.startsWith('sid:') ? key.slice('sid:'.length) : key.startsWith('family:') ? key.slice('family:'.length) : null
+    if (sid === null) return
+    db.db.delete(pushSubscriptions).where(eq(pushSubscriptions.sessionSid, sid))
+      .then(() => changed(null), (error: unknown) => log.warn({ error: (error as Error).message }, 'push subscriptions of an ended session not deleted'))
+      .catch(() => {})
+  })
 
   pushSender.onGone((id) => {
     removeById(id).catch((error: unknown) => log.warn({ subscriptionId: id, error: (error as Error).message }, 'gone push subscription not deleted'))
@@ -119,12 +129,6 @@ function createPushSubscriptions (fastify: FastifyInstance) {
       return (result as { affectedRows: number }).affectedRows > 0
     },
 
-    /** Ends the subscriptions made from a sign-in that has ended. */
-    async removeForSession (sid: string): Promise<void> {
-      await db.db.delete(pushSubscriptions).where(eq(pushSubscriptions.sessionSid, sid))
-      await changed(null)
-    },
-
     /** Called after a member's devices or delivery choices change in this instance. */
     onChange (listener: (userId: string | null) => Promise<void>): void {
       changeListeners.push(listener)
@@ -172,4 +176,4 @@ declare module 'fastify' {
   }
 }
 
-export default decoratorPlugin('push-subscriptions', createPushSubscriptions, ['db', 'clock', 'push-sender'])
+export default decoratorPlugin('push-subscriptions', createPushSubscriptions, ['db', 'clock', 'cache-eviction', 'push-sender'])

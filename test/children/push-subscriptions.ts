@@ -220,3 +220,21 @@ t.test('an impersonating admin cannot subscribe a browser to the member\'s alert
   const impersonated = bearer(app, { userId: MEMBER, impersonatedBy: 'admin-1' })
   t.equal((await subscribe(push.browser(), impersonated)).statusCode, 403)
 })
+
+t.test('ending the sign-in a device subscribed from ends its push alerts', async (t) => {
+  const { app, push, subscribe } = await setup(t)
+  const sid = 't.4f1c2a9e-0b7d-4c55-9a31-2d6e8f0a1b2c'
+  const device = bearer(app, { userId: MEMBER, sid })
+  const otherDevice = bearer(app, { userId: MEMBER, sid: 't.7a2b3c4d-5e6f-4a1b-8c9d-0e1f2a3b4c5d' })
+  await subscribe(push.browser(), device)
+  await subscribe(push.browser(), otherDevice)
+  t.match((await app.inject({ url: '/api/push/subscriptions', headers: device })).json(), { devices: [{ current: true }, { current: false }] })
+  const ended = await app.inject({ method: 'DELETE', url: `/api/auth/sessions/${sid}`, headers: device })
+  t.equal(ended.statusCode, 200, ended.body)
+  for (let i = 0; i < 50; i++) {
+    const rows = await app.db.db.select({ sid: pushSubscriptions.sessionSid }).from(pushSubscriptions)
+    if (rows.length === 1) break
+    await new Promise((resolve) => setTimeout(resolve, 20))
+  }
+  t.same((await app.db.db.select({ sid: pushSubscriptions.sessionSid }).from(pushSubscriptions)).map((r) => r.sid), ['t.7a2b3c4d-5e6f-4a1b-8c9d-0e1f2a3b4c5d'], 'only the other sign-in\'s device is left')
+})
