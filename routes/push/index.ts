@@ -4,7 +4,7 @@ import { forbidden, notFound, peerFault } from '../../plugins/edge/errors.js'
 import { DEFAULT_DELIVERY_MODE } from '../../plugins/domain/push-subscriptions.js'
 import { errors } from '../../schemas/common.js'
 import {
-  DeliveryChangeSchema, DeliveryModesSchema, PushDevicesSchema, PushKeySchema, PushSubscribeSchema, PushSubscriptionChangeSchema,
+  DeliveryChangeSchema, DeliveryModesSchema, PushDeviceSchema, PushDevicesSchema, PushKeySchema, PushSubscribeSchema, PushSubscriptionChangeSchema,
   PushSubscriptionCreatedSchema, PushSubscriptionIdParamsSchema, PushTestResultSchema, PushTestSchema
 } from '../../schemas/push.js'
 
@@ -57,7 +57,7 @@ const pushRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
 
   fastify.get('/subscriptions/:id', {
     config: { rateLimit: rateLimits.authRead },
-    schema: { tags: ['push'], summary: 'One of the caller\'s push devices', params: PushSubscriptionIdParamsSchema, response: { 200: Type.Index(PushDevicesSchema, ['devices']).items, ...errors(400, 401, 404, 429) } }
+    schema: { tags: ['push'], summary: 'One of the caller\'s push devices', params: PushSubscriptionIdParamsSchema, response: { 200: PushDeviceSchema, ...errors(400, 401, 404, 429) } }
   }, async (request, reply) => {
     reply.header('cache-control', 'no-store')
     const device = (await pushSubscriptions.list(request.user.userId, request.user.sid)).find((d) => d.id === request.params.id)
