@@ -42,7 +42,17 @@ function timeLeft (endS: number | null, nowS: number): { ttl: number, text: stri
 /** A push topic: at most 32 URL-safe characters, the same for the same event. */
 export const topicOf = (tag: string): string => createHash('sha256').update(tag).digest('base64url').slice(0, 32)
 
+/** Scanner texts (gym and stop names) are not bounded: a notification stays far under the 3 KB payload. */
+const MAX_TITLE = 120
+const MAX_BODY = 240
+const MAX_TAG = 200
+
 export function notificationFor (type: EventType, m: Row, context: NotificationContext): Notification {
+  const built = buildNotification(type, m, context)
+  return { ...built, title: built.title.slice(0, MAX_TITLE), body: built.body.slice(0, MAX_BODY), tag: built.tag.slice(0, MAX_TAG), url: built.url.slice(0, 1000) }
+}
+
+function buildNotification (type: EventType, m: Row, context: NotificationContext): Notification {
   const lat = num(m.latitude) ?? 0
   const lon = num(m.longitude) ?? 0
   const url = context.mapTemplate === '' ? '/' : context.mapTemplate.replaceAll('{lat}', lat.toFixed(6)).replaceAll('{lon}', lon.toFixed(6))
