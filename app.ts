@@ -73,6 +73,9 @@ import recentEvents from './plugins/domain/recent-events.js'
 import alarmEstimates from './plugins/domain/alarm-estimates.js'
 import alarmExplanations from './plugins/domain/alarm-explanations.js'
 import sharedSets from './plugins/domain/shared-sets.js'
+import pushSender from './plugins/domain/push-sender.js'
+import pushSubscriptions from './plugins/domain/push-subscriptions.js'
+import pushAlerts from './plugins/domain/push-alerts.js'
 // Routes: one file per URL folder, translating HTTP to plugin calls.
 import healthRoutes from './routes/health/index.js'
 import versionRoutes from './routes/version/index.js'
@@ -129,6 +132,9 @@ import spawningNowRoutes from './routes/spawning-now/index.js'
 import sharedSetRoutes from './routes/shared-sets/index.js'
 import sharedLinkRoutes from './routes/s/index.js'
 import adminSharedSetRoutes from './routes/admin/shared-sets/index.js'
+import pushRoutes from './routes/push/index.js'
+import pushValidationRoutes from './routes/push/validation.js'
+import scannerWebhookRoutes from './routes/scanner-webhook/index.js'
 // The client's pages, for every path the routes do not serve.
 import spa from './plugins/edge/spa.js'
 
@@ -230,6 +236,9 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   await fastify.register(health)
   await fastify.register(dashboard)
   await fastify.register(sharedSets)
+  await fastify.register(pushSender)
+  await fastify.register(pushSubscriptions)
+  await fastify.register(pushAlerts)
 
   // Routes: after every hook and decorator they use; each file at the URL of its folder (test/route-folders.test.ts).
   await fastify.register(healthRoutes, { prefix: '/api' })
@@ -288,6 +297,9 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   await fastify.register(adminSharedSetRoutes, { prefix: '/api/admin/shared-sets' })
   // A shared set's link, outside /api: its page head for link previews (the client's page otherwise).
   await fastify.register(sharedLinkRoutes)
+  await fastify.register(pushRoutes, { prefix: '/api/push' })
+  await fastify.register(pushValidationRoutes, { prefix: '/api/push/validation' })
+  await fastify.register(scannerWebhookRoutes, { prefix: '/api/scanner-webhook' })
 
   // Last: the client's pages for every non-API path a browser asks for.
   await fastify.register(spa)

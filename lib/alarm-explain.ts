@@ -212,6 +212,8 @@ function questFailures (rules: Rules<QuestEvent>, rewards: QuestEvent[]): Failur
 export interface MemberProfile { profileNo: number, name: string, areas: string[], place: Place | null, activeHours: ActiveHour[] }
 
 export interface MemberState {
+  /** The member's language as the engine keeps it (en, de, ...); null: the engine's default. */
+  language?: string | null
   enabled: boolean
   adminDisabled: boolean
   blockedAlerts: string[]

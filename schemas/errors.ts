@@ -97,7 +97,8 @@ const PEER_NAMES: Record<string, string> = {
   Geocoder: 'Address search',
   Golbat: 'The pokemon availability service',
   'Game master file': 'The game data download',
-  'Chat platform': 'The chat platform'
+  'Chat platform': 'The chat platform',
+  'Push service': 'The push service'
 }
 
 /**

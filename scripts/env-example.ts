@@ -15,6 +15,7 @@ const GROUPS: Array<[string, RegExp]> = [
   ['Chat platform (Discord) sign-in', /^DISCORD_/],
   ['Telegram sign-in', /^TELEGRAM_/],
   ['Geofences and optional APIs', /^(KOJI_|GEOFENCE_|GOLBAT_)/],
+  ['Web Push (docs/push.md)', /^(VAPID_|PUSH_|SCANNER_WEBHOOK_)/],
   ['Server', /./]
 ]
 

@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import t from 'tap'
+import webPush from 'web-push'
 import type { TSchema } from '@sinclair/typebox'
 import { ConfigError, ConfigSchema, JWT_SECRET_PLACEHOLDER, loadConfig, mask, readDotEnv, summarize, type Config } from '../plugins/data/config.js'
 import { JWT_SECRET } from './helper.js'
@@ -34,8 +35,12 @@ function sample (key: string, schema: TSchema): { raw: string, parsed: unknown }
   if (/URL|ADDRESS/.test(key) && key !== 'REDIS_URL') return { raw: 'https://example.org/path', parsed: 'https://example.org/path' }
   if (key === 'JWT_SECRET') return { raw: OTHER_SECRET, parsed: OTHER_SECRET }
   if (key === 'OIDC_TOKEN_ENCRYPTION_KEY') return { raw: ENCRYPTION_KEY, parsed: ENCRYPTION_KEY }
+  if (key in VAPID) return { raw: VAPID[key] as string, parsed: VAPID[key] }
   return { raw: `value-of-${key}`, parsed: `value-of-${key}` }
 }
+
+/** Web Push's three values go together: each is read with the other two set. */
+const VAPID: Record<string, string> = { ...Object.fromEntries(Object.entries(webPush.generateVAPIDKeys()).map(([k, v]) => [k === 'publicKey' ? 'VAPID_PUBLIC_KEY' : 'VAPID_PRIVATE_KEY', v])), VAPID_SUBJECT: 'mailto:admin@example.org' }
 
 t.test('every variable has its default, and both names set it', async (t) => {
   const defaults = loadConfig(REQUIRED)
@@ -43,9 +48,10 @@ t.test('every variable has its default, and both names set it', async (t) => {
     if (key in REQUIRED) continue
     if (schema.default !== undefined) t.same(defaults[key], schema.default, `${key} defaults to ${JSON.stringify(schema.default)}`)
     const { raw, parsed } = sample(key, schema)
-    t.same(loadConfig({ ...REQUIRED, [key]: raw })[key], parsed, `${key} is read`)
+    const together = key in VAPID ? VAPID : {}
+    t.same(loadConfig({ ...REQUIRED, ...together, [key]: raw })[key], parsed, `${key} is read`)
     for (const alias of (schema as { alias?: string[] }).alias ?? []) {
-      t.same(loadConfig({ ...REQUIRED, [alias]: raw })[key], parsed, `${alias} sets ${key}`)
+      t.same(loadConfig({ ...REQUIRED, ...together, [alias]: raw })[key], parsed, `${alias} sets ${key}`)
     }
   }
 })

@@ -184,3 +184,36 @@ export const sharedSets = mysqlTable('shared_sets', {
   index('shared_sets_owner_idx').on(t.ownerUserId),
   index('shared_sets_catalogue_idx').on(t.inCatalogue, t.hidden, t.copies)
 ])
+
+/**
+ * One browser's Web Push subscription (docs/push.md): where the push service takes messages for this
+ * device and the keys to encrypt them with. The endpoint is the device's address at its push service and
+ * is unique; its SHA-256 is the unique key (an endpoint can be longer than an index allows). `session_sid`
+ * is the sign-in that subscribed, so ending that session ends the subscription.
+ */
+export const pushSubscriptions = mysqlTable('push_subscriptions', {
+  id: int('id').autoincrement().primaryKey(),
+  userId: varchar('user_id', { length: 255 }).notNull(),
+  sessionSid: varchar('session_sid', { length: 100 }),
+  endpoint: text('endpoint').notNull(),
+  endpointHash: varchar('endpoint_hash', { length: 64 }).notNull(),
+  p256dh: varchar('p256dh', { length: 200 }).notNull(),
+  auth: varchar('auth', { length: 100 }).notNull(),
+  device: varchar('device', { length: 100 }).notNull().default(''),
+  /** The alarm types this device shows; null: every type. */
+  typesJson: json('types_json'),
+  /** `{ start: "22:00", end: "07:00", timeZone }` or null. */
+  quietHoursJson: json('quiet_hours_json'),
+  createdAt: createdAt(),
+  lastSentAt: utc('last_sent_at')
+}, (t) => [
+  uniqueIndex('push_subscriptions_endpoint_unique').on(t.endpointHash),
+  index('push_subscriptions_user_idx').on(t.userId)
+])
+
+/** Where a member's alerts of one profile go: `chat`, `push` or `both` (no row: both once a device is subscribed). */
+export const pushDelivery = mysqlTable('push_delivery', {
+  userId: varchar('user_id', { length: 255 }).notNull(),
+  profileNo: int('profile_no').notNull(),
+  mode: varchar('mode', { length: 10 }).notNull()
+}, (t) => [uniqueIndex('push_delivery_user_profile_unique').on(t.userId, t.profileNo)])

@@ -188,6 +188,22 @@ function crossCheck (config: Config, problems: string[]): void {
   config.OIDC_TOKEN_RETIRED_KEYS.forEach((value, i) => {
     if (Buffer.from(value, 'base64').length !== 32) problems.push(`OIDC_TOKEN_RETIRED_KEYS entry ${i + 1} must be 32 bytes, base64-encoded`)
   })
+  vapidProblems(config, problems)
+}
+
+/** Web Push's three VAPID values: all or none (half of them is a mistake, not "push off"), each well formed. */
+function vapidProblems (config: Config, problems: string[]): void {
+  const vapid = { VAPID_PUBLIC_KEY: config.VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY: config.VAPID_PRIVATE_KEY, VAPID_SUBJECT: config.VAPID_SUBJECT }
+  const set = Object.entries(vapid).filter(([, value]) => value !== '')
+  if (set.length === 0) return
+  if (set.length < 3) {
+    problems.push(`Web Push needs VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY and VAPID_SUBJECT together (only ${set.map(([key]) => key).join(', ')} set). Generate keys with: npx web-push generate-vapid-keys`)
+    return
+  }
+  const base64url = /^[A-Za-z0-9_-]+$/
+  if (!base64url.test(vapid.VAPID_PUBLIC_KEY) || Buffer.from(vapid.VAPID_PUBLIC_KEY, 'base64url').length !== 65) problems.push('VAPID_PUBLIC_KEY must be a 65-byte P-256 public key, base64url-encoded')
+  if (!base64url.test(vapid.VAPID_PRIVATE_KEY) || Buffer.from(vapid.VAPID_PRIVATE_KEY, 'base64url').length !== 32) problems.push('VAPID_PRIVATE_KEY must be a 32-byte P-256 private key, base64url-encoded')
+  if (!/^(mailto:\S+@\S+|https:\/\/\S+)$/.test(vapid.VAPID_SUBJECT)) problems.push('VAPID_SUBJECT must be a mailto: address or an https: URL')
 }
 
 /**

@@ -1,7 +1,10 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { Ajv, type ValidateFunction } from 'ajv'
 import { badRequest, notFound, notSupported } from '../edge/errors.js'
-import { activeProfileAt, alarmTypesOf, explain, missingField, readEvent, type MemberProfile, type MemberState } from '../../lib/alarm-explain.js'
+import {
+  activeProfileAt, alarmTypesOf, explain, missingField, readEvent,
+  type EventFences, type ExplainResult, type MemberProfile, type MemberState, type ScannerEvent
+} from '../../lib/alarm-explain.js'
 import { eventIds } from '../../lib/event-ids.js'
 import { boxesOf, pageOf, placeTest, placesOf } from '../../lib/recent-list.js'
 import { decoratorPlugin } from '../../lib/decorator-plugin.js'
@@ -9,7 +12,7 @@ import { parseAreaText } from './area-selection.js'
 import { storedActiveHours } from './profiles.js'
 import type { EngineFence } from './engine-fences.js'
 import { MESSAGE_SCHEMAS, type EventType, type Explanation, type ExplanationRequest, type RecentList, type RecentQuery } from '../../schemas/alarm-explanations.js'
-import type { AlarmType } from '../../schemas/alarm-types.js'
+import { ALARM_TYPES, type AlarmType } from '../../schemas/alarm-types.js'
 
 /**
  * "Why didn't I get that alert?" (docs/explanations.md): reads the member (every profile, every alarm,
@@ -18,6 +21,9 @@ import type { AlarmType } from '../../schemas/alarm-types.js'
  */
 
 type Row = Record<string, unknown>
+
+/** One scanner event, read once, with the fences it lies in: matched against every member with a push device. */
+export interface PreparedEvent { type: EventType, event: ScannerEvent, fences: EventFences }
 
 function createAlarmExplanations (fastify: FastifyInstance) {
   const { config, clock, engine, engineFences, alarmEstimates, recentEvents } = fastify
@@ -72,6 +78,7 @@ function createAlarmExplanations (fastify: FastifyInstance) {
     else Object.assign(active, humanSide)
     const blocked = parseAreaText(human.blocked_alerts ?? '[]')
     return {
+      language: human.language ?? null,
       enabled: Number(human.enabled) === 1,
       adminDisabled: Number(human.admin_disable) === 1,
       blockedAlerts: blocked,
@@ -81,7 +88,37 @@ function createAlarmExplanations (fastify: FastifyInstance) {
     }
   }
 
+  /** The fences containing the event and the grunt names, read once per event however many members it is matched for. */
+  async function context (type: EventType, message: Row, atS: number): Promise<PreparedEvent> {
+    const grunts = type === 'invasion' ? await alarmEstimates.grunts() : new Map()
+    const event = readEvent(type, message, atS, grunts)
+    const fences = await engineFences.current()
+    return { type, event, fences: { at: new Set(fences.at(event.latitude, event.longitude)), known: fences.known } }
+  }
+
   return {
+    /**
+     * A scanner event read for matching against many members (push alerts): null when the message is not
+     * one the engine would read (its schema, or a field the engine needs), instead of the explanation's 400.
+     */
+    async prepare (type: EventType, message: Row, atS: number): Promise<PreparedEvent | null> {
+      try {
+        checkMessage(type, message)
+      } catch {
+        return null
+      }
+      return context(type, message, atS)
+    },
+
+    /** Every profile and alarm of the member, as the matcher reads them (one engine call). */
+    memberState: (userId: string): Promise<MemberState> => member(userId, ALARM_TYPES as AlarmType[]),
+
+    /** Whether the engine alerts the member for a prepared event, with the profile active at `atMs`. */
+    decide (state: MemberState, prepared: PreparedEvent, atMs: number, timeZone: string): ExplainResult {
+      const active = activeProfileAt(state, atMs, clock.now(), timeZone)
+      return explain(state, prepared.event, prepared.fences, active)
+    },
+
     /** Per member: `EXPLAIN_RATE_MAX` explanations a minute (each reads every profile from the engine). */
     rateLimit: { max: config.EXPLAIN_RATE_MAX, timeWindow: 60_000, keyGenerator: (request: FastifyRequest) => `explanations:user:${request.user.userId}` },
 

@@ -1,0 +1,190 @@
+import { createECDH, randomBytes } from 'node:crypto'
+import { readFileSync } from 'node:fs'
+import { createServer } from 'node:https'
+import type { AddressInfo } from 'node:net'
+import { loadavg } from 'node:os'
+import { join } from 'node:path'
+import webPush from 'web-push'
+import { buildApp } from '../app.js'
+import { loadConfig } from '../plugins/data/config.js'
+import { pushSubscriptions } from '../db/schema/service.js'
+import { topicOf } from '../lib/push-notification.js'
+import { startAlarmEngineFake } from '../test/fakes/alarm-engine.js'
+import { insertAlarm, insertHuman } from '../test/fakes/engine-db.js'
+import { CITY, fence } from './city.js'
+import { benchDatabases, benchEnv, createEngineDatabase, dropDatabases, fillEngineDatabase } from './setup.js'
+
+/**
+ * Run by bench/push.ts. BENCH_MEMBERS members (10,000) with one push device and BENCH_ALARMS (10) pokemon
+ * alarms each, in areas of the bench city's 200 fences; a burst of BENCH_RATE (2,000) scanner events a
+ * second for BENCH_SECONDS (30) into the webhook, in batches every 50 ms, as Golbat sends them. A local
+ * HTTPS push service counts what arrives (it does not decrypt: the tests do). Printed: members read into
+ * memory (time), events matched per second, pushes per second, p50/p99 from the batch's arrival to the
+ * push reaching the push service, memory, the matching cost per event in the service against the matcher
+ * alone in process, and the NG hook's answers at BENCH_HOOK_RATE (200) calls a second.
+ */
+
+const MEMBERS = Number(process.env.BENCH_MEMBERS ?? 10_000)
+const ALARMS = Number(process.env.BENCH_ALARMS ?? 10)
+const RATE = Number(process.env.BENCH_RATE ?? 2000)
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 30)
+const HOOK_RATE = Number(process.env.BENCH_HOOK_RATE ?? 200)
+const SECRET = 'bench-engine-secret'
+const FEED = 'bench-feed-token-0123456789'
+const HOOK = 'bench-hook-token-0123456789'
+const DATABASES = benchDatabases('push')
+
+function random (seed: number): () => number {
+  let s = seed
+  return () => { s = (s * 1_103_515_245 + 12_345) % 2 ** 31; return s / 2 ** 31 }
+}
+const pct = (list: number[], p: number) => list.length === 0 ? NaN : [...list].sort((a, b) => a - b)[Math.min(list.length - 1, Math.floor((p / 100) * list.length))] as number
+const mb = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} MB`
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+async function run (): Promise<void> {
+  const certificateDir = process.env.PUSH_SERVICE_CERT_DIR as string
+  // The push service: counts arrivals by topic.
+  const arrivals = new Map<string, number>()
+  let pushes = 0
+  const service = createServer({ key: readFileSync(join(certificateDir, 'key.pem')), cert: readFileSync(join(certificateDir, 'cert.pem')) }, (request, response) => {
+    request.resume()
+    request.on('end', () => {
+      pushes++
+      const topic = request.headers.topic as string | undefined
+      if (topic !== undefined && !arrivals.has(topic)) arrivals.set(topic, performance.now())
+      response.writeHead(201).end()
+    })
+  })
+  await new Promise<void>((resolve) => service.listen(0, '127.0.0.1', resolve))
+  const servicePort = (service.address() as AddressInfo).port
+
+  await createEngineDatabase(DATABASES.engine)
+  const engine = await startAlarmEngineFake({ database: DATABASES.engine, secret: SECRET, mode: 'ng' })
+  const fences: Array<{ name: string, path: Array<[number, number]> }> = []
+  for (let row = 0; row < CITY.rows; row++) for (let col = 0; col < CITY.cols; col++) fences.push({ name: `f${String(fences.length).padStart(3, '0')}`, path: fence(row, col) })
+  engine.set({ fences })
+  const rnd = random(11)
+  const started = performance.now()
+  await fillEngineDatabase(DATABASES.engine, async (connection) => {
+    for (let m = 0; m < MEMBERS; m++) {
+      const id = String(100_000_000_000_000_000n + BigInt(m))
+      const areas = [0, 1, 2].map(() => (fences[Math.floor(rnd() * fences.length)] as { name: string }).name)
+      await insertHuman(connection, { id, area: areas, language: 'en' })
+      for (let a = 0; a < ALARMS; a++) {
+        await insertAlarm(connection, 'pokemon', { id, profile_no: 1, pokemon_id: 1 + Math.floor(rnd() * 150), min_iv: Math.floor(rnd() * 100) })
+      }
+    }
+  })
+  console.log(`seeded ${MEMBERS} members × ${ALARMS} alarms in ${((performance.now() - started) / 1000).toFixed(1)} s`)
+
+  const vapid = webPush.generateVAPIDKeys()
+  const config = loadConfig({
+    ...benchEnv(DATABASES, engine.url, SECRET),
+    LOG_LEVEL: 'warn',
+    ENGINE_TIMEOUT_MS: '60000',
+    VAPID_PUBLIC_KEY: vapid.publicKey,
+    VAPID_PRIVATE_KEY: vapid.privateKey,
+    VAPID_SUBJECT: 'mailto:bench@example.org',
+    PUSH_ENDPOINT_HOSTS: `127.0.0.1:${servicePort}`,
+    SCANNER_WEBHOOK_TOKEN: FEED,
+    PUSH_VALIDATION_TOKEN: HOOK,
+    PUSH_RATE_MAX: '1000',
+    PUSH_CONCURRENCY: '64'
+  })
+  const app = await buildApp({ config, logger: false })
+  await app.ready()
+  try {
+    const rows = Array.from({ length: MEMBERS }, (_, m) => ({
+      userId: String(100_000_000_000_000_000n + BigInt(m)),
+      endpoint: `https://127.0.0.1:${servicePort}/push/${m}`,
+      endpointHash: randomBytes(32).toString('hex'),
+      p256dh: createECDH('prime256v1').generateKeys().toString('base64url'),
+      auth: randomBytes(16).toString('base64url')
+    }))
+    for (let i = 0; i < rows.length; i += 1000) await app.db.db.insert(pushSubscriptions).values(rows.slice(i, i + 1000))
+    const warm = performance.now()
+    // A restart reads every member with a device; here they were written behind the service's back.
+    await app.pushSubscriptions.setDeliveryMode(rows[0]?.userId as string, 1, 'both')
+    for (const row of rows) await app.pushAlerts.whenKnown(row.userId)
+    console.log(`members read into memory: ${((performance.now() - warm) / 1000).toFixed(1)} s, heap ${mb(process.memoryUsage().heapUsed)}, rss ${mb(process.memoryUsage().rss)}`)
+
+    const address = await app.listen({ host: '127.0.0.1', port: 0 })
+    const nowS = () => Math.floor(Date.now() / 1000)
+    let encounter = 0
+    const event = () => {
+      const f = fences[Math.floor(rnd() * fences.length)] as { path: Array<[number, number]> }
+      const [lat, lon] = f.path.reduce(([a, b], [x, y]) => [a + x / 16, b + y / 16], [0, 0])
+      return { type: 'pokemon', message: { encounter_id: String(++encounter), pokemon_id: 1 + Math.floor(rnd() * 150), form: 0, latitude: lat, longitude: lon, disappear_time: nowS() + 1200, individual_attack: Math.floor(rnd() * 16), individual_defense: Math.floor(rnd() * 16), individual_stamina: Math.floor(rnd() * 16), cp: 500, pokemon_level: 20, gender: 1 } }
+    }
+
+    // Matching alone: the matcher over every member for one event, in process.
+    const states = []
+    for (let i = 0; i < rows.length; i += 50) states.push(...await Promise.all(rows.slice(i, i + 50).map((r) => app.alarmExplanations.memberState(r.userId))))
+    const alone: number[] = []
+    for (const e of Array.from({ length: 20 }, event)) {
+      const prepared = await app.alarmExplanations.prepare('pokemon', e.message, nowS())
+      if (prepared === null) continue
+      const t0 = performance.now()
+      for (const state of states) app.alarmExplanations.decide(state, prepared, Date.now(), 'UTC')
+      alone.push(performance.now() - t0)
+    }
+    console.log(`matching alone (${MEMBERS} members, in process): ${pct(alone, 50).toFixed(1)} ms per event`)
+
+    // The burst.
+    const sentAt = new Map<string, number>()
+    const batch = Math.max(1, Math.round(RATE / 20))
+    const burstStart = performance.now()
+    let posted = 0
+    let peakRss = 0
+    for (let tick = 0; tick < SECONDS * 20; tick++) {
+      const events = Array.from({ length: batch }, event)
+      const at = performance.now()
+      for (const e of events) sentAt.set(topicOf(`pokemon-${e.message.encounter_id}`), at)
+      const res = await fetch(`${address}/api/scanner-webhook/${FEED}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(events) })
+      await res.arrayBuffer()
+      posted += events.length
+      peakRss = Math.max(peakRss, process.memoryUsage().rss)
+      const wait = burstStart + (tick + 1) * 50 - performance.now()
+      if (wait > 0) await sleep(wait)
+    }
+    const postedIn = (performance.now() - burstStart) / 1000
+    await app.pushAlerts.idle()
+    for (let i = 0; i < 6000 && app.pushSender.depth() > 0; i++) await sleep(10)
+    const total = (performance.now() - burstStart) / 1000
+    const latencies = [...arrivals].flatMap(([topic, at]) => { const from = sentAt.get(topic); return from === undefined ? [] : [at - from] })
+    console.log(`burst: ${posted} events in ${postedIn.toFixed(1)} s (asked ${RATE}/s for ${SECONDS} s); all matched and pushed after ${total.toFixed(1)} s`)
+    console.log(`events matched per second: ${(posted / total).toFixed(0)}; matching per event in the service: ${((total * 1000) / posted).toFixed(1)} ms (wall)`)
+    console.log(`pushes: ${pushes} (${(pushes / total).toFixed(0)}/s); events that pushed: ${latencies.length}; event → push service p50 ${pct(latencies, 50).toFixed(0)} ms, p99 ${pct(latencies, 99).toFixed(0)} ms`)
+    console.log(`memory: peak rss ${mb(peakRss)}, heap now ${mb(process.memoryUsage().heapUsed)}`)
+    const metrics = (await app.inject({ url: '/metrics' })).body
+    console.log(metrics.split('\n').filter((l) => l.startsWith('alarm_web_push_feed_dropped_total') || l.startsWith('alarm_web_push_failed_total')).join('\n') || 'nothing dropped or failed (metrics off: METRICS_TOKEN unset)')
+
+    // The NG hook at HOOK_RATE calls a second for 5 s.
+    const hookTimes: number[] = []
+    const hookStart = performance.now()
+    const calls: Array<Promise<void>> = []
+    for (let i = 0; i < HOOK_RATE * 5; i++) {
+      const wait = hookStart + (i * 1000) / HOOK_RATE - performance.now()
+      if (wait > 0) await sleep(wait)
+      const member = rows[Math.floor(rnd() * rows.length)] as { userId: string }
+      const t0 = performance.now()
+      calls.push(fetch(`${address}/api/push/validation/${HOOK}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...event(), target: { id: member.userId } }) })
+        .then(async (res) => { await res.arrayBuffer(); hookTimes.push(performance.now() - t0) }))
+    }
+    await Promise.all(calls)
+    console.log(`NG hook at ${HOOK_RATE}/s: p50 ${pct(hookTimes, 50).toFixed(2)} ms, p99 ${pct(hookTimes, 99).toFixed(2)} ms, max ${Math.max(...hookTimes).toFixed(1)} ms (over HTTP, client included)`)
+    console.log(`load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`)
+  } finally {
+    await app.close()
+    await engine.close()
+    service.close()
+    await dropDatabases(DATABASES.service, DATABASES.engine)
+  }
+}
+
+try {
+  await run()
+} finally {
+  await dropDatabases(DATABASES.service, DATABASES.engine)
+}

@@ -1,0 +1,374 @@
+import type { FastifyInstance } from 'fastify'
+import { Counter } from 'prom-client'
+import { alarmTypesOf, type MemberState } from '../../lib/alarm-explain.js'
+import { distanceMetres } from '../../lib/alarm-match.js'
+import { decoratorPlugin } from '../../lib/decorator-plugin.js'
+import { notificationFor, topicOf, type Notification } from '../../lib/push-notification.js'
+import { EVENT_TYPES, type EventType } from '../../schemas/alarm-explanations.js'
+import type { AlarmType } from '../../schemas/alarm-types.js'
+import type { DeliveryMode } from '../../schemas/push.js'
+import { sameToken } from '../edge/metrics.js'
+import { DEFAULT_DELIVERY_MODE, type PushDeviceTarget } from './push-subscriptions.js'
+
+/**
+ * Alerts become push notifications (docs/push.md), from either engine generation:
+ * - the scanner's own feed (PoracleJS sites): each event is matched by the explanations' matcher against
+ *   the alarms of every member with a push device, kept in memory (refreshed after PUSH_MEMBER_REFRESH_SECONDS,
+ *   and at once on every instance when the member changes anything or their devices change);
+ * - PoracleNG's validation hook: the engine has matched, one call per member; the answer comes from memory
+ *   (false for "push only", so the engine sends no chat message) and the push follows after it.
+ * Both then apply the device's alarm types and quiet hours and the member's rate limit (a flood past it
+ * becomes one "rate-limited" notice), and queue the messages with the sender (plugins/domain/push-sender.ts).
+ */
+
+type Row = Record<string, unknown>
+
+interface Member {
+  devices: PushDeviceTarget[]
+  modes: Map<number, DeliveryMode>
+  state: MemberState | null
+  stateAt: number
+  /** Raised when the member changed something: a read started before it is not kept. */
+  generation: number
+  loading: Promise<MemberState | null> | null
+  /** The species the member's pokemon alarms name (0: any), from `state`: most members are skipped by it before the matcher. */
+  pokemonIds: ReadonlySet<number>
+  /** When this member's recent pushes were sent (clock ms), within the rate window. */
+  sentAt: number[]
+  noticeSent: boolean
+}
+
+/** A scanner feed item waiting to be matched. */
+interface FeedItem { type: EventType, message: Row, receivedAt: number }
+
+/** Items of the scanner feed waiting to be matched at most; past it the oldest are dropped (and counted). */
+const FEED_BACKLOG_MAX = 50_000
+/** How often a device's "last sent" is written at most: it is shown to its owner, not counted. */
+const MARK_SENT_EVERY_MS = 60_000
+
+/** Golbat's webhook types as the matcher's event types; a pokestop with a lure is a lure event. */
+export function eventTypeOf (type: string, message: Row): EventType | null {
+  if (type === 'pokestop') return typeof message.lure_id === 'number' && message.lure_id > 0 ? 'lure' : null
+  return (EVENT_TYPES as readonly string[]).includes(type) ? type as EventType : null
+}
+
+/** Whether `atMs` falls in the device's quiet hours, read on its own clock. */
+export function inQuietHours (quiet: PushDeviceTarget['quietHours'], atMs: number): boolean {
+  if (quiet === null) return false
+  let parts: Intl.DateTimeFormatPart[]
+  try {
+    parts = new Intl.DateTimeFormat('en-GB', { timeZone: quiet.timeZone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).formatToParts(atMs)
+  } catch {
+    parts = new Intl.DateTimeFormat('en-GB', { timeZone: 'UTC', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).formatToParts(atMs)
+  }
+  const minute = Number(parts.find((p) => p.type === 'hour')?.value) * 60 + Number(parts.find((p) => p.type === 'minute')?.value)
+  const toMinute = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5))
+  const start = toMinute(quiet.start)
+  const end = toMinute(quiet.end)
+  return start <= end ? minute >= start && minute < end : minute >= start || minute < end
+}
+
+function createPushAlerts (fastify: FastifyInstance) {
+  const { config, clock, log, pushSender, pushSubscriptions, alarmExplanations, masterNames, cacheEviction } = fastify
+  const feedEnabled = pushSender.enabled && config.SCANNER_WEBHOOK_TOKEN !== ''
+  const hookEnabled = pushSender.enabled && config.PUSH_VALIDATION_TOKEN !== ''
+  const windowMs = config.PUSH_RATE_WINDOW_SECONDS * 1000
+
+  const registers = fastify.metrics.registry === null ? [] : [fastify.metrics.registry]
+  const alerts = new Counter({
+    name: 'alarm_web_push_alerts_total',
+    help: 'Matched alerts for members with a push device, by what became of them (queued, quiet: held by quiet hours, rate_limited, notice: the one rate-limit notice, chat_only)',
+    labelNames: ['outcome'] as const,
+    registers
+  })
+  const feedDropped = new Counter({ name: 'alarm_web_push_feed_dropped_total', help: 'Scanner feed items dropped: not an event the engine reads (invalid), or past the backlog (backlog)', labelNames: ['reason'] as const, registers })
+
+  let roster: Map<string, Member> | null = null
+  let rosterStale = true
+  let rosterLoading: Promise<Map<string, Member>> | null = null
+  const namesByLanguage = new Map<string, Promise<Record<number, string>>>()
+  const lastMarked = new Map<number, number>()
+
+  async function loadRoster (): Promise<Map<string, Member>> {
+    rosterStale = false
+    const [targets, modes] = await Promise.all([pushSubscriptions.allTargets(), pushSubscriptions.allDeliveryModes()])
+    const devices = new Map<string, PushDeviceTarget[]>()
+    for (const target of targets) devices.set(target.userId, [...(devices.get(target.userId) ?? []), target])
+    const choices = new Map<string, Map<number, DeliveryMode>>()
+    for (const { userId, profileNo, mode } of modes) choices.set(userId, (choices.get(userId) ?? new Map()).set(profileNo, mode))
+    // A member already in memory keeps its object: its alarms, its rate window, a read in flight.
+    const next = new Map<string, Member>()
+    for (const [userId, list] of devices) {
+      const member = roster?.get(userId) ?? { devices: [], modes: new Map(), state: null, pokemonIds: new Set<number>(), stateAt: 0, generation: 0, loading: null, sentAt: [], noticeSent: false }
+      member.devices = list
+      member.modes = choices.get(userId) ?? new Map()
+      next.set(userId, member)
+    }
+    roster = next
+    warmStates(next).catch(() => {})
+    return next
+  }
+
+  /** The members with a push device, read again when something changed. */
+  async function currentRoster (): Promise<Map<string, Member>> {
+    if (roster !== null && !rosterStale) return roster
+    rosterLoading ??= loadRoster().finally(() => { rosterLoading = null })
+    return rosterLoading
+  }
+
+  // A member's change (devices, or anything written through the API) is seen on every instance.
+  cacheEviction.on('push-member', (userId) => {
+    rosterStale = true
+    const member = roster?.get(userId)
+    if (member !== undefined) {
+      member.stateAt = 0
+      member.generation++
+      member.loading = null
+    }
+  })
+  const evict = (userId: string) => {
+    cacheEviction.evict('push-member', userId).catch(() => {})
+  }
+  pushSubscriptions.onChange(async (userId) => {
+    rosterStale = true
+    if (userId !== null) evict(userId)
+    await currentRoster().catch(() => {})
+  })
+  fastify.addHook('onResponse', async (request, reply) => {
+    // Alarms, profiles, location, areas and pausing are all written through /api by the member (or an
+    // admin acting as them): any successful write of a member with a device makes their state stale.
+    if (request.method === 'GET' || request.method === 'HEAD' || reply.statusCode >= 400 || roster === null) return
+    const userId = (request as { user?: { userId?: string } }).user?.userId
+    if (userId !== undefined && roster.has(userId)) evict(userId)
+  })
+
+  /** Reads the alarms of members not yet in memory, one at a time, so the hook finds their active profile. */
+  async function warmStates (members: Map<string, Member>): Promise<void> {
+    for (const [userId, member] of members) if (member.state === null) await stateOf(member, userId)
+  }
+
+  async function stateOf (member: Member, userId: string): Promise<MemberState | null> {
+    if (member.state !== null && clock.now() - member.stateAt < config.PUSH_MEMBER_REFRESH_SECONDS * 1000) return member.state
+    const generation = member.generation
+    member.loading ??= alarmExplanations.memberState(userId).then((state) => {
+      if (generation !== member.generation) return stateOf(member, userId)
+      member.state = state
+      member.pokemonIds = new Set(state.alarms.filter((a) => a.type === 'pokemon').map((a) => Number(a.row.pokemon_id ?? 0)))
+      member.stateAt = clock.now()
+      return state
+    }, (error: unknown) => {
+      log.warn({ userId, error: (error as Error).message }, 'push alerts: the member\'s alarms could not be read; their last known ones are used')
+      return member.state
+    })
+    const loading = member.loading
+    loading.finally(() => { if (member.loading === loading) member.loading = null }).catch(() => {})
+    return loading
+  }
+
+  function pokemonNames (language: string | null | undefined): Promise<Record<number, string>> {
+    const key = language ?? ''
+    let names = namesByLanguage.get(key)
+    if (names === undefined) {
+      names = masterNames.pokemon(language ?? undefined).catch(() => ({}))
+      namesByLanguage.set(key, names)
+    }
+    return names
+  }
+
+  /** Counts the push against the member's window: send it, send the one notice instead, or drop it. */
+  function admit (member: Member, nowMs: number): 'send' | 'notice' | 'drop' {
+    member.sentAt = member.sentAt.filter((at) => nowMs - at < windowMs)
+    if (member.sentAt.length < config.PUSH_RATE_MAX) {
+      member.sentAt.push(nowMs)
+      member.noticeSent = false
+      return 'send'
+    }
+    if (member.noticeSent) return 'drop'
+    member.noticeSent = true
+    return 'notice'
+  }
+
+  function markSent (subscriptionId: number): void {
+    const now = clock.now()
+    if (now - (lastMarked.get(subscriptionId) ?? 0) < MARK_SENT_EVERY_MS) return
+    lastMarked.set(subscriptionId, now)
+    pushSubscriptions.markSent(subscriptionId).catch(() => {})
+  }
+
+  /** Sends a matched event to the member's devices that want it, within quiet hours and the rate limit. */
+  function deliver (member: Member, notification: Notification, alarmTypes: readonly AlarmType[], eventAt: number): void {
+    const nowMs = clock.now()
+    const wanting = member.devices.filter((d) => d.types === null || alarmTypes.some((type) => d.types?.includes(type)))
+    const awake = wanting.filter((d) => !inQuietHours(d.quietHours, nowMs))
+    if (awake.length < wanting.length) alerts.inc({ outcome: 'quiet' }, wanting.length - awake.length)
+    if (awake.length === 0 || notification.ttlSeconds <= 0) return
+    const admission = admit(member, nowMs)
+    if (admission === 'drop') return alerts.inc({ outcome: 'rate_limited' })
+    alerts.inc({ outcome: admission === 'send' ? 'queued' : 'notice' })
+    const shown = admission === 'send'
+      ? { kind: 'alert', title: notification.title, body: notification.body, tag: notification.tag, url: notification.url }
+      : {
+          kind: 'rate-limited',
+          title: 'Too many alerts',
+          body: `More than ${config.PUSH_RATE_MAX} alerts in ${Math.round(config.PUSH_RATE_WINDOW_SECONDS / 60)} min: the next ones are not shown until it calms down.`,
+          tag: 'rate-limited',
+          url: '/'
+        }
+    for (const target of awake) {
+      pushSender.enqueue({
+        target,
+        payload: JSON.stringify(shown),
+        ttlSeconds: admission === 'send' ? notification.ttlSeconds : config.PUSH_RATE_WINDOW_SECONDS,
+        urgency: admission === 'send' ? notification.urgency : 'normal',
+        topic: topicOf(shown.tag),
+        eventAt
+      }).then((outcome) => { if (outcome === 'sent') markSent(target.id) }, () => {})
+    }
+  }
+
+  async function notificationOf (type: EventType, message: Row, state: MemberState | null, profileNo: number | null): Promise<Notification> {
+    const names = await pokemonNames(state?.language)
+    const place = state?.profiles.find((p) => p.profileNo === profileNo)?.place ?? null
+    const lat = Number(message.latitude)
+    const lon = Number(message.longitude)
+    const metres = place === null || (place.latitude === 0 && place.longitude === 0) || !Number.isFinite(lat) || !Number.isFinite(lon)
+      ? null
+      : distanceMetres(place, lat, lon)
+    return notificationFor(type, message, {
+      pokemonName: (id) => names[id] ?? `#${id}`,
+      nowS: Math.floor(clock.now() / 1000),
+      metres,
+      mapTemplate: config.PUSH_MAP_URL
+    })
+  }
+
+  /** One scanner event against every member with a push device. */
+  async function matchEvent ({ type, message, receivedAt }: FeedItem): Promise<void> {
+    const members = await currentRoster()
+    if (members.size === 0) return
+    const prepared = await alarmExplanations.prepare(type, message, Math.floor(receivedAt / 1000))
+    if (prepared === null) return feedDropped.inc({ reason: 'invalid' })
+    const species = type === 'pokemon' ? Number(message.pokemon_id) : null
+    for (const [userId, member] of members) {
+      const state = await stateOf(member, userId)
+      if (state === null) continue
+      // A pokemon alarm matches its species only, or any (0): a member with neither cannot be alerted.
+      if (species !== null && !member.pokemonIds.has(species) && !member.pokemonIds.has(0)) continue
+      const timeZone = member.devices.find((d) => d.quietHours !== null)?.quietHours?.timeZone ?? 'UTC'
+      const result = alarmExplanations.decide(state, prepared, receivedAt, timeZone)
+      if (!result.alerted) continue
+      if ((member.modes.get(result.activeProfileNo) ?? DEFAULT_DELIVERY_MODE) === 'chat') {
+        alerts.inc({ outcome: 'chat_only' })
+        continue
+      }
+      const alarmTypes = result.alarms.filter((a) => a.matches && a.active).map((a) => a.type)
+      deliver(member, await notificationOf(type, message, state, result.activeProfileNo), alarmTypes, receivedAt)
+    }
+  }
+
+  fastify.addHook('onReady', async () => {
+    // The hook answers from memory: the members with a device are read before the first call.
+    if (hookEnabled || feedEnabled) await currentRoster().catch((error: unknown) => log.warn({ error: (error as Error).message }, 'push alerts: members with a device not read yet'))
+  })
+
+  // The feed's backlog, matched one event at a time off the request.
+  let backlog: FeedItem[] = []
+  let draining = false
+  /** Validated events between the hook's answer and their messages queued. */
+  let hookPushes = 0
+  async function drain (): Promise<void> {
+    if (draining) return
+    draining = true
+    try {
+      while (backlog.length > 0) {
+        const batch = backlog
+        backlog = []
+        for (const item of batch) {
+          try {
+            await matchEvent(item)
+          } catch (error) {
+            log.warn({ type: item.type, error: (error as Error).message }, 'push alerts: a scanner event could not be matched')
+          }
+        }
+      }
+    } finally {
+      draining = false
+    }
+  }
+
+  return {
+    feedEnabled,
+    hookEnabled,
+
+    /** Whether `given` is the scanner feed's token (constant time). */
+    feedTokenMatches: (given: string): boolean => feedEnabled && sameToken(config.SCANNER_WEBHOOK_TOKEN, given),
+    /** Whether `given` is the validation hook's token (constant time). */
+    hookTokenMatches: (given: string): boolean => hookEnabled && sameToken(config.PUSH_VALIDATION_TOKEN, given),
+
+    /**
+     * Takes a scanner webhook body (Golbat: `[{ type, message }]`) and returns at once; the events are
+     * matched after. Types the matcher does not know (weather, ...) are skipped. Answers how many were taken.
+     */
+    acceptFeed (items: ReadonlyArray<{ type: string, message: Row }>): number {
+      const receivedAt = clock.now()
+      let taken = 0
+      for (const { type, message } of items) {
+        const eventType = eventTypeOf(type, message)
+        if (eventType === null) continue
+        backlog.push({ type: eventType, message, receivedAt })
+        taken++
+      }
+      if (backlog.length > FEED_BACKLOG_MAX) {
+        feedDropped.inc({ reason: 'backlog' }, backlog.length - FEED_BACKLOG_MAX)
+        backlog = backlog.slice(backlog.length - FEED_BACKLOG_MAX)
+      }
+      if (taken > 0) setImmediate(() => { drain().catch(() => {}) })
+      return taken
+    },
+
+    /**
+     * PoracleNG's validation hook for one matched member: answered from memory (never waits on a database
+     * or the engine), false when the member's active profile is "push only". Members with a device get
+     * the push after the answer. A member not yet in memory is answered true and read for the next call.
+     */
+    validate (userId: string, type: string, message: Row): boolean {
+      const receivedAt = clock.now()
+      if (roster === null || rosterStale) currentRoster().catch(() => {})
+      const member = roster?.get(userId)
+      if (member === undefined || member.devices.length === 0) return true
+      if (member.state === null) stateOf(member, userId).catch(() => {})
+      const profileNo = member.state?.currentProfileNo ?? null
+      const mode = (profileNo === null ? undefined : member.modes.get(profileNo)) ?? DEFAULT_DELIVERY_MODE
+      const eventType = eventTypeOf(type, message)
+      if (mode === 'chat' || eventType === null) return true
+      hookPushes++
+      setImmediate(() => {
+        notificationOf(eventType, message, member.state, profileNo)
+          .then((notification) => deliver(member, notification, alarmTypesOf(eventType), receivedAt))
+          .catch((error: unknown) => log.warn({ type, error: (error as Error).message }, 'push alerts: a validated event could not be pushed'))
+          .finally(() => { hookPushes-- })
+      })
+      return mode !== 'push'
+    },
+
+    /** Settles when the member's devices, choices and alarms are in this instance's memory (as the hook reads them). */
+    async whenKnown (userId: string): Promise<void> {
+      const member = (await currentRoster()).get(userId)
+      if (member !== undefined) await stateOf(member, userId)
+    },
+
+    /** Settles when the feed's backlog is matched and the hook's pushes are queued (tests and the benchmark wait for it). */
+    async idle (): Promise<void> {
+      const busy = () => draining || backlog.length > 0 || hookPushes > 0
+      while (busy()) await new Promise((resolve) => setTimeout(resolve, 5))
+    }
+  }
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    pushAlerts: ReturnType<typeof createPushAlerts>
+  }
+}
+
+export default decoratorPlugin('push-alerts', createPushAlerts, ['config', 'clock', 'push-sender', 'push-subscriptions', 'alarm-explanations', 'master-names', 'cache-eviction'])
