@@ -126,7 +126,10 @@ export const ENGINE_ANSWERS: Record<string, { status: number, why: string }> = {
   'POST /api/location/weather/areas': { status: 200, why: 'weather is optional decoration' },
   'GET /api/dashboard/place': { status: 200, why: 'the dashboard\'s place is decoration: without the engine its areas and alarm count are empty' },
   'DELETE /api/admin/users': { status: 204, why: 'the account is deleted in the engine database; the engine\'s reload is best effort' },
-  'POST /api/geofences/custom/{id}/submit': { status: 200, why: 'its feature gate fails open, as /api/settings/upstream-disabled; the submission itself is the service\'s own' }
+  'POST /api/geofences/custom/{id}/submit': { status: 200, why: 'its feature gate fails open, as /api/settings/upstream-disabled; the submission itself is the service\'s own' },
+  'GET /api/admin/insights/alarms': { status: 200, why: 'species and item names are a nicety: entries are named by their ids' },
+  'GET /api/admin/insights/areas': { status: 200, why: 'the areas members selected, without the engine\'s list of fences' },
+  'GET /api/admin/insights/noise': { status: 200, why: 'a member the engine cannot answer for is counted as failed (and without a scanner nothing is estimated)' }
 }
 
 /** Routes that call no peer, checked against an engine that would fail them. */
@@ -144,7 +147,8 @@ export const NO_PEER = new Set([
   'GET /api/scanner/gyms', 'GET /api/scanner/gyms/{id}', 'GET /api/scanner/raids', 'GET /api/scanner/quests', 'GET /api/scanner/max-battle-pokemon',
   'GET /metrics', 'POST /api/auth/oidc/backchannel-logout', 'GET /api/auth/sessions', 'DELETE /api/auth/sessions', 'DELETE /api/auth/sessions/{id}',
   'GET /api/admin/audit', 'POST /api/admin/users/avatars', 'GET /api/alarm-defaults', 'PUT /api/alarm-defaults', 'GET /api/masterdata/max-levels',
-  'GET /api/spawning-now/pokemon', 'GET /api/spawning-now/raid-bosses', 'GET /api/spawning-now/quest-rewards'
+  'GET /api/spawning-now/pokemon', 'GET /api/spawning-now/raid-bosses', 'GET /api/spawning-now/quest-rewards',
+  'GET /api/admin/insights/members', 'GET /api/admin/insights/sign-ins'
 ])
 
 /** Routes whose peer is not the engine: each has its own fault test below. */

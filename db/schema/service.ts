@@ -156,3 +156,18 @@ export const alarmDefaults = mysqlTable('alarm_defaults', {
   template: varchar('template', { length: 256 }),
   updatedAt: utc('updated_at').notNull().default(sql`CURRENT_TIMESTAMP(6)`)
 })
+
+/**
+ * One row per completed sign-in (not per token renewal): who, by which method, when. The admin insights
+ * count members signed in lately and sign-ins per day from it; nothing else about the request is kept.
+ */
+export const signIns = mysqlTable('sign_ins', {
+  id: bigint('id', { mode: 'number', unsigned: true }).autoincrement().primaryKey(),
+  userId: varchar('user_id', { length: 255 }).notNull(),
+  /** oidc, discord or telegram (identity's `SignInMethod`). */
+  method: varchar('method', { length: 20 }).notNull(),
+  at: utc('at').notNull()
+}, (t) => [
+  index('sign_ins_at_idx').on(t.at),
+  index('sign_ins_user_at_idx').on(t.userId, t.at)
+])
