@@ -114,12 +114,17 @@ function createInsights (fastify: FastifyInstance) {
       `SELECT '${type}', COUNT(*) FROM \`${ALARM_TABLES[type]}\` WHERE id IN (${MEMBER_IDS})`).join(' UNION ALL ')))
       .map((r) => [String(r[0]) as AlarmType, num(r[1])]))
     const bucketOf = `CASE ${ALARM_BUCKETS.slice(1).reverse().map((from) => `WHEN total >= ${from} THEN ${from}`).join(' ')} ELSE 0 END`
+    // Each table counted per member first, then the members looked up by key (STRAIGHT_JOIN): joining the
+    // members to the union instead has no key on the union and compares every member with every count.
     const perMember = new Map((await rows(engineDb.pool, `
       SELECT ${bucketOf} AS bucket, COUNT(*) FROM (
-        SELECT h.id, COALESCE(SUM(c.n), 0) AS total FROM humans h LEFT JOIN (
+        SELECT c.id, SUM(c.n) AS total FROM (
           ${ALARM_TYPES.map((type) => `SELECT id, COUNT(*) AS n FROM \`${ALARM_TABLES[type]}\` GROUP BY id`).join(' UNION ALL ')}
-        ) c ON c.id = h.id WHERE h.${MEMBER} GROUP BY h.id
+        ) c STRAIGHT_JOIN humans h ON h.id = c.id WHERE h.${MEMBER} GROUP BY c.id
       ) totals GROUP BY bucket`)).map((r) => [num(r[0]), num(r[1])]))
+    // Members without any alarm are not in the counts: they are the rest of the members.
+    const [[memberCount]] = await rows(engineDb.pool, `SELECT COUNT(*) FROM humans WHERE ${MEMBER}`) as [Row]
+    perMember.set(0, num(memberCount) - [...perMember.values()].reduce((a, b) => a + b, 0))
     const profiles = await rows(engineDb.pool, `
       SELECT n, COUNT(*) FROM (SELECT h.id, COUNT(p.uid) AS n FROM humans h LEFT JOIN profiles p ON p.id = h.id WHERE h.${MEMBER} GROUP BY h.id) c
       GROUP BY n ORDER BY n`)
@@ -160,11 +165,11 @@ function createInsights (fastify: FastifyInstance) {
     if (fastify.scannerDb === null) return unavailable
     // The likeliest to be loud: members who receive alerts, by alarms of the estimated types in their active profile.
     const candidates = await rows(engineDb.pool, `
-      SELECT h.id, h.name, COUNT(*) AS n FROM humans h JOIN (
-        ${[...ESTIMATE_TYPES].map((type) => `SELECT id, profile_no FROM \`${ALARM_TABLES[type]}\``).join(' UNION ALL ')}
-      ) a ON a.id = h.id AND a.profile_no = h.current_profile_no
+      SELECT c.id, h.name, SUM(c.n) AS n FROM (
+        ${[...ESTIMATE_TYPES].map((type) => `SELECT id, profile_no, COUNT(*) AS n FROM \`${ALARM_TABLES[type]}\` GROUP BY id, profile_no`).join(' UNION ALL ')}
+      ) c STRAIGHT_JOIN humans h ON h.id = c.id AND h.current_profile_no = c.profile_no
       WHERE h.${MEMBER} AND h.enabled = 1 AND h.admin_disable = 0
-      GROUP BY h.id, h.name ORDER BY n DESC, h.id LIMIT ?`, [config.INSIGHTS_NOISE_MEMBERS])
+      GROUP BY c.id, h.name ORDER BY n DESC, c.id LIMIT ?`, [config.INSIGHTS_NOISE_MEMBERS])
     const measured: NoiseInsight['members'] = []
     let failed = 0
     let next = 0
