@@ -78,7 +78,14 @@ const noAreas = (p: Person) => (p.area ?? []).length === 0
 
 async function seedCommunity (s: TestApp, people: Person[]): Promise<void> {
   for (const p of people) {
-    await seedHuman(s, { id: p.id, type: p.type, enabled: p.enabled, adminDisable: p.adminDisable, area: p.area, latitude: p.latitude, longitude: p.longitude })
+    await seedHuman(s, {
+      id: p.id,
+      type: p.type,
+      enabled: p.enabled !== false,
+      adminDisable: p.adminDisable === true,
+      area: p.area ?? [],
+      ...(p.latitude !== undefined && p.longitude !== undefined && { latitude: p.latitude, longitude: p.longitude })
+    })
     for (let no = 2; no <= (p.profiles ?? 1); no++) await insertProfile(s.app.engineDb.pool, { id: p.id, profileNo: no })
     for (const [type, rows] of Object.entries(p.alarms ?? {})) {
       for (const row of rows) await insertAlarm(s.app.engineDb.pool, type as EngineAlarmType, { id: p.id, ...row })
@@ -103,7 +110,7 @@ t.test('members: totals, paused, blocked, without a pin or areas, against an ind
   const s = await setup(t)
   const people = community(3)
   await seedCommunity(s, people)
-  const members = [...people.filter(isMember), { id: ADMIN, type: 'discord:user', latitude: undefined, area: [] } as Person]
+  const members = [...people.filter(isMember), { id: ADMIN, type: 'discord:user', area: [] }]
   const { status, body } = await get(s, 'members')
   t.equal(status, 200)
   t.equal(body.total, members.length, 'channels, groups and webhooks are not members')
@@ -201,7 +208,7 @@ t.test('alarms: per type, most tracked, members by alarm and profile count, agai
     const answered = (body.topTracked as Array<Record<string, number>>).filter((e) => e.type as unknown as string === type)
     t.equal(answered.length, expected.size, `${type}: every tracked one (fewer than 25)`)
     for (const e of answered) t.same([e.members, e.alarms], [expected.get(keyOf(e))?.members.size, expected.get(keyOf(e))?.alarms], `${type} ${keyOf(e)}`)
-    t.ok(answered.every((e, i) => i === 0 || (answered[i - 1] as Record<string, number>).members >= e.members), `${type}: most members first`)
+    t.ok(answered.every((e, i) => i === 0 || Number(answered[i - 1]?.members) >= Number(e.members)), `${type}: most members first`)
   }
   check('pokemon', tracked('pokemon', (r) => (r.pokemon_id === 0 ? null : String(r.pokemon_id))), (e) => String(e.id))
   check('raid', tracked('raid', (r) => (r.pokemon_id === 9000 ? null : String(r.pokemon_id))), (e) => String(e.id))
