@@ -26,6 +26,13 @@ const ALARM_BUCKETS = [0, 1, 10, 50, 100, 250, 500, 1000]
  */
 const MEMBER = "type LIKE '%:user'"
 const MEMBER_IDS = `SELECT id FROM humans WHERE ${MEMBER}`
+/**
+ * Grouping alarms by member builds a temporary table keyed by the engine's 1,020-byte id column: past the
+ * server's default 16 MB (about 16,000 members) it goes to disk and runs four times slower (bench:insights).
+ * These statements may keep up to 256 MB in memory while they run; they run at most once per panel and
+ * instance every 10 minutes.
+ */
+const IN_MEMORY = 'SET STATEMENT tmp_table_size = 268435456, max_heap_table_size = 268435456 FOR'
 
 type Row = unknown[]
 type Named<V> = Omit<V, 'computedAt'>
@@ -95,7 +102,7 @@ function createInsights (fastify: FastifyInstance) {
       ? ['pokemon_id', 'pokemon_id > 0']
       // 9000 is "any boss" (alarm-engine.md): a level alarm, not a tracked boss.
       : type === 'raid' ? ['pokemon_id', 'pokemon_id > 0 AND pokemon_id <> 9000'] : ['reward_type, reward', 'reward > 0']
-    const found = await rows(engineDb.pool, `
+    const found = await rows(engineDb.pool, `${IN_MEMORY}
       SELECT ${key}, COUNT(DISTINCT id) AS m, COUNT(*) AS n FROM \`${ALARM_TABLES[type]}\`
       WHERE ${where} AND id IN (${MEMBER_IDS}) GROUP BY ${key} ORDER BY m DESC, n DESC, ${key} LIMIT ${TOP_TRACKED}`)
     return found.map((r) => {
@@ -116,7 +123,7 @@ function createInsights (fastify: FastifyInstance) {
     const bucketOf = `CASE ${ALARM_BUCKETS.slice(1).reverse().map((from) => `WHEN total >= ${from} THEN ${from}`).join(' ')} ELSE 0 END`
     // Each table counted per member first, then the members looked up by key (STRAIGHT_JOIN): joining the
     // members to the union instead has no key on the union and compares every member with every count.
-    const perMember = new Map((await rows(engineDb.pool, `
+    const perMember = new Map((await rows(engineDb.pool, `${IN_MEMORY}
       SELECT ${bucketOf} AS bucket, COUNT(*) FROM (
         SELECT c.id, SUM(c.n) AS total FROM (
           ${ALARM_TYPES.map((type) => `SELECT id, COUNT(*) AS n FROM \`${ALARM_TABLES[type]}\` GROUP BY id`).join(' UNION ALL ')}
@@ -125,7 +132,7 @@ function createInsights (fastify: FastifyInstance) {
     // Members without any alarm are not in the counts: they are the rest of the members.
     const [[memberCount]] = await rows(engineDb.pool, `SELECT COUNT(*) FROM humans WHERE ${MEMBER}`) as [Row]
     perMember.set(0, num(memberCount) - [...perMember.values()].reduce((a, b) => a + b, 0))
-    const profiles = await rows(engineDb.pool, `
+    const profiles = await rows(engineDb.pool, `${IN_MEMORY}
       SELECT n, COUNT(*) FROM (SELECT h.id, COUNT(p.uid) AS n FROM humans h LEFT JOIN profiles p ON p.id = h.id WHERE h.${MEMBER} GROUP BY h.id) c
       GROUP BY n ORDER BY n`)
     const names = { pokemon: await bestEffort(async () => await masterNames.pokemon('en')), items: await bestEffort(masterNames.items) }
@@ -142,7 +149,7 @@ function createInsights (fastify: FastifyInstance) {
 
   async function areas (): Promise<Named<AreasInsight>> {
     // JSON_VALID first: a hand-edited row with broken JSON counts for nothing instead of failing the panel.
-    const selected = new Map((await rows(engineDb.pool, `
+    const selected = new Map((await rows(engineDb.pool, `${IN_MEMORY}
       SELECT LOWER(a.name), COUNT(DISTINCT h.id) FROM humans h
       JOIN JSON_TABLE(IF(JSON_VALID(h.area), h.area, '[]'), '$[*]' COLUMNS (name VARCHAR(255) PATH '$')) a
       WHERE h.${MEMBER} AND a.name IS NOT NULL AND a.name <> '' GROUP BY 1`)).map((r) => [String(r[0]), num(r[1])]))
@@ -164,7 +171,7 @@ function createInsights (fastify: FastifyInstance) {
     const unavailable = { basis: 'unavailable' as const, windowHours, limit, measured: 0, failed: 0, members: [] }
     if (fastify.scannerDb === null) return unavailable
     // The likeliest to be loud: members who receive alerts, by alarms of the estimated types in their active profile.
-    const candidates = await rows(engineDb.pool, `
+    const candidates = await rows(engineDb.pool, `${IN_MEMORY}
       SELECT c.id, h.name, SUM(c.n) AS n FROM (
         ${[...ESTIMATE_TYPES].map((type) => `SELECT id, profile_no, COUNT(*) AS n FROM \`${ALARM_TABLES[type]}\` GROUP BY id, profile_no`).join(' UNION ALL ')}
       ) c STRAIGHT_JOIN humans h ON h.id = c.id AND h.current_profile_no = c.profile_no
