@@ -152,8 +152,8 @@ export const ConfigSchema = Type.Object({
   ESTIMATE_TIMEOUT_MS: int({ default: 2000, minimum: 100, description: 'Alarm estimates: longest wait for the scanner database before answering "unavailable" (a read of the live pokemon table goes on behind it, for the next answer)' }),
   ESTIMATE_RATE_MAX: int({ default: 60, minimum: 1, description: 'Alarm estimates: requests per 60 s per signed-in member' }),
   EXPLAIN_RATE_MAX: int({ default: 30, minimum: 1, description: 'Alert explanations ("why didn\'t I get that alert?"): requests per 60 s per signed-in member (admins asking about a member count as themselves)' }),
-  INSIGHTS_ALERT_LIMIT: int({ default: 20, minimum: 1, maximum: 100000, description: 'Admin insights: the alarm engine\'s alert limit per member (its alertLimits), alerts per INSIGHTS_ALERT_LIMIT_SECONDS; members whose estimated rate is above it are marked "likely to be stopped"' }),
-  INSIGHTS_ALERT_LIMIT_SECONDS: int({ default: 240, minimum: 1, maximum: 86400, description: 'Admin insights: the time span of INSIGHTS_ALERT_LIMIT, in seconds (the engine\'s default is 20 alerts per 240 s)' }),
+  INSIGHTS_ALERT_LIMIT: int({ default: 20, minimum: 1, maximum: 100000, description: 'Admin insights: the alarm engine\'s alert limit per member (its alertLimits.dmLimit), alerts per INSIGHTS_ALERT_LIMIT_SECONDS; members whose estimated rate is above it are marked "likely to be stopped"' }),
+  INSIGHTS_ALERT_LIMIT_SECONDS: int({ default: 240, minimum: 1, maximum: 86400, description: 'Admin insights: the time span of INSIGHTS_ALERT_LIMIT, in seconds (the engine\'s alertLimits.timingPeriod; its defaults are 20 alerts per 240 s)' }),
   INSIGHTS_NOISE_MEMBERS: int({ default: 200, minimum: 1, maximum: 5000, description: 'Admin insights: members whose alerts are estimated for the noise panel, those with the most alarms in their active profile first (each costs one engine read and a pass over the scanner\'s recent rows, every 10 minutes while admins look)' }),
 
   // Maps
