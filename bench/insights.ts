@@ -101,6 +101,7 @@ async function seed (engine: Pool, service: Pool): Promise<void> {
 
 const MEMBER = "type LIKE '%:user'"
 const IN_MEMORY = 'SET STATEMENT tmp_table_size = 268435456, max_heap_table_size = 268435456 FOR'
+const KEY = (column: string) => `CAST(${column} AS CHAR(40) CHARACTER SET latin1)`
 const NO_AREAS = "COALESCE(JSON_LENGTH(IF(JSON_VALID(area), area, '[]')), 0) = 0"
 const IDS = `SELECT id FROM humans WHERE ${MEMBER}`
 const TYPES = Object.keys(ALARM_TABLES) as EngineAlarmType[]
@@ -118,13 +119,13 @@ const FLOOR: Record<string, Array<[db: 'engine' | 'service', sql: string, params
   alarms: [
     ['engine', TYPES.map((type) => `SELECT '${type}', COUNT(*) FROM \`${ALARM_TABLES[type]}\` WHERE id IN (${IDS})`).join(' UNION ALL ')],
     ['engine', `${IN_MEMORY} SELECT CASE ${[1000, 500, 250, 100, 50, 10, 1].map((from) => `WHEN total >= ${from} THEN ${from}`).join(' ')} ELSE 0 END AS bucket, COUNT(*) FROM (
-      SELECT c.id, SUM(c.n) AS total FROM (${TYPES.map((type) => `SELECT id, COUNT(*) AS n FROM \`${ALARM_TABLES[type]}\` GROUP BY id`).join(' UNION ALL ')}) c
-      STRAIGHT_JOIN humans h ON h.id = c.id WHERE h.${MEMBER} GROUP BY c.id) t GROUP BY bucket`],
+      SELECT c.k, SUM(c.n) AS total FROM (${TYPES.map((type) => `SELECT ${KEY('id')} AS k, COUNT(*) AS n FROM \`${ALARM_TABLES[type]}\` GROUP BY 1`).join(' UNION ALL ')}) c
+      WHERE c.k IN (SELECT ${KEY('id')} FROM humans WHERE ${MEMBER}) GROUP BY c.k) t GROUP BY bucket`],
     ['engine', `SELECT COUNT(*) FROM humans WHERE ${MEMBER}`],
     ['engine', `${IN_MEMORY} SELECT n, COUNT(*) FROM (SELECT h.id, COUNT(p.uid) AS n FROM humans h LEFT JOIN profiles p ON p.id = h.id WHERE h.${MEMBER} GROUP BY h.id) c GROUP BY n ORDER BY n`],
-    ['engine', `${IN_MEMORY} SELECT pokemon_id, COUNT(DISTINCT id) AS m, COUNT(*) AS n FROM monsters WHERE pokemon_id > 0 AND id IN (${IDS}) GROUP BY pokemon_id ORDER BY m DESC, n DESC, pokemon_id LIMIT 25`],
-    ['engine', `${IN_MEMORY} SELECT pokemon_id, COUNT(DISTINCT id) AS m, COUNT(*) AS n FROM raid WHERE pokemon_id > 0 AND pokemon_id <> 9000 AND id IN (${IDS}) GROUP BY pokemon_id ORDER BY m DESC, n DESC, pokemon_id LIMIT 25`],
-    ['engine', `${IN_MEMORY} SELECT reward_type, reward, COUNT(DISTINCT id) AS m, COUNT(*) AS n FROM quest WHERE reward > 0 AND id IN (${IDS}) GROUP BY reward_type, reward ORDER BY m DESC, n DESC, reward_type, reward LIMIT 25`]
+    ['engine', `${IN_MEMORY} SELECT pokemon_id, COUNT(DISTINCT ${KEY('id')}) AS m, COUNT(*) AS n FROM monsters WHERE pokemon_id > 0 AND id IN (${IDS}) GROUP BY pokemon_id ORDER BY m DESC, n DESC, pokemon_id LIMIT 25`],
+    ['engine', `${IN_MEMORY} SELECT pokemon_id, COUNT(DISTINCT ${KEY('id')}) AS m, COUNT(*) AS n FROM raid WHERE pokemon_id > 0 AND pokemon_id <> 9000 AND id IN (${IDS}) GROUP BY pokemon_id ORDER BY m DESC, n DESC, pokemon_id LIMIT 25`],
+    ['engine', `${IN_MEMORY} SELECT reward_type, reward, COUNT(DISTINCT ${KEY('id')}) AS m, COUNT(*) AS n FROM quest WHERE reward > 0 AND id IN (${IDS}) GROUP BY reward_type, reward ORDER BY m DESC, n DESC, reward_type, reward LIMIT 25`]
   ],
   areas: [
     ['engine', `${IN_MEMORY} SELECT LOWER(a.name), COUNT(DISTINCT h.id) FROM humans h JOIN JSON_TABLE(IF(JSON_VALID(h.area), h.area, '[]'), '$[*]' COLUMNS (name VARCHAR(255) PATH '$')) a
@@ -135,10 +136,10 @@ const FLOOR: Record<string, Array<[db: 'engine' | 'service', sql: string, params
     ['service', 'SELECT method, COUNT(*), COUNT(DISTINCT user_id) FROM sign_ins WHERE at >= ? GROUP BY method ORDER BY 2 DESC, 1', [sqlTime(NOW - 30 * 86_400_000)]]
   ]
 }
-const NOISE_SELECTION = `${IN_MEMORY} SELECT c.id, h.name, SUM(c.n) AS n FROM (
-  ${ESTIMATED.map((type) => `SELECT id, profile_no, COUNT(*) AS n FROM \`${ALARM_TABLES[type]}\` GROUP BY id, profile_no`).join(' UNION ALL ')}
-  ) c STRAIGHT_JOIN humans h ON h.id = c.id AND h.current_profile_no = c.profile_no WHERE h.${MEMBER} AND h.enabled = 1 AND h.admin_disable = 0
-  GROUP BY c.id, h.name ORDER BY n DESC, c.id LIMIT 200`
+const NOISE_SELECTION = `${IN_MEMORY} SELECT c.k, SUM(c.n) AS n FROM (
+  ${ESTIMATED.map((type) => `SELECT ${KEY('id')} AS k, profile_no AS p, COUNT(*) AS n FROM \`${ALARM_TABLES[type]}\` GROUP BY 1, 2`).join(' UNION ALL ')}
+  ) c WHERE (c.k, c.p) IN (SELECT ${KEY('id')}, current_profile_no FROM humans WHERE ${MEMBER} AND enabled = 1 AND admin_disable = 0)
+  GROUP BY c.k ORDER BY n DESC, c.k LIMIT 200`
 
 function chunkSize (): string {
   const assets = fileURLToPath(new URL('../client/dist/assets/', import.meta.url))
