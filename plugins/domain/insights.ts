@@ -9,7 +9,7 @@ import { ALARM_TYPES, type AlarmType } from '../../schemas/alarm-types.js'
 import type { AlarmsInsight, AreasInsight, MembersInsight, NoiseInsight, SignInsInsight } from '../../schemas/insights.js'
 
 /** How long an answer serves every admin before it is recomputed (in the background). */
-export const INSIGHTS_FRESH_MS = 10 * 60_000
+const INSIGHTS_FRESH_MS = 10 * 60_000
 const DAY_MS = 86_400_000
 const SIGN_IN_DAYS = 90
 const NEW_MEMBER_WEEKS = 12
@@ -41,7 +41,8 @@ const IN_MEMORY = 'SET STATEMENT tmp_table_size = 268435456, max_heap_table_size
 const KEY = (column: string) => `CAST(${column} AS CHAR(40) CHARACTER SET latin1)`
 
 type Row = unknown[]
-type Named<V> = Omit<V, 'computedAt'>
+/** A panel's answer before its `computedAt` is added. */
+type Figures<V> = Omit<V, 'computedAt'>
 const day = (ms: number) => new Date(ms).toISOString().slice(0, 10)
 const iso = (sqlTime: string) => new Date(fromSqlTime(sqlTime)).toISOString()
 const num = (v: unknown) => Number(v ?? 0)
@@ -63,7 +64,7 @@ function createInsights (fastify: FastifyInstance) {
   }
   const startOfToday = () => Math.floor(clock.now() / DAY_MS) * DAY_MS
 
-  async function members (): Promise<Named<MembersInsight>> {
+  async function members (): Promise<Figures<MembersInsight>> {
     const [[total, paused, blocked, noPin, noAreas, neither]] = await rows(engineDb.pool, `
       SELECT COUNT(*), SUM(enabled = 0 AND admin_disable = 0), SUM(admin_disable <> 0), SUM(${NO_PIN}),
         SUM(${NO_AREAS}), SUM(${NO_PIN} AND ${NO_AREAS})
@@ -103,7 +104,7 @@ function createInsights (fastify: FastifyInstance) {
   }
 
   type NameLists = Record<'pokemon' | 'items', Record<string, string>>
-  async function topTracked (type: 'pokemon' | 'raid' | 'quest', { pokemon, items }: NameLists): Promise<Named<AlarmsInsight>['topTracked']> {
+  async function topTracked (type: 'pokemon' | 'raid' | 'quest', { pokemon, items }: NameLists): Promise<Figures<AlarmsInsight>['topTracked']> {
     const [key, where] = type === 'pokemon'
       ? ['pokemon_id', 'pokemon_id > 0']
       // 9000 is "any boss" (alarm-engine.md): a level alarm, not a tracked boss.
@@ -122,7 +123,7 @@ function createInsights (fastify: FastifyInstance) {
     })
   }
 
-  async function alarms (): Promise<Named<AlarmsInsight>> {
+  async function alarms (): Promise<Figures<AlarmsInsight>> {
     const counts = new Map((await rows(engineDb.pool, ALARM_TYPES.map((type) =>
       `SELECT '${type}', COUNT(*) FROM \`${ALARM_TABLES[type]}\` WHERE id IN (${MEMBER_IDS})`).join(' UNION ALL ')))
       .map((r) => [String(r[0]) as AlarmType, num(r[1])]))
@@ -152,7 +153,7 @@ function createInsights (fastify: FastifyInstance) {
     }
   }
 
-  async function areas (): Promise<Named<AreasInsight>> {
+  async function areas (): Promise<Figures<AreasInsight>> {
     // JSON_VALID first: a hand-edited row with broken JSON counts for nothing instead of failing the panel.
     const selected = new Map((await rows(engineDb.pool, `${IN_MEMORY}
       SELECT LOWER(a.name), COUNT(DISTINCT h.id) FROM humans h
@@ -169,7 +170,7 @@ function createInsights (fastify: FastifyInstance) {
     return { areas: listed, pendingFences: num(pending), oldestPendingSince: oldest === null ? null : iso(String(oldest)) }
   }
 
-  async function noise (): Promise<Named<NoiseInsight>> {
+  async function noise (): Promise<Figures<NoiseInsight>> {
     const perHour = (config.INSIGHTS_ALERT_LIMIT * 3600) / config.INSIGHTS_ALERT_LIMIT_SECONDS
     const limit = { alerts: config.INSIGHTS_ALERT_LIMIT, seconds: config.INSIGHTS_ALERT_LIMIT_SECONDS, perHour }
     const windowHours = alarmEstimates.windowHours
@@ -212,7 +213,7 @@ function createInsights (fastify: FastifyInstance) {
     return { basis: 'scanner', windowHours, limit, measured: measured.length, failed, members: measured }
   }
 
-  async function signIns (): Promise<Named<SignInsInsight>> {
+  async function signIns (): Promise<Figures<SignInsInsight>> {
     const found = await rows(db.pool, 'SELECT method, COUNT(*), COUNT(DISTINCT user_id) FROM sign_ins WHERE at >= ? GROUP BY method ORDER BY 2 DESC, 1',
       [toSqlTime(clock.now() - METHOD_DAYS * DAY_MS)])
     return {
