@@ -71,6 +71,7 @@ import iconSets from './plugins/domain/icon-sets.js'
 import liveSpawns from './plugins/domain/live-spawns.js'
 import recentEvents from './plugins/domain/recent-events.js'
 import alarmEstimates from './plugins/domain/alarm-estimates.js'
+import insights from './plugins/domain/insights.js'
 import alarmExplanations from './plugins/domain/alarm-explanations.js'
 import sharedSets from './plugins/domain/shared-sets.js'
 import pushSender from './plugins/domain/push-sender.js'
@@ -88,6 +89,7 @@ import backchannelLogoutRoutes from './routes/auth/oidc/backchannel-logout.js'
 import deviceSessionRoutes from './routes/auth/sessions/index.js'
 import adminSessionRoutes from './routes/admin/users/sessions.js'
 import auditRoutes from './routes/admin/audit/index.js'
+import insightRoutes from './routes/admin/insights/index.js'
 import providersRoutes from './routes/auth/providers/index.js'
 import discordRoutes from './routes/auth/discord/index.js'
 import telegramRoutes from './routes/auth/telegram/index.js'
@@ -239,6 +241,7 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   await fastify.register(pushSender)
   await fastify.register(pushSubscriptions)
   await fastify.register(pushAlerts)
+  await fastify.register(insights)
 
   // Routes: after every hook and decorator they use; each file at the URL of its folder (test/route-folders.test.ts).
   await fastify.register(healthRoutes, { prefix: '/api' })
@@ -252,6 +255,7 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   await fastify.register(deviceSessionRoutes, { prefix: '/api/auth/sessions' })
   await fastify.register(adminSessionRoutes, { prefix: '/api/admin/users/sessions' })
   await fastify.register(auditRoutes, { prefix: '/api/admin/audit' })
+  await fastify.register(insightRoutes, { prefix: '/api/admin/insights' })
   await fastify.register(providersRoutes, { prefix: '/api/auth' })
   await fastify.register(discordRoutes, { prefix: '/api/auth/discord' })
   await fastify.register(telegramRoutes, { prefix: '/api/auth/telegram' })

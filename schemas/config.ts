@@ -168,6 +168,9 @@ export const ConfigSchema = Type.Object({
   PUSH_RATE_WINDOW_SECONDS: int({ default: 240, minimum: 1, maximum: 86400, description: 'Web Push: the window of PUSH_RATE_MAX' }),
   PUSH_MEMBER_REFRESH_SECONDS: int({ default: 300, minimum: 5, maximum: 86400, description: 'Web Push (scanner feed): how long a member\'s alarms are matched from memory before they are read again (a member\'s own change refreshes them at once, on every instance)' }),
   PUSH_TIMEOUT_MS: int({ default: 10000, minimum: 100, maximum: 120000, description: 'Web Push: timeout of one call to a push service' }),
+  INSIGHTS_ALERT_LIMIT: int({ default: 20, minimum: 1, maximum: 100000, description: 'Admin insights: the alarm engine\'s alert limit per member (its alertLimits.dmLimit), alerts per INSIGHTS_ALERT_LIMIT_SECONDS; members whose estimated rate is above it are marked "likely to be stopped"' }),
+  INSIGHTS_ALERT_LIMIT_SECONDS: int({ default: 240, minimum: 1, maximum: 86400, description: 'Admin insights: the time span of INSIGHTS_ALERT_LIMIT, in seconds (the engine\'s alertLimits.timingPeriod; its defaults are 20 alerts per 240 s)' }),
+  INSIGHTS_NOISE_MEMBERS: int({ default: 200, minimum: 1, maximum: 5000, description: 'Admin insights: members whose alerts are estimated for the noise panel, those with the most alarms in their active profile first (each costs one engine read and a pass over the scanner\'s recent rows, every 10 minutes while admins look)' }),
 
   // Maps
   MAP_TILE_URL: str({ default: 'https://tile.openstreetmap.org/{z}/{x}/{y}.png', description: 'Map tile URL template ({z}/{x}/{y}, optional {s}); its origin is added to the CSP img-src' }),

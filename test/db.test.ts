@@ -58,7 +58,7 @@ t.test('migrations create the database, apply once, and are idempotent', async (
   const c = await rootConnection()
   const tables = (await c.query('SELECT table_name AS name FROM information_schema.tables WHERE table_schema = ? ORDER BY table_name', [database]) as Array<{ name: string }>).map((r) => r.name)
   await c.end()
-  t.same(tables.sort(), ['__drizzle_migrations', 'alarm_defaults', 'audit_log', 'logout_token_uses', 'oidc_sessions', 'push_delivery', 'push_subscriptions', 'quick_pick_applied_states', 'quick_pick_definitions', 'session_cutoffs', 'shared_sets', 'site_settings', 'user_geofences', 'webhook_delegates'])
+  t.same(tables.sort(), ['__drizzle_migrations', 'alarm_defaults', 'audit_log', 'logout_token_uses', 'oidc_sessions', 'push_delivery', 'push_subscriptions', 'quick_pick_applied_states', 'quick_pick_definitions', 'session_cutoffs', 'shared_sets', 'sign_ins', 'site_settings', 'user_geofences', 'webhook_delegates'])
 })
 
 t.test('two processes starting together apply each migration exactly once', async (t) => {

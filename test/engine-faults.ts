@@ -131,7 +131,10 @@ export const ENGINE_ANSWERS: Record<string, { status: number, why: string }> = {
   'DELETE /api/admin/users': { status: 204, why: 'the account is deleted in the engine database; the engine\'s reload is best effort' },
   'POST /api/geofences/custom/{id}/submit': { status: 200, why: 'its feature gate fails open, as /api/settings/upstream-disabled; the submission itself is the service\'s own' },
   'GET /api/shared-sets/{token}': { status: 404, why: 'a token this site never made is not found before the engine is asked (a real set\'s engine fault: test/shared-sets.test.ts)' },
-  'POST /api/shared-sets/{token}/copy': { status: 404, why: 'as GET /api/shared-sets/{token}' }
+  'POST /api/shared-sets/{token}/copy': { status: 404, why: 'as GET /api/shared-sets/{token}' },
+  'GET /api/admin/insights/alarms': { status: 200, why: 'species and item names are a nicety: entries are named by their ids' },
+  'GET /api/admin/insights/areas': { status: 200, why: 'the areas members selected, without the engine\'s list of fences' },
+  'GET /api/admin/insights/noise': { status: 200, why: 'a member the engine cannot answer for is counted as failed (and without a scanner nothing is estimated)' }
 }
 
 /** Routes that call no peer, checked against an engine that would fail them. */
@@ -151,7 +154,8 @@ export const NO_PEER = new Set([
   'GET /api/admin/audit', 'POST /api/admin/users/avatars', 'GET /api/alarm-defaults', 'PUT /api/alarm-defaults', 'GET /api/masterdata/max-levels',
   'GET /api/spawning-now/pokemon', 'GET /api/spawning-now/raid-bosses', 'GET /api/spawning-now/quest-rewards',
   'GET /api/shared-sets/mine', 'DELETE /api/shared-sets/{token}', 'GET /api/shared-sets', 'GET /api/admin/shared-sets',
-  'PUT /api/admin/shared-sets/{token}/hidden', 'POST /api/admin/shared-sets/{token}/promote'
+  'PUT /api/admin/shared-sets/{token}/hidden', 'POST /api/admin/shared-sets/{token}/promote',
+  'GET /api/admin/insights/members', 'GET /api/admin/insights/sign-ins'
 ])
 
 /** Routes whose peer is not the engine: each has its own fault test below. */

@@ -41,6 +41,7 @@ export const PAGES: PageEntry[] = [
   { path: '/admin/geofences', label: 'nav.geofenceReview', section: 'admin', adminOnly: true, Component: lazy(() => import('./features/geofence-review/GeofenceReview')) },
   { path: '/admin/sign-in', label: 'nav.signInSettings', section: 'admin', adminOnly: true, Component: lazy(() => import('./features/sign-in-settings/SignInSettings')) },
   { path: '/admin/settings', label: 'nav.siteSettings', section: 'admin', adminOnly: true, Component: lazy(() => import('./features/site-settings/SiteSettings')) },
+  { path: '/admin/insights', label: 'insights.nav', section: 'admin', adminOnly: true, Component: lazy(() => import('./features/insights/Insights')) },
   { path: '/admin/audit', label: 'nav.audit', section: 'admin', adminOnly: true, Component: lazy(() => import('./features/audit/Audit')) },
   { path: '/admin/users/edit', label: 'nav.adminUserEdit', section: 'hidden', adminOnly: true, Component: lazy(() => import('./features/admin-users/UserEdit')) }
 ]

@@ -217,3 +217,18 @@ export const pushDelivery = mysqlTable('push_delivery', {
   profileNo: int('profile_no').notNull(),
   mode: varchar('mode', { length: 10 }).notNull()
 }, (t) => [uniqueIndex('push_delivery_user_profile_unique').on(t.userId, t.profileNo)])
+
+/**
+ * One row per completed sign-in (not per token renewal): who, by which method, when. The admin insights
+ * count members signed in lately and sign-ins per day from it; nothing else about the request is kept.
+ */
+export const signIns = mysqlTable('sign_ins', {
+  id: bigint('id', { mode: 'number', unsigned: true }).autoincrement().primaryKey(),
+  userId: varchar('user_id', { length: 255 }).notNull(),
+  /** oidc, discord or telegram (identity's `SignInMethod`). */
+  method: varchar('method', { length: 20 }).notNull(),
+  at: utc('at').notNull()
+}, (t) => [
+  index('sign_ins_at_idx').on(t.at),
+  index('sign_ins_user_at_idx').on(t.userId, t.at)
+])

@@ -290,6 +290,25 @@ function createAlarmEstimates (fastify: FastifyInstance) {
       return { basis: available ? 'scanner' : 'unavailable', windowHours, alarms: out, total: { recent: sum((f) => f.recent), perDay: sum((f) => f.perDay) } }
     },
 
+    /**
+     * What the member's active profile would have sent in the window, every estimated type together, from
+     * one read of the member: the sum of `estimateProfile`'s totals over the types (the same kept figures).
+     */
+    async memberRecent (userId: string): Promise<{ basis: 'scanner' | 'unavailable', windowHours: number, recent: number | null }> {
+      if (scannerDb === null) return { basis: 'unavailable', windowHours, recent: null }
+      const m = await member(userId)
+      let recent = 0
+      for (const type of ESTIMATE_TYPES) {
+        const rows = m.alarms[type] ?? []
+        if (rows.length === 0) continue
+        const figures = await cachedFigures(userId, type, m, rows.map((row) => fullAlarm(type, row)))
+        // A type the scanner did not answer for leaves the sum unknown, not smaller.
+        if (figures.some((f) => f.recent === null)) return { basis: 'unavailable', windowHours, recent: null }
+        for (const f of figures) recent += f.recent as number
+      }
+      return { basis: 'scanner', windowHours, recent }
+    },
+
     /** Species and forms alive now, with how many (no positions). */
     async pokemonNow () {
       return await spawningNowRead('now:pokemon', async (pool) => (await query(pool,

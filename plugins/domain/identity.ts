@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm'
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify'
-import { webhookDelegates } from '../../db/schema/service.js'
+import { signIns, webhookDelegates } from '../../db/schema/service.js'
+import { toSqlTime } from '../../db/client.js'
 import { EngineError, type EngineHuman } from '../data/engine.js'
 import { badRequest, engineUnavailable, notFound, type CataloguedError } from '../edge/errors.js'
 import type { TokenClaims } from '../edge/auth.js'
@@ -145,6 +146,15 @@ function createIdentity (fastify: FastifyInstance) {
     return human
   }
 
+  /** Statistics must not cost a member their sign-in: a failed write is logged and the sign-in goes on. */
+  async function recordSignIn (userId: string, method: SignInMethod): Promise<void> {
+    try {
+      await db.db.insert(signIns).values({ userId, method, at: toSqlTime(clock.now()) })
+    } catch (err) {
+      log.warn({ reason: (err as { code?: string }).code ?? (err as Error).message }, 'sign-in not recorded')
+    }
+  }
+
   return {
     roles,
     liveHuman,
@@ -189,8 +199,10 @@ function createIdentity (fastify: FastifyInstance) {
      * The shared sign-in pipeline: the identity must be an existing engine user (never created here),
      * not blocked by an admin; non-admins must pass the method's site switch and, for chat-platform ids,
      * role gating. Returns the claims to mint; throws SignInError with the code to show.
+     * A completed sign-in is recorded (`sign_ins`, read by the admin insights); a renewal (`renewal: true`,
+     * the refresh of a running session) is not a new sign-in.
      */
-    async signIn (input: { userId: string, method: SignInMethod, username?: string, avatarUrl?: string }): Promise<{ human: EngineHuman, roles: Roles, claims: TokenClaims }> {
+    async signIn (input: { userId: string, method: SignInMethod, username?: string, avatarUrl?: string, renewal?: boolean }): Promise<{ human: EngineHuman, roles: Roles, claims: TokenClaims }> {
       const human = await findHuman(input.userId)
       const userRoles = await roles(input.userId)
       if (human.admin_disable === 1) throw new SignInError('account_blocked')
@@ -211,6 +223,7 @@ function createIdentity (fastify: FastifyInstance) {
       }
       if (input.avatarUrl) claims.avatarUrl = input.avatarUrl
       if (userRoles.managedWebhooks && userRoles.managedWebhooks.length > 0) claims.managedWebhooks = userRoles.managedWebhooks.map(handles.handleOf)
+      if (input.renewal !== true) await recordSignIn(human.id, input.method)
       return { human, roles: userRoles, claims }
     }
   }

@@ -263,6 +263,7 @@ function createRefreshSessions (fastify: FastifyInstance, ring: KeyRing | null) 
       ({ claims } = await identity.signIn({
         userId: who.userId,
         method: 'oidc',
+        renewal: true,
         ...(who.username !== undefined && { username: who.username }),
         ...(who.avatarUrl !== undefined && { avatarUrl: who.avatarUrl })
       }))

@@ -5,6 +5,7 @@ import type {
 import type { AuditPageSchema, AuditQuerySchema } from '../../../schemas/audit'
 import type { DelegateListSchema, WebhookWithDelegatesSchema } from '../../../schemas/delegates'
 import type { IconSetCheckSchema } from '../../../schemas/icon-sets'
+import type { AlarmsInsightSchema, AreasInsightSchema, MembersInsightSchema, NoiseInsightSchema, SignInsInsightSchema } from '../../../schemas/insights'
 import type { RevokedSessionsSchema } from '../../../schemas/refresh-sessions'
 import type { ServerProfileSchema } from '../../../schemas/server-profile'
 import type { ImpersonationTokenSchema } from '../../../schemas/session-user'
@@ -73,3 +74,16 @@ export const serverProfile = async (refresh: boolean, signal?: AbortSignal): Pro
 /** Does an icon set answer with an index, and which categories it has. */
 export const checkIconSet = async (url: string): Promise<Static<typeof IconSetCheckSchema>> =>
   await api('/api/admin/icon-sets/check', { method: 'POST', json: { url } })
+
+/* Community insight: one site-wide copy per panel, at most 10 minutes old. */
+
+export interface InsightPanels {
+  members: Static<typeof MembersInsightSchema>
+  alarms: Static<typeof AlarmsInsightSchema>
+  areas: Static<typeof AreasInsightSchema>
+  noise: Static<typeof NoiseInsightSchema>
+  'sign-ins': Static<typeof SignInsInsightSchema>
+}
+
+export const insight = async <P extends keyof InsightPanels>(panel: P, signal?: AbortSignal): Promise<InsightPanels[P]> =>
+  await api(`/api/admin/insights/${panel}`, { signal })

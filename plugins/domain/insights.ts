@@ -1,0 +1,258 @@
+import type { FastifyInstance } from 'fastify'
+import type { Pool } from 'mariadb'
+import { decoratorPlugin } from '../../lib/decorator-plugin.js'
+import { KeptAnswer } from '../../lib/kept-answer.js'
+import { fromSqlTime, toSqlTime } from '../../db/client.js'
+import { ALARM_TABLES } from '../data/engine-db.js'
+import { ESTIMATE_TYPES } from './alarm-estimates.js'
+import { ALARM_TYPES, type AlarmType } from '../../schemas/alarm-types.js'
+import type { AlarmsInsight, AreasInsight, MembersInsight, NoiseInsight, SignInsInsight } from '../../schemas/insights.js'
+
+/** How long an answer serves every admin before it is recomputed (in the background). */
+const INSIGHTS_FRESH_MS = 10 * 60_000
+const DAY_MS = 86_400_000
+const SIGN_IN_DAYS = 90
+const NEW_MEMBER_WEEKS = 12
+const METHOD_DAYS = 30
+const TOP_TRACKED = 25
+/** Estimates of this many members run at once: each is an engine read and a pass over the scanner's rows. */
+const NOISE_PARALLEL = 2
+/** Members by number of alarms: the lower bound of each bucket (the last is open). */
+const ALARM_BUCKETS = [0, 1, 10, 50, 100, 250, 500, 1000]
+
+/**
+ * Members are the engine's humans of a user type (`discord:user`, `telegram:user`, an SSO site's own
+ * `…:user` type); channels, groups and webhooks are not. A fixed SQL condition, no input in it.
+ */
+const MEMBER = "type LIKE '%:user'"
+const MEMBER_IDS = `SELECT id FROM humans WHERE ${MEMBER}`
+/**
+ * Grouping alarms by member builds a temporary table keyed by the engine's 1,020-byte id column: past the
+ * server's default 16 MB (about 16,000 members) it goes to disk and runs four times slower (bench:insights).
+ * These statements may keep up to 256 MB in memory while they run; they run at most once per panel and
+ * instance every 10 minutes.
+ */
+const IN_MEMORY = 'SET STATEMENT tmp_table_size = 268435456, max_heap_table_size = 268435456 FOR'
+/**
+ * A member's id as a narrow grouping key: the chat platforms' ids are at most 20 characters, and a 40-byte
+ * key keeps a grouping by member seven times faster than the 1,020-byte column (bench:insights). Only two
+ * ids alike in their first 40 characters would share a key.
+ */
+const KEY = (column: string) => `CAST(${column} AS CHAR(40) CHARACTER SET latin1)`
+
+type Row = unknown[]
+/** A panel's answer before its `computedAt` is added. */
+type Figures<V> = Omit<V, 'computedAt'>
+const day = (ms: number) => new Date(ms).toISOString().slice(0, 10)
+const iso = (sqlTime: string) => new Date(fromSqlTime(sqlTime)).toISOString()
+const num = (v: unknown) => Number(v ?? 0)
+
+function createInsights (fastify: FastifyInstance) {
+  const { config, clock, db, engineDb, engineFences, alarmEstimates, masterNames, log } = fastify
+
+  /** Aggregates only: both databases are read with rows as arrays, never a member's position. */
+  const rows = async (pool: Pool, sql: string, params: unknown[] = []): Promise<Row[]> =>
+    await pool.query({ sql, rowsAsArray: true }, params) as Row[]
+  /** Names are a nicety: without the game data an entry is named by its id. */
+  const bestEffort = async (read: () => Promise<Record<string, string>>): Promise<Record<string, string>> => {
+    try {
+      return await read()
+    } catch (err) {
+      log.warn({ reason: (err as Error).message }, 'insights: game data names unavailable')
+      return {}
+    }
+  }
+  const startOfToday = () => Math.floor(clock.now() / DAY_MS) * DAY_MS
+
+  async function members (): Promise<Figures<MembersInsight>> {
+    const [[total, paused, blocked, noPin, noAreas, neither]] = await rows(engineDb.pool, `
+      SELECT COUNT(*), SUM(enabled = 0 AND admin_disable = 0), SUM(admin_disable <> 0), SUM(${NO_PIN}),
+        SUM(${NO_AREAS}), SUM(${NO_PIN} AND ${NO_AREAS})
+      FROM humans WHERE ${MEMBER}`) as [Row]
+    const now = clock.now()
+    const today = startOfToday()
+    const [[in7, in30]] = await rows(db.pool,
+      'SELECT COUNT(DISTINCT CASE WHEN at >= ? THEN user_id END), COUNT(DISTINCT user_id) FROM sign_ins WHERE at >= ?',
+      [toSqlTime(now - 7 * DAY_MS), toSqlTime(now - 30 * DAY_MS)]) as [Row]
+    const firstDay = today - (SIGN_IN_DAYS - 1) * DAY_MS
+    const perDay = new Map((await rows(db.pool,
+      'SELECT DATE_FORMAT(at, \'%Y-%m-%d\'), COUNT(*), COUNT(DISTINCT user_id) FROM sign_ins WHERE at >= ? GROUP BY 1',
+      [toSqlTime(firstDay)])).map((r) => [String(r[0]), { signIns: num(r[1]), members: num(r[2]) }]))
+    const firstWeek = today - (NEW_MEMBER_WEEKS * 7 - 1) * DAY_MS
+    const newPerWeek = Array.from({ length: NEW_MEMBER_WEEKS }, (_, i) => ({ weekStart: day(firstWeek + i * 7 * DAY_MS), members: 0 }))
+    for (const [first, count] of await rows(db.pool,
+      'SELECT DATE_FORMAT(f, \'%Y-%m-%d\'), COUNT(*) FROM (SELECT MIN(at) AS f FROM sign_ins GROUP BY user_id) firsts WHERE f >= ? GROUP BY 1',
+      [toSqlTime(firstWeek)])) {
+      const week = newPerWeek[Math.floor((Date.parse(`${String(first)}T00:00:00Z`) - firstWeek) / (7 * DAY_MS))]
+      if (week !== undefined) week.members += num(count)
+    }
+    return {
+      total: num(total),
+      signedIn7d: num(in7),
+      signedIn30d: num(in30),
+      paused: num(paused),
+      blocked: num(blocked),
+      withoutLocation: num(noPin),
+      withoutAreas: num(noAreas),
+      withoutLocationOrAreas: num(neither),
+      newPerWeek,
+      signInsPerDay: Array.from({ length: SIGN_IN_DAYS }, (_, i) => {
+        const d = day(firstDay + i * DAY_MS)
+        return { day: d, ...(perDay.get(d) ?? { signIns: 0, members: 0 }) }
+      })
+    }
+  }
+
+  type NameLists = Record<'pokemon' | 'items', Record<string, string>>
+  async function topTracked (type: 'pokemon' | 'raid' | 'quest', { pokemon, items }: NameLists): Promise<Figures<AlarmsInsight>['topTracked']> {
+    const [key, where] = type === 'pokemon'
+      ? ['pokemon_id', 'pokemon_id > 0']
+      // 9000 is "any boss" (alarm-engine.md): a level alarm, not a tracked boss.
+      : type === 'raid' ? ['pokemon_id', 'pokemon_id > 0 AND pokemon_id <> 9000'] : ['reward_type, reward', 'reward > 0']
+    const found = await rows(engineDb.pool, `${IN_MEMORY}
+      SELECT ${key}, COUNT(DISTINCT ${KEY('id')}) AS m, COUNT(*) AS n FROM \`${ALARM_TABLES[type]}\`
+      WHERE ${where} AND id IN (${MEMBER_IDS}) GROUP BY ${key} ORDER BY m DESC, n DESC, ${key} LIMIT ${TOP_TRACKED}`)
+    return found.map((r) => {
+      if (type !== 'quest') {
+        const id = num(r[0])
+        return { type, id, name: pokemon[id] ?? `#${id}`, members: num(r[1]), alarms: num(r[2]) }
+      }
+      const [rewardType, id] = [num(r[0]), num(r[1])]
+      const name = (rewardType === 2 ? items[id] : pokemon[id]) ?? `#${id}`
+      return { type, id, rewardType, name, members: num(r[2]), alarms: num(r[3]) }
+    })
+  }
+
+  async function alarms (): Promise<Figures<AlarmsInsight>> {
+    const counts = new Map((await rows(engineDb.pool, ALARM_TYPES.map((type) =>
+      `SELECT '${type}', COUNT(*) FROM \`${ALARM_TABLES[type]}\` WHERE id IN (${MEMBER_IDS})`).join(' UNION ALL ')))
+      .map((r) => [String(r[0]) as AlarmType, num(r[1])]))
+    const bucketOf = `CASE ${ALARM_BUCKETS.slice(1).reverse().map((from) => `WHEN total >= ${from} THEN ${from}`).join(' ')} ELSE 0 END`
+    // Each table counted per member first, by the narrow key, then only members kept.
+    const perMember = new Map((await rows(engineDb.pool, `${IN_MEMORY}
+      SELECT ${bucketOf} AS bucket, COUNT(*) FROM (
+        SELECT c.k, SUM(c.n) AS total FROM (
+          ${ALARM_TYPES.map((type) => `SELECT ${KEY('id')} AS k, COUNT(*) AS n FROM \`${ALARM_TABLES[type]}\` GROUP BY 1`).join(' UNION ALL ')}
+        ) c WHERE c.k IN (SELECT ${KEY('id')} FROM humans WHERE ${MEMBER}) GROUP BY c.k
+      ) totals GROUP BY bucket`)).map((r) => [num(r[0]), num(r[1])]))
+    // Members without any alarm are not in the counts: they are the rest of the members.
+    const [[memberCount]] = await rows(engineDb.pool, `SELECT COUNT(*) FROM humans WHERE ${MEMBER}`) as [Row]
+    perMember.set(0, num(memberCount) - [...perMember.values()].reduce((a, b) => a + b, 0))
+    const profiles = await rows(engineDb.pool, `${IN_MEMORY}
+      SELECT n, COUNT(*) FROM (SELECT h.id, COUNT(p.uid) AS n FROM humans h LEFT JOIN profiles p ON p.id = h.id WHERE h.${MEMBER} GROUP BY h.id) c
+      GROUP BY n ORDER BY n`)
+    const names = { pokemon: await bestEffort(async () => await masterNames.pokemon('en')), items: await bestEffort(masterNames.items) }
+    return {
+      byType: Object.fromEntries(ALARM_TYPES.map((type) => [type, counts.get(type) ?? 0])),
+      topTracked: [...await topTracked('pokemon', names), ...await topTracked('raid', names), ...await topTracked('quest', names)],
+      membersByAlarmCount: ALARM_BUCKETS.map((from, i) => {
+        const next = ALARM_BUCKETS[i + 1]
+        return { from, to: next === undefined ? null : next - 1, members: perMember.get(from) ?? 0 }
+      }),
+      membersByProfileCount: profiles.map((r) => ({ profiles: num(r[0]), members: num(r[1]) }))
+    }
+  }
+
+  async function areas (): Promise<Figures<AreasInsight>> {
+    // JSON_VALID first: a hand-edited row with broken JSON counts for nothing instead of failing the panel.
+    const selected = new Map((await rows(engineDb.pool, `${IN_MEMORY}
+      SELECT LOWER(a.name), COUNT(DISTINCT h.id) FROM humans h
+      JOIN JSON_TABLE(IF(JSON_VALID(h.area), h.area, '[]'), '$[*]' COLUMNS (name VARCHAR(255) PATH '$')) a
+      WHERE h.${MEMBER} AND a.name IS NOT NULL AND a.name <> '' GROUP BY 1`)).map((r) => [String(r[0]), num(r[1])]))
+    const fences = (await engineFences.current()).fences
+    const known = new Set(fences.map((f) => f.name))
+    const listed = [
+      ...fences.filter((f, i) => fences.findIndex((o) => o.name === f.name) === i)
+        .map((f) => ({ name: f.displayName, members: selected.get(f.name) ?? 0, known: true })),
+      ...[...selected].filter(([name]) => !known.has(name)).map(([name, count]) => ({ name, members: count, known: false }))
+    ].sort((a, b) => b.members - a.members || a.name.localeCompare(b.name))
+    const [[pending, oldest]] = await rows(db.pool, 'SELECT COUNT(*), MIN(submitted_at) FROM user_geofences WHERE status = \'pending\'') as [Row]
+    return { areas: listed, pendingFences: num(pending), oldestPendingSince: oldest === null ? null : iso(String(oldest)) }
+  }
+
+  async function noise (): Promise<Figures<NoiseInsight>> {
+    const perHour = (config.INSIGHTS_ALERT_LIMIT * 3600) / config.INSIGHTS_ALERT_LIMIT_SECONDS
+    const limit = { alerts: config.INSIGHTS_ALERT_LIMIT, seconds: config.INSIGHTS_ALERT_LIMIT_SECONDS, perHour }
+    const windowHours = alarmEstimates.windowHours
+    const unavailable = { basis: 'unavailable' as const, windowHours, limit, measured: 0, failed: 0, members: [] }
+    if (fastify.scannerDb === null) return unavailable
+    // The likeliest to be loud: members who receive alerts, by alarms of the estimated types in their active profile.
+    const loudest = await rows(engineDb.pool, `${IN_MEMORY}
+      SELECT c.k, SUM(c.n) AS n FROM (
+        ${[...ESTIMATE_TYPES].map((type) => `SELECT ${KEY('id')} AS k, profile_no AS p, COUNT(*) AS n FROM \`${ALARM_TABLES[type]}\` GROUP BY 1, 2`).join(' UNION ALL ')}
+      ) c WHERE (c.k, c.p) IN (SELECT ${KEY('id')}, current_profile_no FROM humans WHERE ${MEMBER} AND enabled = 1 AND admin_disable = 0)
+      GROUP BY c.k ORDER BY n DESC, c.k LIMIT ?`, [config.INSIGHTS_NOISE_MEMBERS])
+    const names = new Map(loudest.length === 0
+      ? []
+      : (await rows(engineDb.pool, `SELECT ${KEY('id')}, id, name FROM humans WHERE ${MEMBER} AND ${KEY('id')} IN (${loudest.map(() => '?').join(', ')})`,
+          loudest.map((r) => r[0]))).map((r) => [String(r[0]), [String(r[1]), String(r[2])]]))
+    const candidates = loudest.flatMap((r) => {
+      const found = names.get(String(r[0]))
+      return found === undefined ? [] : [found]
+    })
+    const measured: NoiseInsight['members'] = []
+    let failed = 0
+    let next = 0
+    const worker = async () => {
+      while (next < candidates.length) {
+        const [userId, name] = candidates[next++] as [string, string]
+        try {
+          const { recent } = await alarmEstimates.memberRecent(String(userId))
+          if (recent === null) { failed++; continue }
+          const recentPerHour = Math.round((recent / windowHours) * 100) / 100
+          measured.push({ userId: String(userId), name: String(name), recentPerHour, overLimit: recentPerHour > perHour })
+        } catch (err) {
+          failed++
+          log.warn({ reason: (err as { code?: string }).code ?? (err as Error).message }, 'insights: a member could not be estimated')
+        }
+      }
+    }
+    await Promise.all(Array.from({ length: NOISE_PARALLEL }, worker))
+    if (measured.length === 0 && failed > 0) return { ...unavailable, failed }
+    measured.sort((a, b) => b.recentPerHour - a.recentPerHour || a.userId.localeCompare(b.userId))
+    return { basis: 'scanner', windowHours, limit, measured: measured.length, failed, members: measured }
+  }
+
+  async function signIns (): Promise<Figures<SignInsInsight>> {
+    const found = await rows(db.pool, 'SELECT method, COUNT(*), COUNT(DISTINCT user_id) FROM sign_ins WHERE at >= ? GROUP BY method ORDER BY 2 DESC, 1',
+      [toSqlTime(clock.now() - METHOD_DAYS * DAY_MS)])
+    return {
+      days: METHOD_DAYS,
+      byMethod: found.map((r) => ({ method: String(r[0]) as SignInsInsight['byMethod'][number]['method'], signIns: num(r[1]), members: num(r[2]) }))
+    }
+  }
+
+  /** Each panel kept once for the whole site; `computedAt` tells the admin how fresh it is. */
+  const kept = <V>(name: string, compute: () => Promise<V>) => {
+    const answer = new KeptAnswer(clock, INSIGHTS_FRESH_MS, compute, (err) => {
+      log.warn({ panel: name, reason: (err as { code?: string }).code ?? (err as Error).message }, 'insights: background refresh failed; the last answer stays')
+    })
+    return async () => {
+      const { value, computedAt } = await answer.get()
+      return { computedAt: new Date(computedAt).toISOString(), ...value }
+    }
+  }
+
+  return {
+    members: kept('members', members),
+    alarms: kept('alarms', alarms),
+    areas: kept('areas', areas),
+    noise: kept('noise', noise),
+    signIns: kept('sign-ins', signIns)
+  }
+}
+
+/** No pin: the engine stores 0, 0 for a member who never set one. */
+const NO_PIN = '(latitude = 0 AND longitude = 0)'
+const NO_AREAS = "COALESCE(JSON_LENGTH(IF(JSON_VALID(area), area, '[]')), 0) = 0"
+
+export type Insights = ReturnType<typeof createInsights>
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    insights: Insights
+  }
+}
+
+/** Community figures for admins: members, alarms, areas, noise and sign-ins, in aggregate. */
+export default decoratorPlugin('insights', createInsights, ['clock', 'config', 'db', 'engine-db', 'engine-fences', 'alarm-estimates', 'master-names'])

@@ -1,0 +1,33 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { TSchema } from '@sinclair/typebox'
+import { errors } from '../../../schemas/common.js'
+import {
+  AlarmsInsightSchema, AreasInsightSchema, MembersInsightSchema, NoiseInsightSchema, SignInsInsightSchema
+} from '../../../schemas/insights.js'
+
+/**
+ * Community insight for admins (`/api/admin/insights/*`): one panel per URL, each answered from the
+ * site-wide copy `insights` keeps (10 minutes, refreshed in the background). Admins only; an
+ * impersonation carries the member's rights, so it is refused too.
+ */
+const insightRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
+  const { auth, insights } = fastify
+
+  const panel = (url: string, summary: string, schema: TSchema, answer: () => Promise<unknown>) => {
+    fastify.get(url, {
+      onRequest: [auth.authenticate, auth.requireAdmin],
+      schema: { tags: ['admin'], summary, response: { 200: schema, ...errors(401, 403, 500, 503) } }
+    }, async (_request, reply) => {
+      reply.header('cache-control', 'no-store')
+      return await answer()
+    })
+  }
+
+  panel('/members', 'Members: how many, signed in lately, paused, blocked, without location; sign-ins per day', MembersInsightSchema, insights.members)
+  panel('/alarms', 'Alarms per type, the most tracked species, raid bosses and quest rewards, members by alarm and profile count', AlarmsInsightSchema, insights.alarms)
+  panel('/areas', 'Members per area, and member fences waiting for review', AreasInsightSchema, insights.areas)
+  panel('/noise', 'Members by the alerts their active profile would have sent lately, against the engine\'s limit', NoiseInsightSchema, insights.noise)
+  panel('/sign-ins', 'Sign-ins by method over the last 30 days', SignInsInsightSchema, insights.signIns)
+}
+
+export default insightRoutes
