@@ -37,7 +37,7 @@ function declaringFile (stack: string): string | undefined {
   return undefined
 }
 
-interface Declared { url: string, file: string }
+interface Declared { url: string, method: string, file: string, onRequest: unknown[] }
 
 tap.test('every route lives in the folder of the URL it serves', async (t) => {
   const declared: Declared[] = []
@@ -50,13 +50,15 @@ tap.test('every route lives in the folder of the URL it serves', async (t) => {
       Error.stackTraceLimit = 100
       const file = declaringFile(new Error('route declared').stack ?? '')
       Error.stackTraceLimit = limit
-      if (file !== undefined) declared.push({ url: route.url, file })
+      const methods = Array.isArray(route.method) ? route.method : [route.method]
+      const onRequest = route.onRequest === undefined ? [] : Array.isArray(route.onRequest) ? route.onRequest : [route.onRequest]
+      if (file !== undefined) for (const method of methods) declared.push({ url: route.url, method, file, onRequest })
       else untraced.add(route.url)
     })
   }
   subscribe('fastify.initialization', onInit)
   t.teardown(() => { unsubscribe('fastify.initialization', onInit) })
-  await build(t)
+  const { app } = await build(t)
 
   // Under /api and /metrics only the OpenAPI document comes from a plugin; outside them are the client's
   // pages and files (plugins/edge/spa.ts). An API route this check could not trace shows up here.
@@ -78,6 +80,15 @@ tap.test('every route lives in the folder of the URL it serves', async (t) => {
   t.ok(atRoot.length > 0, 'the alarm families are traced to routes/index.ts')
   t.same([...new Set(atRoot.map(({ url }) => url).filter((url) => !families.has(`/api/${url.split('/')[2] ?? ''}`)))], [],
     'routes/index.ts serves only /api/<alarm type path>')
+
+  // The admin guard one way: every /api/admin route carries `auth.adminOnly` in its own options, but the
+  // two a member may call (a delegate acting for a webhook, and the member's own webhooks).
+  const MEMBER_ROUTES = new Set(['POST /api/admin/impersonate', 'GET /api/admin/my-webhooks', 'HEAD /api/admin/my-webhooks'])
+  const adminRoutes = declared.filter(({ url }) => url.startsWith('/api/admin/'))
+  t.ok(adminRoutes.length > 40, `the admin routes are seen (${adminRoutes.length})`)
+  const unguarded = adminRoutes.filter(({ url, method, onRequest }) => !MEMBER_ROUTES.has(`${method} ${url}`) &&
+    !(onRequest.includes(app.auth.authenticate) && (onRequest.includes(app.auth.requireAdmin) || onRequest.includes(app.auth.requireAdminUnseen))))
+  t.same(unguarded.map(({ method, url }) => `${method} ${url}`), [], 'every admin route is admin-only by auth.adminOnly')
 })
 
 /**

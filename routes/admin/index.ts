@@ -68,7 +68,7 @@ const impersonationRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   })
 
   fastify.post('/users/impersonate', {
-    onRequest: [auth.authenticate, auth.requireAdmin],
+    ...auth.adminOnly,
     config: { audit: { action: 'impersonation.start' } },
     schema: {
       tags: ['admin'],

@@ -16,7 +16,6 @@ const actorOf = (request: FastifyRequest): Actor => ({ userId: request.user.user
 const quickPickRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   const { auth, quickPicks } = fastify
   const user = { onRequest: auth.authenticate }
-  const admin = { onRequest: [auth.authenticate, auth.requireAdmin] }
   const tags = ['quick-picks']
   const params = Type.Object({ id: QuickPickIdSchema })
 
@@ -31,7 +30,7 @@ const quickPickRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   }, async (request) => quickPicks.one(request.params.id, actorOf(request)))
 
   fastify.post('/', {
-    ...admin,
+    ...auth.adminOnly,
     config: { audit: { action: 'quick-pick.save', target: (request) => (request.body as { id?: string }).id } },
     schema: { tags, summary: 'Create or replace a global pick (admin)', body: QuickPickWriteSchema, response: { 200: QuickPickSchema, ...errors(400, 401, 403) } }
   }, async (request) => quickPicks.saveGlobal(request.body))
@@ -52,7 +51,7 @@ const quickPickRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   }, async (request) => quickPicks.updateOwn(request.params.id, request.body, actorOf(request)))
 
   fastify.delete('/:id', {
-    ...admin,
+    ...auth.adminOnly,
     config: { audit: { action: 'quick-pick.delete' } },
     schema: { tags, summary: 'Delete a pick and every applied state of it (admin)', params, response: { 204: Type.Null(), ...errors(400, 401, 403, 404) } }
   }, async (request, reply) => {
@@ -89,7 +88,7 @@ const quickPickRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   })
 
   fastify.post('/seed', {
-    ...admin,
+    ...auth.adminOnly,
     config: { audit: { action: 'quick-pick.seed' } },
     schema: { tags, summary: 'Replace the global picks with the built-in set (admin)', response: { 204: Type.Null(), ...errors(401, 403) } }
   }, async (request, reply) => {

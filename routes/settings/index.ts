@@ -11,15 +11,14 @@ import { DiscordConfigSchema, TelegramConfigSchema } from '../../schemas/server-
  */
 const settingsRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   const { siteSettings, auth, rateLimits, serverProfile } = fastify
-  const admin = { onRequest: [auth.authenticate, auth.requireAdmin] }
 
   fastify.get('/discord-config', {
-    ...admin,
+    ...auth.adminOnly,
     schema: { tags: ['settings'], summary: 'The chat platform configuration, masked (admin)', response: { 200: DiscordConfigSchema, ...errors(401, 403) } }
   }, async () => serverProfile.chatPlatformCard())
 
   fastify.get('/telegram-config', {
-    ...admin,
+    ...auth.adminOnly,
     schema: { tags: ['settings'], summary: 'The Telegram configuration, masked (admin)', response: { 200: TelegramConfigSchema, ...errors(401, 403) } }
   }, async () => serverProfile.telegramCard())
 
@@ -40,7 +39,7 @@ const settingsRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   })
 
   fastify.put('/:key', {
-    onRequest: [auth.authenticate, auth.requireAdmin],
+    ...auth.adminOnly,
     config: { audit: { action: 'setting.change', target: (request) => (request.params as { key: string }).key } },
     schema: {
       tags: ['settings'],

@@ -26,7 +26,7 @@ const oidcSettingsRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   })
 
   fastify.get('/oidc-config', {
-    onRequest: [auth.authenticate, auth.requireAdmin],
+    ...auth.adminOnly,
     schema: {
       tags: ['settings'],
       summary: 'The server\'s OIDC configuration, read-only, client id and secret masked (admin)',

@@ -8,7 +8,7 @@ const auditRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   const { auth, auditLog } = fastify
 
   fastify.get('/', {
-    onRequest: [auth.authenticate, auth.requireAdmin],
+    ...auth.adminOnly,
     schema: { tags: ['admin'], summary: 'What administrators did', querystring: AuditQuerySchema, response: { 200: AuditPageSchema, ...errors(400, 401, 403) } }
   }, async (request, reply) => {
     const { actor, target, action, from, to, before, limit } = request.query

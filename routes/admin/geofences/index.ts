@@ -10,18 +10,19 @@ import { ApproveSchema, FenceIdParamsSchema, RejectSchema, ReviewedFenceSchema, 
 const adminGeofenceRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   const { auth, userGeofences } = fastify
 
-  fastify.addHook('onRequest', auth.authenticate)
-  fastify.addHook('onRequest', auth.requireAdmin)
 
   fastify.get('/all', {
+    ...auth.adminOnly,
     schema: { tags: ['admin', 'geofences'], response: { 200: Type.Array(ReviewedFenceSchema), ...errors(401, 403) } }
   }, async () => userGeofences.all())
 
   fastify.get('/submissions', {
+    ...auth.adminOnly,
     schema: { tags: ['admin', 'geofences'], response: { 200: Type.Array(ReviewedFenceSchema), ...errors(401, 403) } }
   }, async () => userGeofences.all('pending_review'))
 
   fastify.delete('/:id', {
+    ...auth.adminOnly,
     config: { audit: { action: 'geofence.delete' } },
     schema: { tags: ['admin', 'geofences'], params: FenceIdParamsSchema, response: { 204: Type.Null(), ...errors(401, 403, 404, 500, 502, 503) } }
   }, async (request, reply) => {
@@ -30,6 +31,7 @@ const adminGeofenceRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   })
 
   fastify.post('/submissions/:id/approve', {
+    ...auth.adminOnly,
     config: { audit: { action: 'geofence.approve' } },
     schema: {
       tags: ['admin', 'geofences'],
@@ -40,6 +42,7 @@ const adminGeofenceRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   }, async (request) => userGeofences.approve(request.user.userId, request.params.id, request.body ?? {}))
 
   fastify.post('/submissions/:id/reject', {
+    ...auth.adminOnly,
     config: { audit: { action: 'geofence.reject' } },
     schema: { tags: ['admin', 'geofences'], params: FenceIdParamsSchema, body: RejectSchema, response: { 200: UserFenceSchema, ...errors(400, 401, 403, 404) } }
   }, async (request) => userGeofences.reject(request.user.userId, request.params.id, request.body.reviewNotes.trim()))

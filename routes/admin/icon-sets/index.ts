@@ -7,7 +7,7 @@ const iconSetRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   const { auth, iconSets } = fastify
 
   fastify.post('/check', {
-    onRequest: [auth.authenticate, auth.requireAdmin],
+    ...auth.adminOnly,
     // The server reads an address an admin typed: who asked for which one is worth keeping.
     config: { audit: { action: 'icon-set.check', target: (request) => (request.body as { url?: string }).url } },
     schema: {

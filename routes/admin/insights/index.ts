@@ -15,7 +15,7 @@ const insightRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
 
   const panel = (url: string, summary: string, schema: TSchema, answer: () => Promise<unknown>) => {
     fastify.get(url, {
-      onRequest: [auth.authenticate, auth.requireAdmin],
+      ...auth.adminOnly,
       schema: { tags: ['admin'], summary, response: { 200: schema, ...errors(401, 403, 500, 503) } }
     }, async (_request, reply) => {
       reply.header('cache-control', 'no-store')

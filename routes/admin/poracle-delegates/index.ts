@@ -5,11 +5,10 @@ import { DelegateMapSchema } from '../../../schemas/delegates.js'
 /** The webhook delegates the engine's own configuration names (admin, read-only). */
 const poracleDelegateRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   const { auth, delegates } = fastify
-  const admin = { onRequest: [auth.authenticate, auth.requireAdmin] }
   const tags = ['admin']
 
   fastify.get('/poracle-delegates', {
-    ...admin,
+    ...auth.adminOnly,
     schema: {
       tags,
       summary: 'The webhook delegates configured in the engine (its local.json under DTS_SOURCE_DIR); {} when there are none or the file cannot be used',

@@ -7,7 +7,7 @@ const serverProfileRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   const { auth, serverProfile } = fastify
 
   fastify.get('/server-profile', {
-    onRequest: [auth.authenticate, auth.requireAdmin],
+    ...auth.adminOnly,
     schema: {
       tags: ['admin'],
       querystring: Type.Object({ refresh: Type.Boolean({ default: false }) }, { additionalProperties: false }),

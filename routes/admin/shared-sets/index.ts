@@ -12,17 +12,16 @@ const target = (request: FastifyRequest): string => `shared-set:${(request.param
 /** Moderating shared sets (administrators): every set, take one down or put it back, publish one as quick picks. */
 const adminSharedSetRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   const { auth, sharedSets, publicOrigin } = fastify
-  const admin = { onRequest: [auth.authenticate, auth.requireAdmin] }
   const tags = ['shared-sets']
   const params = SharedSetParamsSchema
 
   fastify.get('/', {
-    ...admin,
+    ...auth.adminOnly,
     schema: { tags, summary: 'Every shared set of the site, newest first (administrators)', response: { 200: Type.Array(AdminSharedSetSchema), ...errors(401, 403) } }
   }, async (request) => sharedSets.all(publicOrigin(request)))
 
   fastify.put('/:token/hidden', {
-    ...admin,
+    ...auth.adminOnly,
     config: { audit: { action: 'shared-set.hide', target } },
     schema: { tags, summary: 'Take a set down (its link and catalogue entry end) or put it back', params, body: HideSchema, response: { 204: Type.Null(), ...errors(400, 401, 403, 404) } }
   }, async (request, reply) => {
@@ -31,7 +30,7 @@ const adminSharedSetRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   })
 
   fastify.post('/:token/promote', {
-    ...admin,
+    ...auth.adminOnly,
     config: { audit: { action: 'shared-set.promote', target } },
     schema: { tags, summary: 'Publish a set as site quick picks, one per alarm type', params, response: { 201: PromotedSchema, ...errors(400, 401, 403, 404) } }
   }, async (request, reply) => {

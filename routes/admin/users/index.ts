@@ -1,6 +1,5 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { errors } from '../../../schemas/common.js'
-import { notFound } from '../../../plugins/edge/errors.js'
 import { AdminExplanationParamsSchema, ExplanationRequestSchema, ExplanationSchema, RecentListSchema, RecentQuerySchema } from '../../../schemas/alarm-explanations.js'
 import {
   AdminUserDetailSchema, DeletedAlarmsSchema, UserIdQuerySchema, UserListQuerySchema, UserOverviewSchema, UserPageSchema, UserUpdateSchema
@@ -13,21 +12,20 @@ import {
  */
 const adminUserRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   const { auth, adminUsers, alarmExplanations } = fastify
-  const admin = { onRequest: [auth.authenticate, auth.requireAdmin] }
   const tags = ['admin']
 
   fastify.get('/users', {
-    ...admin,
+    ...auth.adminOnly,
     schema: { tags, summary: 'Engine users, paged, with search and filters', querystring: UserListQuerySchema, response: { 200: UserPageSchema, ...errors(400, 401, 403) } }
   }, async (request) => adminUsers.list(request.query))
 
   fastify.get('/users/by-id', {
-    ...admin,
+    ...auth.adminOnly,
     schema: { tags, querystring: UserIdQuerySchema, response: { 200: AdminUserDetailSchema, ...errors(400, 401, 403, 404, 500, 501) } }
   }, async (request) => adminUsers.one(request.query.id))
 
   fastify.post('/users/avatars', {
-    ...admin,
+    ...auth.adminOnly,
     config: { changes: false },
     schema: {
       tags,
@@ -38,7 +36,7 @@ const adminUserRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   }, async (request) => adminUsers.avatarsOf(request.body))
 
   fastify.get('/users/overview', {
-    ...admin,
+    ...auth.adminOnly,
     schema: {
       tags,
       summary: 'The user\'s profiles with alarm counts per type, and the areas the user may choose',
@@ -48,7 +46,7 @@ const adminUserRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   }, async (request) => adminUsers.overview(request.query.id))
 
   fastify.patch('/users', {
-    ...admin,
+    ...auth.adminOnly,
     config: { audit: { action: 'user.edit' } },
     schema: {
       tags,
@@ -64,7 +62,7 @@ const adminUserRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
 
   const action = (path: string, summary: string, run: (id: string, adminId: string) => Promise<void>) => {
     fastify.put(path, {
-      ...admin,
+      ...auth.adminOnly,
       config: { audit: { action: `user.${path.slice('/users/'.length)}` } },
       schema: { tags, summary, querystring: UserIdQuerySchema, response: { 200: AdminUserDetailSchema, ...errors(400, 401, 403, 404, 500, 501) } }
     }, async (request) => {
@@ -79,13 +77,13 @@ const adminUserRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   action('/users/resume', 'Resume the user\'s alerts', (id) => adminUsers.setPaused(id, false))
 
   fastify.delete('/users/alarms', {
-    ...admin,
+    ...auth.adminOnly,
     config: { audit: { action: 'user.delete-alarms' } },
     schema: { tags, summary: 'Delete every alarm of the user (all types and profiles)', querystring: UserIdQuerySchema, response: { 200: DeletedAlarmsSchema, ...errors(400, 401, 403, 404, 409, 500) } }
   }, async (request) => ({ deleted: await adminUsers.deleteAlarms(request.query.id) }))
 
   fastify.delete('/users', {
-    ...admin,
+    ...auth.adminOnly,
     config: { audit: { action: 'user.delete' } },
     schema: { tags, summary: 'Delete the user and everything of theirs, atomically', querystring: UserIdQuerySchema, response: { 204: Type.Null(), ...errors(400, 401, 403, 404, 409, 500) } }
   }, async (request, reply) => {
@@ -98,7 +96,7 @@ const adminUserRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   // "Why didn't this member get that alert?" To anyone but an admin, another member's explanations do not
   // exist: 404, as for a member the engine does not know.
   fastify.post('/users/:id/alarm-explanations', {
-    onRequest: [auth.authenticate, async (request) => { if (!request.user.isAdmin) throw notFound('User not found.') }],
+    ...auth.adminOnlyUnseen,
     config: { rateLimit: alarmExplanations.rateLimit, audit: { action: 'alarm-explanations.ask' } },
     schema: {
       tags: [...tags, 'alarm-explanations'],
@@ -111,7 +109,7 @@ const adminUserRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
 
   // The member's recent list, as they see it; its event ids explain only through the route above.
   fastify.get('/users/:id/alarm-explanations/recent', {
-    onRequest: [auth.authenticate, async (request) => { if (!request.user.isAdmin) throw notFound('User not found.') }],
+    ...auth.adminOnlyUnseen,
     config: { rateLimit: alarmExplanations.recentRateLimit, audit: { action: 'alarm-explanations.recent' } },
     schema: {
       tags: [...tags, 'alarm-explanations'],

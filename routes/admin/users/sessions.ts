@@ -12,7 +12,7 @@ const adminSessionRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   const { refreshSessions, sessionEnds, auth } = fastify
 
   fastify.delete('/', {
-    onRequest: [auth.authenticate, auth.requireAdmin],
+    ...auth.adminOnly,
     config: { audit: { action: 'sessions.end' } },
     schema: {
       tags: ['admin'],

@@ -6,11 +6,10 @@ import { WebhookWithDelegatesSchema } from '../../../schemas/delegates.js'
 /** Webhook targets (admin): the list with their delegates, and creating one through the engine. */
 const webhookRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   const { auth, adminUsers, delegates } = fastify
-  const admin = { onRequest: [auth.authenticate, auth.requireAdmin] }
   const tags = ['admin']
 
   fastify.get('/webhooks', {
-    ...admin,
+    ...auth.adminOnly,
     schema: {
       tags,
       summary: 'Every webhook target with the people granted to manage it (names from the engine, null for a vanished account)',
@@ -22,7 +21,7 @@ const webhookRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   })
 
   fastify.post('/webhooks', {
-    ...admin,
+    ...auth.adminOnly,
     config: { audit: { action: 'webhook.create', target: (request) => (request.body as { name?: string }).name } },
     schema: {
       tags,
