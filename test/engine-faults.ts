@@ -155,7 +155,10 @@ export const NO_PEER = new Set([
   'GET /api/spawning-now/pokemon', 'GET /api/spawning-now/raid-bosses', 'GET /api/spawning-now/quest-rewards',
   'GET /api/shared-sets/mine', 'DELETE /api/shared-sets/{token}', 'GET /api/shared-sets', 'GET /api/admin/shared-sets',
   'PUT /api/admin/shared-sets/{token}/hidden', 'POST /api/admin/shared-sets/{token}/promote',
-  'GET /api/admin/insights/members', 'GET /api/admin/insights/sign-ins'
+  'GET /api/admin/insights/members', 'GET /api/admin/insights/sign-ins',
+  'GET /api/push/key', 'POST /api/push/subscriptions', 'GET /api/push/subscriptions', 'GET /api/push/subscriptions/{id}', 'PATCH /api/push/subscriptions/{id}',
+  'DELETE /api/push/subscriptions/{id}', 'POST /api/push/subscriptions/{id}/test', 'GET /api/push/delivery', 'PUT /api/push/delivery',
+  'POST /api/push/validation/{token}', 'POST /api/scanner-webhook/{token}'
 ])
 
 /** Routes whose peer is not the engine: each has its own fault test below. */
