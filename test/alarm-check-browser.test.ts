@@ -26,10 +26,10 @@ async function browserTests (): Promise<void> {
   const { app } = env.testApp
   env.testApp.engine.set({ fences: [{ name: 'Centre', path: [[51, 7], [51, 7.2], [51.2, 7.2], [51.2, 7]] }] })
   const now = Math.floor(Date.now() / 1000)
-  // A Magikarp of 82 % (the member's alarm wants 90) and a Dratini of 82 % (no alarm of theirs) in the centre.
-  for (const [id, species, seen] of [['m1', 129, now - 300], ['d1', 147, now - 200]] as const) {
+  // A Magikarp of 82 % (the member's alarm wants 90) and a Squirtle of 82 % (no alarm of theirs) in the centre.
+  for (const [id, lat, species, seen] of [['m1', 51.1, 129, now - 300], ['s1', 51.12, 7, now - 200]] as const) {
     await scanner.query(`INSERT INTO pokemon (id, lat, lon, pokemon_id, form, atk_iv, def_iv, sta_iv, iv, cp, level, gender, first_seen_timestamp, expire_timestamp, expire_timestamp_verified, updated)
-      VALUES (?, 51.1, 7.1, ?, 0, 15, 15, 7, 82.22, 500, 20, 1, ?, ?, 1, ?)`, [id, species, seen, seen + 1800, seen])
+      VALUES (?, ?, 7.1, ?, 0, 15, 15, 7, 82.22, 500, 20, 1, ?, ?, 1, ?)`, [id, lat, species, seen, seen + 1800, seen])
   }
   const screenshots = process.env.SCREENSHOTS === '1' ? fileURLToPath(new URL('../docs/screenshots/', import.meta.url)) : undefined
   const focusedId = async (page: Page): Promise<string> => await page.evaluate(() => document.activeElement?.id ?? '')
@@ -40,10 +40,10 @@ async function browserTests (): Promise<void> {
       const headers = bearer(app, { userId: id })
       await seedHuman(env.testApp, user)
       const magikarp = await app.inject({ method: 'POST', url: '/api/monsters', headers, payload: { pokemon_id: 129, min_iv: 90 } })
-      t.equal(magikarp.statusCode, 201, magikarp.body)
+      t.equal(magikarp.statusCode, 201, 'a Magikarp alarm, IV ≥ 90')
       const uid = (magikarp.json() as { uid: number }).uid
       const pikachu = await app.inject({ method: 'POST', url: '/api/monsters', headers, payload: { pokemon_id: 25, min_iv: 0 } })
-      t.equal(pikachu.statusCode, 201, pikachu.body)
+      t.equal(pikachu.statusCode, 201, 'a Pikachu alarm')
 
       const page = await env.signIn(t, { ...user, seeded: true }, `/alarms/monsters?edit=${uid}`, viewport)
       const dialog = page.getByRole('dialog')
@@ -78,7 +78,7 @@ async function browserTests (): Promise<void> {
       await page.goto('/why')
       const list = page.locator('.explain-list')
       await list.getByRole('button', { name: /Magikarp 82.22%/ }).click()
-      await page.getByRole('link', { name: 'Open this alarm' }).click()
+      await page.locator('.explain-alarm', { hasText: 'IV was 82.22%' }).getByRole('link', { name: 'Open this alarm' }).click()
       await page.waitForURL(/edit=\d+&field=min_iv/)
       await page.getByRole('dialog').waitFor()
       await page.waitForFunction(() => document.activeElement?.id === 'field-pokemon-min_iv')
@@ -89,19 +89,19 @@ async function browserTests (): Promise<void> {
       await page.waitForFunction(() => document.activeElement?.id === 'field-pokemon-min_cp')
       t.equal(await page.locator('details.more[open] #field-pokemon-min_cp').count(), 1, 'the advanced section is open at CP')
 
-      // "Add an alarm for this" on the Dratini: the species and the IV floor come with it.
+      // "Add an alarm for this" on the Squirtle: the species and the IV floor come with it.
       await page.goto('/why')
-      await page.locator('.explain-list').getByRole('button', { name: /Dratini 82.22%/ }).click()
+      await page.locator('.explain-list').getByRole('button', { name: /Squirtle 82.22%/ }).click()
       await page.getByRole('link', { name: 'Add an alarm for this' }).click()
-      await page.waitForURL(/add=new&pokemon_id=147&form=0&min_iv=82/)
+      await page.waitForURL(/add=new&pokemon_id=7&form=0&min_iv=82/)
       const adding = page.getByRole('dialog')
       await adding.getByRole('button', { name: /Create 1/ }).waitFor()
       t.equal(await page.locator('#field-pokemon-min_iv').inputValue(), '82', 'the IV floor at the event\'s IV')
       t.same(await axeViolations(page), [], 'axe-clean: the prefilled editor')
       await adding.getByRole('button', { name: /Create 1/ }).click()
-      await adding.getByRole('button', { name: 'Done' }).click()
+      await page.getByText('1 alarm created.').waitFor()
       const rows = await env.rows('monsters', id)
-      t.ok(rows.some((r) => r.pokemon_id === 147 && r.min_iv === 82), 'a Dratini alarm from 82 %')
+      t.ok(rows.some((r) => r.pokemon_id === 7 && r.min_iv === 82), 'a Squirtle alarm from 82 %')
     })
   }
 }
