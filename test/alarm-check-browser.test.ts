@@ -78,6 +78,21 @@ async function browserTests (): Promise<void> {
       await check.getByText(/Point: 51\.1, 7\.1/).waitFor()
       t.pass('a point on the map, by keyboard: the map\'s centre')
 
+      // A raid: the boss of the alarm, then an egg.
+      const mewtwo = await app.inject({ method: 'POST', url: '/api/raids', headers, payload: { pokemon_id: 150 } })
+      t.equal(mewtwo.statusCode, 201, 'a Mewtwo raid alarm')
+      await page.goto(`/alarms/raids?edit=${(mewtwo.json() as { uid: number }).uid}`)
+      await page.getByRole('dialog').getByRole('button', { name: 'Check this alarm' }).click()
+      const raid = page.getByRole('dialog').locator('.alarm-check')
+      t.equal(await raid.getByLabel('Boss', { exact: true }).inputValue(), '150-0', 'the boss defaults to the alarm\'s')
+      await raid.getByText(/Point: 51\.1, 7\.1/).waitFor()
+      await raid.getByRole('button', { name: 'Check', exact: true }).click()
+      await raid.getByText('This alarm would alert you.').waitFor()
+      await raid.getByLabel('Boss', { exact: true }).selectOption('0-0')
+      await raid.getByRole('button', { name: 'Check', exact: true }).click()
+      await raid.getByText(/^This alarm would not alert you: /).waitFor()
+      t.pass('a Mewtwo raid: yes; an egg: no')
+
       // From "Why no alert?": the Magikarp alarm opens at its IV, focused.
       await page.goto('/why')
       const list = page.locator('.explain-list')
