@@ -8,7 +8,8 @@ import { golbatDatabase } from './fakes/golbat-db.js'
 
 /**
  * The editor's "Check this alarm" in a real browser, at 360 px and on a desktop: a described Magikarp that
- * meets the alarm (yes) and one whose IV falls short (no, the IV in words), the other alarms' sentences;
+ * meets the alarm (yes) and one whose IV falls short (no, the IV in words), the other alarms' sentences, a
+ * point of the map by keyboard, a raid alarm's boss (yes) and an egg (no);
  * "Why no alert?" opening the editor at the failed filter with focus there (and at a field of a closed
  * section); "Add an alarm for this" prefilled from the event; axe-clean. `SCREENSHOTS=1` saves the check
  * to docs/screenshots/.
