@@ -12,3 +12,7 @@ export const recent = async (type: RecentEventType, cursor: string | undefined, 
 /** One listed event against every alarm of every profile; `timeZone` reads the profiles' active hours. */
 export const explain = async (eventId: string, timeZone: string, userId?: string): Promise<Explanation> =>
   await api(base(userId), { method: 'POST', json: { eventId, timeZone } })
+
+/** An event the member describes (the editor's "Check this alarm"): the scanner's message, as the engine would get it. */
+export const explainEvent = async (event: { type: 'pokemon' | 'raid', message: Record<string, unknown> }, timeZone: string): Promise<Explanation> =>
+  await api('/api/alarm-explanations', { method: 'POST', json: { event, timeZone } })

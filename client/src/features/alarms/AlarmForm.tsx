@@ -8,6 +8,7 @@ import { loadEngineConfig } from '../../pickers/game-data'
 import { useGymPickerAvailable } from '../../pickers/useGameData'
 import { describeAlarm, describeParts, type Vocabulary } from './describe'
 import { loadAlarmDefaults, rememberSection, sectionOpen } from './editor-data'
+import { AlarmCheck, CHECKABLE } from './AlarmCheck'
 import { FieldInput } from './FieldInput'
 import { formFields, initialValues, serverErrors, toBody, validate, type Alarm, type FieldErrors, type FormValues } from './form-model'
 import { parseKey, selectionKey } from './selection-key'
@@ -66,6 +67,10 @@ interface Props {
    * own defaults are not filled in, since the body is not theirs.
    */
   onSubmitBody?: ((body: Record<string, unknown>) => Promise<void>) | undefined
+  /** A field to open the editor at, focused (the filter "Why no alert?" found stopped the alarm). */
+  focusField?: string | undefined
+  /** A new alarm's values from an event ("Add an alarm for this"): the species, an IV floor… */
+  prefill?: FormValues | undefined
 }
 
 /** The values of a list a quick pick holds for a field that takes one: the form shows the last, the grid all. */
@@ -93,7 +98,7 @@ function Section ({ name, title, fallback, force, children }: { name: string, ti
  * refused. Checked before sending; the server's field errors land at their fields; an edit sends only
  * what changed, so fields the form does not show are kept.
  */
-export function AlarmForm ({ type, alarm, vocabulary, mine = [], onDone, onCancel, onSubmitBody }: Props) {
+export function AlarmForm ({ type, alarm, vocabulary, mine = [], onDone, onCancel, onSubmitBody, focusField, prefill }: Props) {
   const { t, i18n } = useTranslation()
   const headingId = useId()
   const creating = alarm === undefined
@@ -105,8 +110,9 @@ export function AlarmForm ({ type, alarm, vocabulary, mine = [], onDone, onCance
   const [original, setOriginal] = useState<FormValues>(() => initialValues(type, alarm === undefined
     ? undefined
     : Object.fromEntries(Object.entries(alarm).map(([name, value]) => [name, name !== 'override_areas' && Array.isArray(value) ? value.at(-1) : value])) as Alarm))
-  const [values, setValues] = useState<FormValues>(original)
+  const [values, setValues] = useState<FormValues>(() => ({ ...original, ...prefill }))
   const [selection, setSelection] = useState<string[]>(() => {
+    if (alarm === undefined && prefill?.pokemon_id !== undefined && MANY.has(type.type)) return [selectionKey(Number(prefill.pokemon_id), Number(prefill.form ?? 0))]
     if (alarm === undefined || !MANY.has(type.type)) return []
     const ids = listed(alarm.pokemon_id)
     return ids.length > 0 ? ids.map((id) => selectionKey(Number(id), Number(alarm.form ?? 0))) : [selectionKey(Number(alarm.pokemon_id ?? 0), Number(alarm.form ?? 0))]
@@ -205,6 +211,17 @@ export function AlarmForm ({ type, alarm, vocabulary, mine = [], onDone, onCance
       : chosen.length > 1 ? pickNames(chosen) : parts.subject
     return [subject, ...parts.filters, parts.scope].join(', ')
   })()
+
+  // Opened at a field: once the dialog has taken focus, the field takes it (its section is held open below).
+  useEffect(() => {
+    if (focusField === undefined) return
+    const frame = requestAnimationFrame(() => {
+      const target = formRef.current?.querySelector<HTMLElement>(`#field-${type.type}-${focusField}, #scope-${type.type}-${focusField}`)
+      target?.scrollIntoView({ block: 'center' })
+      target?.focus()
+    })
+    return () => { cancelAnimationFrame(frame) }
+  }, [focusField, type.type])
 
   const focusFirstError = (found: FieldErrors): void => {
     requestAnimationFrame(() => {
@@ -350,6 +367,7 @@ export function AlarmForm ({ type, alarm, vocabulary, mine = [], onDone, onCance
       high={byName.get(r.high) as FieldDescriptor}
       values={values}
       set={set}
+      idPrefix={`field-${type.type}`}
       error={errors[r.low] ?? errors[r.high]}
       {...(r.section === 'pvp' && config !== null ? { max: config.pvpFilterMaxRank } : {})}
     />
@@ -359,6 +377,11 @@ export function AlarmForm ({ type, alarm, vocabulary, mine = [], onDone, onCance
   const allowEverything = config?.everythingFlagPermissions !== 'deny'
   const count = MANY.has(type.type) ? selection.length : picking !== null ? chosen.length : 1
   const hasError = (list: FieldDescriptor[]) => list.some((f) => errors[f.name] !== undefined)
+  /** The section holding the field the editor was opened at, held open. */
+  const focusSection = focusField === undefined
+    ? null
+    : type.ranges.find((r) => r.low === focusField || r.high === focusField)?.section ??
+      (more.some((f) => f.name === focusField) ? 'advanced' : pvp.some((f) => f.name === focusField) ? 'pvp' : delivery.some((f) => f.name === focusField) || focusField === 'distance' ? 'delivery' : null)
 
   return (
     <section className='alarm-form' aria-labelledby={headingId}>
@@ -394,13 +417,13 @@ export function AlarmForm ({ type, alarm, vocabulary, mine = [], onDone, onCance
         {primary.map(field)}
         {ranges('primary')}
         {(more.length > 0 || type.ranges.some((r) => r.section === 'advanced')) && (
-          <Section name='advanced' title={t('editor.advanced')} fallback={false} force={hasError(more)}>
+          <Section name='advanced' title={t('editor.advanced')} fallback={false} force={hasError(more) || focusSection === 'advanced'}>
             {ranges('advanced')}
             {more.map(field)}
           </Section>
         )}
         {pvp.length > 0 && (
-          <Section name='pvp' title={t('editor.pvp')} fallback={false} force={hasError(pvp)}>
+          <Section name='pvp' title={t('editor.pvp')} fallback={false} force={hasError(pvp) || focusSection === 'pvp'}>
             <div className='field'>
               <label className='label' htmlFor={`pvp-league-${type.type}`}>{t('alarms.fields.pvp_ranking_league')}</label>
               <select id={`pvp-league-${type.type}`} className='select' value={String(league)} onChange={(e) => { set({ pvp_ranking_league: e.target.value }) }}>
@@ -421,7 +444,7 @@ export function AlarmForm ({ type, alarm, vocabulary, mine = [], onDone, onCance
             )}
           </Section>
         )}
-        <Section name='delivery' title={t('fields.delivery')} fallback={false} force={hasError(delivery) || errors.distance !== undefined}>
+        <Section name='delivery' title={t('fields.delivery')} fallback={false} force={hasError(delivery) || errors.distance !== undefined || focusSection === 'delivery'}>
           <ScopeField type={type} values={values} errors={errors} set={set} />
           {delivery.map(field)}
           {type.testAlert && <TemplatePreview type={type.type} alarm={estimateBody ?? toBody(type, values)} template={values.template ?? ''} />}
@@ -446,6 +469,7 @@ export function AlarmForm ({ type, alarm, vocabulary, mine = [], onDone, onCance
           <button type='button' className='button' onClick={onCancel}>{t('alarms.cancel')}</button>
         </div>
       </form>
+      {!several && alarm !== undefined && CHECKABLE.has(type.type) && <AlarmCheck type={type} alarm={alarm} vocabulary={vocabulary} />}
     </section>
   )
 }

@@ -95,6 +95,15 @@ function AlarmList ({ type }: { type: AlarmTypeDescriptor }) {
   const list = useMemo(() => alarms.status === 'ready' ? alarms.data : [], [alarms])
   // `?edit=<uid>` ("why didn't I get…?": open the alarm that did not match) opens that alarm's editor once the list is in.
   const editUid = params.get('edit')
+  // `&field=min_iv` (the filter that stopped it) opens the editor at that field, focused.
+  const focusField = params.get('field') ?? undefined
+  // A new alarm from an event ("Add an alarm for this"): `?add=new&pokemon_id=129&min_iv=82`, only the type's fields.
+  const prefill = useMemo(() => {
+    if (params.get('add') !== 'new') return undefined
+    const names = new Set(type.fields.map((f) => f.name))
+    const given = [...params.entries()].filter(([name, value]) => names.has(name) && /^-?\d{1,6}$/.test(value))
+    return given.length === 0 ? undefined : Object.fromEntries(given)
+  }, [params, type])
   useEffect(() => {
     if (editUid === null || alarms.status !== 'ready') return
     const found = alarms.data.find((a) => String(a.uid) === editUid)
@@ -203,7 +212,7 @@ function AlarmList ({ type }: { type: AlarmTypeDescriptor }) {
 
   const closeForm = (): void => {
     setEditing(null)
-    if (params.has('add') || params.has('edit')) setParams({}, { replace: true })
+    if (params.size > 0) setParams({}, { replace: true })
     requestAnimationFrame(() => { addButton.current?.focus() })
   }
 
@@ -292,7 +301,7 @@ function AlarmList ({ type }: { type: AlarmTypeDescriptor }) {
         title={editing === 'new' ? t('alarms.addTitle', { type: typeName }) : t('alarms.editTitle')}
         onClose={closeForm}
       >
-        {editing !== null && <AlarmForm type={type} alarm={editing === 'new' ? undefined : editing} vocabulary={vocabulary} mine={list} onCancel={closeForm} onDone={finished} />}
+        {editing !== null && <AlarmForm type={type} alarm={editing === 'new' ? undefined : editing} vocabulary={vocabulary} mine={list} onCancel={closeForm} onDone={finished} {...(editing === 'new' ? { prefill } : { focusField })} />}
       </Dialog>
       <Dialog open={bulkEditing} variant='sheet' title={t('bulk.title', { count: chosen.length })} onClose={() => { setBulkEditing(false) }}>
         {bulkEditing && <BulkEdit type={type} uids={chosen} onCancel={() => { setBulkEditing(false) }} onDone={bulkDone} />}

@@ -15,6 +15,8 @@ interface Props {
   /** A tighter top than the field allows (the engine's worst PvP rank). */
   max?: number
   error?: string | undefined
+  /** The number fields' ids are this and the field's name (`field-pokemon-min_iv`): an editor opens at one. */
+  idPrefix?: string
 }
 
 /** The IV pair keeps -1 ("also pokemon without IVs") as a switch, not as a point on the slider. */
@@ -33,7 +35,7 @@ export function isAnyRange (range: RangeDescriptor, low: FieldDescriptor, high: 
  * fields, the span and step from the server. A full span reads "any"; typed values are put in order
  * when the field is left, and an emptied field falls back to its end of the span.
  */
-export function RangeField ({ range, low, high, values, set, max, error }: Props) {
+export function RangeField ({ range, low, high, values, set, max, error, idPrefix }: Props) {
   const { t } = useTranslation()
   const id = useId()
   const top = Math.min(max ?? range.max, range.max)
@@ -89,6 +91,7 @@ export function RangeField ({ range, low, high, values, set, max, error }: Props
           <label key={end} className='range-input'>
             <span className='small'>{t(end === 'low' ? 'fields.min' : 'fields.max')}</span>
             <input
+              {...(idPrefix !== undefined && { id: `${idPrefix}-${end === 'low' ? range.low : range.high}` })}
               className='input'
               inputMode='numeric'
               aria-label={t(end === 'low' ? 'fields.rangeLow' : 'fields.rangeHigh', { label })}

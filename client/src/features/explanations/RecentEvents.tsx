@@ -10,12 +10,12 @@ import { gruntName, loadRaidLevels, monsterName, type Grunt, type Monster, type 
 import { useGrunts, useMonsters } from '../../pickers/useGameData'
 import { useSession } from '../../shell/session-context'
 import { describeAlarm, type Vocabulary } from '../alarms/describe'
+import { alarmSentence, failedField, reason } from '../../explain/sentences'
 import { GameIcon, type IconRequest } from '../icons'
+import '../../explain/sentences.css'
 import './explanations.css'
 
 type Event = RecentList['events'][number]
-type Failure = Explanation['member'][number]
-type AlarmAnswer = Explanation['alarms'][number]
 
 const TYPES: RecentEventType[] = ['pokemon', 'raid', 'quest', 'invasion', 'lure']
 /** The alarm type whose name and page an event type shares. */
@@ -65,27 +65,21 @@ function eventIcon (e: Event): IconRequest {
   }
 }
 
-/** One filter that stopped an alarm, in words; the engine's own field name when no sentence knows it. */
-function reason (f: Failure, v: { t: TFunction, monsters: Monster[] | null, number: (n: number, o?: Intl.NumberFormatOptions) => string }): string {
-  const { t } = v
-  const got = f.got
-  const n = typeof got === 'number' ? got : null
-  switch (f.filter) {
-    case 'min_iv': case 'max_iv':
-      return n === null || n < 0 ? t('explanations.reasons.notEncountered') : t('explanations.reasons.iv', { iv: v.number(n, { style: 'unit', unit: 'percent', maximumFractionDigits: 2 }) })
-    case 'min_cp': case 'max_cp': return t('explanations.reasons.cp', { cp: n ?? 0 })
-    case 'min_level': case 'max_level': return t('explanations.reasons.level', { level: n ?? 0 })
-    case 'pokemon_id': return n !== null && n > 0 ? t('explanations.reasons.pokemon', { name: monsterName(v.monsters, n) }) : t('explanations.reasons.egg')
-    case 'egg': return t('explanations.reasons.hatched')
-    case 'min_time': return t('explanations.reasons.time', { time: v.number(Math.max(0, n ?? 0) / 60, { style: 'unit', unit: 'minute', maximumFractionDigits: 0 }) })
-    case 'distance': return n === null ? t('explanations.reasons.noLocation') : t('explanations.reasons.distance', { distance: v.number(n, { style: 'unit', unit: 'meter' }) })
-    case 'area': return Array.isArray(got) && got.length > 0 ? t('explanations.reasons.area', { areas: got.join(', ') }) : t('explanations.reasons.noArea')
-    case 'blocked_alerts': return t('explanations.reasons.blocked')
-    case 'enabled': return t('explanations.reasons.paused')
-    case 'admin_disable': return t('explanations.reasons.disabled')
-    case 'location': return t('explanations.reasons.noLocation')
-    default: return t('explanations.reasons.other', { filter: f.filter })
+/** The editor of one alarm, at the field that stopped it when the editor has it: `?edit=<uid>&field=min_iv`. */
+const openQuery = (uid: number, field: string | null): string => new URLSearchParams({ edit: String(uid), ...(field === null ? {} : { field }) }).toString()
+
+/** A new alarm that would have caught the event, as the editor's query: `?add=new&pokemon_id=…&min_iv=…`. */
+function prefillQuery (e: Event): string {
+  const fields: Record<string, number> = {}
+  if (e.type === 'pokemon') {
+    Object.assign(fields, { pokemon_id: e.pokemonId, form: e.form })
+    if (e.iv !== null && e.iv !== undefined) fields.min_iv = Math.floor(e.iv)
+  } else if (e.type === 'raid') {
+    Object.assign(fields, e.pokemonId > 0 ? { pokemon_id: e.pokemonId, form: e.form } : { pokemon_id: 9000, level: e.raidLevel ?? 1 })
+  } else if (e.type === 'lure' && e.lureId !== undefined) {
+    fields.lure_id = e.lureId
   }
+  return new URLSearchParams({ add: 'new', ...Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, String(v)])) }).toString()
 }
 
 /**
@@ -248,28 +242,20 @@ function Answer ({ event, name, userId, vocabulary, types, ownProfileNo }: Omit<
         {answer.alarms.map((a) => {
           const type = typeOf(a.type)
           const described = type === undefined ? `#${a.uid}` : describeAlarm(type, { ...a.alarm, uid: a.uid }, vocabulary)
-          const onlyProfile = !a.matches && a.failed.every((f) => f.filter === 'profile_no')
           const editable = ownProfileNo !== null && type !== undefined && a.profileNo === ownProfileNo
           return (
             <li key={`${a.type}-${a.uid}`} className={a.matches ? 'explain-alarm explain-yes' : 'explain-alarm'}>
-              <span>{sentence(t, a, described, onlyProfile, profileName(a.profileNo), vocabulary)}</span>
+              <span>{alarmSentence(a, described, profileName(a.profileNo), vocabulary)}</span>
               {editable && type !== undefined && (
-                <Link className='explain-action' to={`/alarms/${pagePath(type)}?edit=${a.uid}`}>{t('explanations.openAlarm')}</Link>
+                <Link className='explain-action' to={`/alarms/${pagePath(type)}?${openQuery(a.uid, failedField(a, new Set(type.fields.map((f) => f.name))))}`}>{t('explanations.openAlarm')}</Link>
               )}
             </li>
           )
         })}
       </ul>
       {!answer.alerted && ownProfileNo !== null && typeForNew !== undefined && (
-        <div><Link className='button' to={`/alarms/${pagePath(typeForNew)}?add=new`}>{t('explanations.addAlarm')}</Link></div>
+        <div><Link className='button' to={`/alarms/${pagePath(typeForNew)}?${prefillQuery(event)}`}>{t('explanations.addAlarm')}</Link></div>
       )}
     </div>
   )
-}
-
-function sentence (t: TFunction, a: AlarmAnswer, described: string, onlyProfile: boolean, profile: string, vocabulary: Vocabulary): string {
-  if (a.matches) return t('explanations.yes', { alarm: described })
-  if (onlyProfile) return t('explanations.otherProfile', { alarm: described, profile })
-  const reasons = a.failed.filter((f) => f.filter !== 'profile_no').map((f) => reason(f, vocabulary))
-  return t('explanations.no', { alarm: described, reasons: [...new Set(reasons)].join('; ') })
 }
