@@ -39,7 +39,7 @@ const OPEN_TO_USERS = new Set(['GET /api/admin/my-webhooks', 'POST /api/admin/im
  * Admin paths that answer a non-admin as if nothing were there: asking why another member got no alert
  * is "not found" to a member, as any other member's data is (docs/explanations.md).
  */
-const NOT_FOUND_TO_USERS = new Set(['POST /api/admin/users/{id}/alarm-explanations'])
+const NOT_FOUND_TO_USERS = new Set(['POST /api/admin/users/{id}/alarm-explanations', 'GET /api/admin/users/{id}/alarm-explanations/recent'])
 
 t.test('every /api/admin route in the OpenAPI document answers 401 without a token and 403 (or 404) to a non-admin', async (t) => {
   const s = await setup(t)

@@ -10,7 +10,6 @@ import { ApproveSchema, FenceIdParamsSchema, RejectSchema, ReviewedFenceSchema, 
 const adminGeofenceRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   const { auth, userGeofences } = fastify
 
-
   fastify.get('/all', {
     ...auth.adminOnly,
     schema: { tags: ['admin', 'geofences'], response: { 200: Type.Array(ReviewedFenceSchema), ...errors(401, 403) } }
