@@ -7,7 +7,8 @@ import { buildPickerHarness } from './fixtures/picker-harness/build.js'
 /**
  * The pokemon grid's search forgiving a member's spelling, in Chromium at 360 px and on a desktop, against
  * the whole service and the picker harness page: a misspelt name still finds the pokemon with the letters
- * found marked, and a form is found by its name whether or not "All forms" is on.
+ * found marked, a form is found by its name whether or not "All forms" is on, and the filters in force
+ * are chips that remove one filter each. With SCREENSHOT_DIR set, the grid is saved there at both sizes.
  */
 
 const missing = browserMissing()
@@ -57,8 +58,27 @@ async function searchTests (): Promise<void> {
       await search(page).fill('armored')
       t.same(await shownNames(page), ['Mewtwo (Armored)'], 'and with it off')
 
+      // Filters in force stay in sight as chips with the panel closed, and each goes on its own.
+      await search(page).fill('')
+      await allForms.check()
+      const filters = page.getByRole('button', { name: /^Filters/ })
+      await filters.click()
+      await page.getByRole('checkbox', { name: 'Water' }).check()
+      await page.getByRole('checkbox', { name: 'Gen 1' }).check()
+      await filters.click()
+      const chips = page.getByRole('list', { name: 'Filters in force' })
+      t.same(await chips.getByRole('listitem').allTextContents(), ['Gen 1✕', 'Water✕'], 'both filters shown as chips')
+      t.same(await shownNames(page), ['Magikarp', 'Squirtle'])
+      await chips.getByRole('button', { name: 'Remove the filter Water' }).click()
+      t.same(await chips.getByRole('listitem').allTextContents(), ['Gen 1✕'], 'one chip removed')
+      t.ok((await shownNames(page)).includes('Pikachu'), 'the type filter is gone from the grid')
+      await filters.click()
+      t.notOk(await page.getByRole('checkbox', { name: 'Water' }).isChecked(), 'and from the panel')
+      await filters.click()
+
       await search(page).fill('pikchu')
-      t.same(await axeViolations(page), [], 'axe-core finds nothing with marks in the grid')
+      t.same(await axeViolations(page), [], 'axe-core finds nothing with marks in the grid and a filter chip')
+      if (process.env.SCREENSHOT_DIR !== undefined) await page.screenshot({ path: `${process.env.SCREENSHOT_DIR}/picker-search-${size}.png`, fullPage: true })
     })
   }
 }

@@ -6,6 +6,7 @@ import { whenIdle } from '../../shell/idle'
 import { IconImage, iconUrl, useIconSets, type IconCategory, type IconSet } from '../icons'
 import type { Tile } from './catalogue'
 import { activeFacetCount, facetMatcher, noFacets, type Facets } from './facets'
+import { ActiveFacets } from './ActiveFacets'
 import { FacetPanel } from './FacetPanel'
 import { compileSearch, matchedLetters } from './search'
 import { SelectedStrip } from './SelectedStrip'
@@ -220,6 +221,7 @@ export function PokemonGridPicker ({ selected, onChange, allowEverything = false
           {activeFacetCount(facets) > 0 ? t('picker.filtersActive', { count: activeFacetCount(facets) }) : text.filters}
         </button>
       </div>
+      {catalogue !== null && <ActiveFacets catalogue={catalogue} facets={facets} seenNowLabel={seen === null ? null : t(`picker.facets.seenNow.${seenNow}`)} onChange={setFacets} />}
       <p id={hintId} className='small muted'>{text.searchHint}</p>
       <div id={facetsId} hidden={!filtersOpen}>
         {/* Drawn only while open: dozens of labelled facets the first render of the grid need not pay for. */}
