@@ -91,7 +91,7 @@ export function MapView ({ label, onReady, version, onTilesUnavailable, fit }: M
       {map !== null && (
         <div className='map-tools'>
           {fit !== undefined && <button type='button' className='button' onClick={() => { fit.to(map) }}>{fit.label}</button>}
-          <button type='button' className='button' aria-pressed={expanded} onClick={() => { setExpanded(!expanded) }}>{t('mapTools.fullscreen')}</button>
+          <button type='button' className='button' aria-pressed={expanded} onClick={() => { setExpanded(!expanded) }}>{t('placesAndSearch.fullscreen')}</button>
         </div>
       )}
       {loaded.status === 'failed' && <p className='notice notice-error' role='alert'>{loaded.message}</p>}

@@ -81,7 +81,7 @@ function useOptimisticAreas (initial: string[]): {
       wanted.current = lastSaved.current
       setSelected(lastSaved.current)
       setConfirmed(null)
-      setFailure(t('mapTools.rolledBack', { reason: err instanceof ApiError ? err.message : t('status.failed') }))
+      setFailure(t('placesAndSearch.rolledBack', { reason: err instanceof ApiError ? err.message : t('status.failed') }))
     } finally {
       writing.current = false
       setSaving(false)
@@ -165,7 +165,7 @@ function AreaPicker ({ fences, selected: initial }: Loaded) {
     <>
       {fences.length === 0
         ? <p className='notice'>{t('maps.noAreas')}</p>
-        : <MapView label={t('maps.areasMap')} onReady={draw} version={selected.join('|')} fit={{ label: t('mapTools.fitAreas'), to: (map) => { fitTo(map, polygons.current) } }} />}
+        : <MapView label={t('maps.areasMap')} onReady={draw} version={selected.join('|')} fit={{ label: t('placesAndSearch.fitAreas'), to: (map) => { fitTo(map, polygons.current) } }} />}
       <div role='status' aria-live='polite'>
         {saving && <p className='muted'>{t('status.saving')}</p>}
         {confirmed !== null && !saving && (
@@ -186,10 +186,10 @@ function AreaPicker ({ fences, selected: initial }: Loaded) {
           const shownTicked = group.shown.filter((f) => selected.includes(f.name.toLowerCase())).length
           return (
             <fieldset key={group.name} className='area-group field'>
-              <legend>{label} <span className='muted area-count'>{t('mapTools.groupCount', { count: ticked, total: group.all.length })}</span></legend>
+              <legend>{label} <span className='muted area-count'>{t('placesAndSearch.groupCount', { count: ticked, total: group.all.length })}</span></legend>
               <div className='row area-group-actions'>
-                <button type='button' className='button' disabled={shownTicked === group.shown.length} aria-label={t('mapTools.selectAllIn', { group: label })} onClick={() => { setGroup(group.shown, true) }}>{t('mapTools.selectAll')}</button>
-                <button type='button' className='button' disabled={shownTicked === 0} aria-label={t('mapTools.selectNoneIn', { group: label })} onClick={() => { setGroup(group.shown, false) }}>{t('mapTools.selectNone')}</button>
+                <button type='button' className='button' disabled={shownTicked === group.shown.length} aria-label={t('placesAndSearch.selectAllIn', { group: label })} onClick={() => { setGroup(group.shown, true) }}>{t('placesAndSearch.selectAll')}</button>
+                <button type='button' className='button' disabled={shownTicked === 0} aria-label={t('placesAndSearch.selectNoneIn', { group: label })} onClick={() => { setGroup(group.shown, false) }}>{t('placesAndSearch.selectNone')}</button>
               </div>
               <div className='check-list check-columns'>
                 {group.shown.map((fence) => (

@@ -88,7 +88,7 @@ function Pin ({ location, distances }: { location: LocationAnswer, distances: nu
       const centre: L.LatLngExpression = [pin.latitude, pin.longitude]
       for (const metres of distances) layers.push(L.circle(centre, { radius: metres, color: '#1d4ed8', weight: 1, fillOpacity: 0.04, interactive: false }).addTo(map))
       // The move buttons below are the keyboard's way to move it, so the marker itself takes no focus.
-      const marker = L.marker(centre, { icon: pinIcon, draggable: true, keyboard: false, title: t('mapTools.pin') }).addTo(map)
+      const marker = L.marker(centre, { icon: pinIcon, draggable: true, keyboard: false, title: t('placesAndSearch.pin') }).addTo(map)
       marker.on('dragend', () => {
         const to = marker.getLatLng()
         save({ latitude: rounded(to.lat), longitude: rounded(to.lng) })
@@ -121,24 +121,24 @@ function Pin ({ location, distances }: { location: LocationAnswer, distances: nu
   }
 
   const steps: Array<{ key: string, dx: number, dy: number }> = [
-    { key: 'mapTools.nudgeNorth', dx: 0, dy: NUDGE_METRES },
-    { key: 'mapTools.nudgeWest', dx: -NUDGE_METRES, dy: 0 },
-    { key: 'mapTools.nudgeEast', dx: NUDGE_METRES, dy: 0 },
-    { key: 'mapTools.nudgeSouth', dx: 0, dy: -NUDGE_METRES }
+    { key: 'placesAndSearch.nudgeNorth', dx: 0, dy: NUDGE_METRES },
+    { key: 'placesAndSearch.nudgeWest', dx: -NUDGE_METRES, dy: 0 },
+    { key: 'placesAndSearch.nudgeEast', dx: NUDGE_METRES, dy: 0 },
+    { key: 'placesAndSearch.nudgeSouth', dx: 0, dy: -NUDGE_METRES }
   ]
 
   return (
     <>
       {location.geocoder && <AddressSearch onPick={moveTo} disabled={busy} />}
-      <p className='muted'>{t('mapTools.dragHint')}</p>
-      <MapView label={t('maps.locationMap')} onReady={draw} version={`${pin === null ? '' : `${pin.latitude},${pin.longitude}`}#${redraws}`} fit={pin === null ? undefined : { label: t('mapTools.showPin'), to: (map) => { map.setView([pin.latitude, pin.longitude], Math.max(map.getZoom(), 14)) } }} />
+      <p className='muted'>{t('placesAndSearch.dragHint')}</p>
+      <MapView label={t('maps.locationMap')} onReady={draw} version={`${pin === null ? '' : `${pin.latitude},${pin.longitude}`}#${redraws}`} fit={pin === null ? undefined : { label: t('placesAndSearch.showPin'), to: (map) => { map.setView([pin.latitude, pin.longitude], Math.max(map.getZoom(), 14)) } }} />
       <div className='row'>
         <DevicePositionButton onPosition={moveTo} onFailed={() => { setError(t(location.geocoder ? 'maps.positionFailedSearch' : 'maps.positionFailed')) }} disabled={busy} />
-        <button type='button' className='button' disabled={busy || previous === null} onClick={() => { if (previous !== null) undo(previous) }}>{t('mapTools.undoMove')}</button>
+        <button type='button' className='button' disabled={busy || previous === null} onClick={() => { if (previous !== null) undo(previous) }}>{t('placesAndSearch.undoMove')}</button>
       </div>
       {pin !== null && (
         <fieldset className='field pin-nudge'>
-          <legend>{t('mapTools.nudge')}</legend>
+          <legend>{t('placesAndSearch.nudge')}</legend>
           <div className='row'>
             {steps.map((step) => (
               <button key={step.key} type='button' className='button' disabled={busy} onClick={() => { save(nudged(pin, step.dx, step.dy)) }}>{t(step.key)}</button>
@@ -153,7 +153,7 @@ function Pin ({ location, distances }: { location: LocationAnswer, distances: nu
         <dt>{t('maps.distances')}</dt>
         <dd>{distances.length === 0 ? t('maps.noDistances') : distances.map((m) => format.number(m / 1000, { style: 'unit', unit: 'kilometer', maximumFractionDigits: 2 })).join(', ')}</dd>
       </dl>
-      <div role='status' aria-live='polite'>{notice !== null && !busy && <p className='notice'>{t(notice === 'saved' ? 'maps.locationSaved' : 'mapTools.moveUndone')}</p>}</div>
+      <div role='status' aria-live='polite'>{notice !== null && !busy && <p className='notice'>{t(notice === 'saved' ? 'maps.locationSaved' : 'placesAndSearch.moveUndone')}</p>}</div>
       <div role='alert'>{error !== null && <p className='notice notice-error'>{error}</p>}</div>
     </>
   )

@@ -34,11 +34,11 @@ export function ActiveFacets ({ catalogue, facets, seenNowLabel, onChange }: Pro
     ...(facets.seenNow && seenNowLabel !== null ? [{ key: 'seen', name: seenNowLabel, without: () => ({ ...facets, seenNow: false }) }] : [])
   ]
   return (
-    <ul className='chip-list active-facets' aria-label={t('mapTools.activeFilters')}>
+    <ul className='chip-list active-facets' aria-label={t('placesAndSearch.activeFilters')}>
       {active.map((facet) => (
         <li key={facet.key} className='chip'>
           <span aria-hidden='true'>{facet.name}</span>
-          <button type='button' className='chip-remove' aria-label={t('mapTools.removeFilter', { name: facet.name })} onClick={() => { onChange(facet.without()) }}>✕</button>
+          <button type='button' className='chip-remove' aria-label={t('placesAndSearch.removeFilter', { name: facet.name })} onClick={() => { onChange(facet.without()) }}>✕</button>
         </li>
       ))}
     </ul>
