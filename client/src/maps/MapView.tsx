@@ -27,6 +27,8 @@ export interface MapViewProps {
   version?: unknown
   /** Told once when the tiles cannot be loaded, so the page can lean on its lists. */
   onTilesUnavailable?: () => void
+  /** A button that brings the page's shapes back into view, named for what it shows. */
+  fit?: { label: string, to: (map: L.Map) => void } | undefined
 }
 
 /**
@@ -34,11 +36,12 @@ export interface MapViewProps {
  * every page that shows one also lists what it shows, so a map without tiles (or without sight) loses
  * nothing but the picture.
  */
-export function MapView ({ label, onReady, version, onTilesUnavailable }: MapViewProps) {
+export function MapView ({ label, onReady, version, onTilesUnavailable, fit }: MapViewProps) {
   const { t } = useTranslation()
   const container = useRef<HTMLDivElement>(null)
   const [map, setMap] = useState<L.Map | null>(null)
   const [tilesDown, setTilesDown] = useState(false)
+  const [expanded, setExpanded] = useState(false)
   const [loaded] = useLoad(mapSettings)
   const settings = loaded.status === 'ready' ? loaded.data : null
   // The map is made once; the parent's callbacks are read when they fire, whichever render made them.
@@ -74,9 +77,23 @@ export function MapView ({ label, onReady, version, onTilesUnavailable }: MapVie
     return callbacks.current.onReady(map)
   }, [map, version])
 
+  // Escape leaves the full-screen map, as it leaves a dialog.
+  useEffect(() => {
+    if (!expanded) return
+    const leave = (event: KeyboardEvent): void => { if (event.key === 'Escape') setExpanded(false) }
+    document.addEventListener('keydown', leave)
+    return () => { document.removeEventListener('keydown', leave) }
+  }, [expanded])
+
   return (
-    <div className='map-frame'>
+    <div className={expanded ? 'map-frame map-frame-full' : 'map-frame'}>
       <div ref={container} className='map' role='region' aria-label={label} />
+      {map !== null && (
+        <div className='map-tools'>
+          {fit !== undefined && <button type='button' className='button' onClick={() => { fit.to(map) }}>{fit.label}</button>}
+          <button type='button' className='button' aria-pressed={expanded} onClick={() => { setExpanded(!expanded) }}>{t('placesAndSearch.fullscreen')}</button>
+        </div>
+      )}
       {loaded.status === 'failed' && <p className='notice notice-error' role='alert'>{loaded.message}</p>}
       {tilesDown && <p className='notice notice-warning' role='status'>{t('maps.tilesUnavailable')}</p>}
     </div>

@@ -1,13 +1,14 @@
 import { elementScroll, useVirtualizer, type Virtualizer } from '@tanstack/react-virtual'
-import { memo, useCallback, useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react'
+import { memo, useCallback, useEffect, useId, useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import { withoutFirstWrite } from '../../components/virtual-scroll'
 import { whenIdle } from '../../shell/idle'
 import { IconImage, iconUrl, useIconSets, type IconCategory, type IconSet } from '../icons'
 import type { Tile } from './catalogue'
 import { activeFacetCount, facetMatcher, noFacets, type Facets } from './facets'
+import { ActiveFacets } from './ActiveFacets'
 import { FacetPanel } from './FacetPanel'
-import { compileSearch } from './search'
+import { compileSearch, matchedLetters } from './search'
 import { SelectedStrip } from './SelectedStrip'
 import { useSeenNow, type SeenNowSource } from './seen-now'
 import { usePokemonCatalogue } from './usePokemonCatalogue'
@@ -78,16 +79,31 @@ function observeSize (instance: Virtualizer<HTMLDivElement, Element>, report: (r
 /** The grid's scroll writer: its first write, to the top where a new grid is, would only force a layout. */
 const scrollGrid = withoutFirstWrite<HTMLDivElement>(elementScroll)
 
-interface TileProps { tile: Tile, index: number, on: boolean, sets: Map<IconCategory, IconSet> | undefined, onToggle: (key: string) => void }
+interface TileProps { tile: Tile, index: number, on: boolean, sets: Map<IconCategory, IconSet> | undefined, onToggle: (key: string) => void, query: string }
+
+/** A name with the letters the search found marked. */
+function Highlighted ({ text, query }: { text: string, query: string }) {
+  const ranges = query === '' ? [] : matchedLetters(text, query)
+  if (ranges.length === 0) return <>{text}</>
+  const parts: ReactNode[] = []
+  let at = 0
+  for (const [start, end] of ranges) {
+    if (start > at) parts.push(text.slice(at, start))
+    parts.push(<mark key={start}>{text.slice(start, end)}</mark>)
+    at = end
+  }
+  if (at < text.length) parts.push(text.slice(at))
+  return <>{parts}</>
+}
 
 /** One tile; memoised, so scrolling draws only the rows coming into view and a tap only the tiles it changes. */
-const GridTile = memo(function GridTile ({ tile, index, on, sets, onToggle }: TileProps) {
+const GridTile = memo(function GridTile ({ tile, index, on, sets, onToggle, query }: TileProps) {
   return (
     <button type='button' className='tile' aria-pressed={on} data-index={index} data-key={tile.key} onClick={() => { onToggle(tile.key) }}>
       <span className='tile-check' aria-hidden='true'>{on ? '✓' : ''}</span>
       <IconImage src={iconUrl(sets, { kind: 'pokemon', id: tile.id, form: tile.form })} label={tileLabel(tile)} size={48} />
-      <span className='tile-name' aria-hidden='true'>{tile.name}</span>
-      <span className='tile-sub' aria-hidden='true'>{tile.formName !== '' ? tile.formName : `#${tile.id}`}</span>
+      <span className='tile-name' aria-hidden='true'><Highlighted text={tile.name} query={query} /></span>
+      <span className='tile-sub' aria-hidden='true'>{tile.formName !== '' ? <Highlighted text={tile.formName} query={query} /> : `#${tile.id}`}</span>
     </button>
   )
 })
@@ -140,7 +156,12 @@ export function PokemonGridPicker ({ selected, onChange, allowEverything = false
     // Nothing to narrow (the grid as it opens): the catalogue's own list, not a copy made tile by tile.
     if (search === null && activeFacetCount(facets) === 0) return tiles
     const facet = facetMatcher(facets, selectionFilter ?? new Set(), seen)
-    return tiles.filter((tile) => facet(tile) && (search === null || search(tile)))
+    const found = tiles.filter((tile) => facet(tile) && (search === null || search(tile)))
+    if (!allForms || search === null) return found
+    // "All forms" shows species, but a search for a form ("alola") still finds the forms themselves,
+    // after the species, unless their species is already found.
+    const species = new Set(found.map((tile) => tile.id))
+    return [...found, ...catalogue.forms.filter((tile) => tile.formName !== '' && !species.has(tile.id) && facet(tile) && search(tile))]
   }, [catalogue, allForms, query, facets, selectionFilter, seen])
 
   const nameOf = useCallback((key: string): string => {
@@ -200,6 +221,7 @@ export function PokemonGridPicker ({ selected, onChange, allowEverything = false
           {activeFacetCount(facets) > 0 ? t('picker.filtersActive', { count: activeFacetCount(facets) }) : text.filters}
         </button>
       </div>
+      {catalogue !== null && <ActiveFacets catalogue={catalogue} facets={facets} seenNowLabel={seen === null ? null : t(`picker.facets.seenNow.${seenNow}`)} onChange={setFacets} />}
       <p id={hintId} className='small muted'>{text.searchHint}</p>
       <div id={facetsId} hidden={!filtersOpen}>
         {/* Drawn only while open: dozens of labelled facets the first render of the grid need not pay for. */}
@@ -218,18 +240,18 @@ export function PokemonGridPicker ({ selected, onChange, allowEverything = false
       {failed && <p className='field-error'>{t('picker.unavailable')}</p>}
       {catalogue === null && !failed && <p className='muted' aria-busy='true'>{t('picker.loading')}</p>}
       {catalogue !== null && visible.length === 0 && <p className='muted'>{t('picker.noMatch')}</p>}
-      <TileGrid tiles={visible} selected={selectedSet} sets={sets} onToggle={onTileToggle} />
+      <TileGrid tiles={visible} selected={selectedSet} sets={sets} onToggle={onTileToggle} query={query} />
     </div>
   )
 }
 
-interface TileGridProps { tiles: Tile[], selected: Set<string>, sets: Map<IconCategory, IconSet> | undefined, onToggle: (key: string) => void }
+interface TileGridProps { tiles: Tile[], selected: Set<string>, sets: Map<IconCategory, IconSet> | undefined, onToggle: (key: string) => void, query: string }
 
 /**
  * The scrolled window over the tiles, only the rows near the screen in the page. A component of its own:
  * scrolling draws the rows coming into view, not the search, the chips and the buttons above them.
  */
-const TileGrid = memo(function TileGrid ({ tiles, selected, sets, onToggle }: TileGridProps) {
+const TileGrid = memo(function TileGrid ({ tiles, selected, sets, onToggle, query }: TileGridProps) {
   // Columns follow the grid's width (a phone, a tablet, a desktop dialog).
   const scrollRef = useRef<HTMLDivElement>(null)
   const [columns, setColumns] = useState(3)
@@ -276,7 +298,7 @@ const TileGrid = memo(function TileGrid ({ tiles, selected, sets, onToggle }: Ti
         {virtualizer.getVirtualItems().map((row) => (
           <div key={row.key} className='grid-picker-row' style={{ transform: `translateY(${row.start}px)`, gridTemplateColumns: `repeat(${columns}, minmax(0, 1fr))` }}>
             {tiles.slice(row.index * columns, row.index * columns + columns).map((tile, i) => (
-              <GridTile key={tile.key} tile={tile} index={row.index * columns + i} on={selected.has(tile.key)} sets={sets} onToggle={onToggle} />
+              <GridTile key={tile.key} tile={tile} index={row.index * columns + i} on={selected.has(tile.key)} sets={sets} onToggle={onToggle} query={query} />
             ))}
           </div>
         ))}
