@@ -136,7 +136,14 @@ const MEMBERS: Member[] = [
       ['egg', { level: 1 }],
       ['quest', { reward_type: 7, reward: 0, distance: 2500 }],
       ['invasion', { grunt_type: 'water', gender: 2 }],
-      ['lure', { lure_id: 502 }]
+      ['lure', { lure_id: 502 }],
+      ['pokemon', { pokemon_id: 16, max_cp: 500 }],
+      ['pokemon', { pokemon_id: 0, max_level: 10, min_iv: 50 }],
+      ['raid', { pokemon_id: 144, move: 1 }],
+      ['egg', { level: 90, team: 2 }],
+      ['quest', { reward_type: 2, reward: 2, amount: 3 }],
+      ['quest', { reward_type: 3, reward: 1500, distance: 800 }],
+      ['invasion', { grunt_type: 'mixed', gender: 2 }]
     ]
   },
   { id: 'cmp-nowhere', area: [], place: [0, 0], alarms: [['pokemon', { pokemon_id: 0 }], ['pokemon', { pokemon_id: 0, distance: 500 }], ['raid', { level: 5 }]] }
@@ -158,7 +165,7 @@ async function seed (db: Connection): Promise<number> {
   }
   let rows = 0
   for (const m of MEMBERS) {
-    await insertHuman(db, { id: m.id, area: m.area, latitude: m.place[0], longitude: m.place[1], enabled: m.enabled, adminDisable: m.adminDisable, currentProfileNo: m.currentProfileNo ?? 1, profileName: m.currentProfileNo === undefined ? 'Default' : null })
+    await insertHuman(db, { id: m.id, area: m.area, latitude: m.place[0], longitude: m.place[1], enabled: m.enabled !== false, adminDisable: m.adminDisable === true, currentProfileNo: m.currentProfileNo ?? 1, profileName: m.currentProfileNo === undefined ? 'Default' : null })
     if (m.blocked !== undefined) await db.query('UPDATE humans SET blocked_alerts = ? WHERE id = ?', [JSON.stringify(m.blocked), m.id])
     if (m.currentProfileNo !== undefined) await insertProfile(db, { id: m.id, profileNo: m.currentProfileNo, name: 'Work', area: m.area, latitude: m.place[0], longitude: m.place[1] })
     for (const p of m.profiles ?? []) await insertProfile(db, { id: m.id, profileNo: p.profileNo, name: p.name, area: p.area, latitude: p.place[0], longitude: p.place[1] })
@@ -249,7 +256,7 @@ function generate (count: number, runId: string, nowS: number): ScannerEvent[] {
         { type: 2, info: { item_id: pick([1, 2, 701]), amount: pick([1, 3, 5]) } },
         { type: 7, info: { pokemon_id: pick([25, 133, 1]), form_id: 0, shiny: false } }
       ])
-      webhook = { type: 'quest', message: { pokestop_id: ref, pokestop_name: `Stop ${ref}`, ...where, type: 4, target: 3, template: 'challenge', conditions: [], rewards: [reward], updated: nowS } }
+      webhook = { type: 'quest', message: { pokestop_id: ref, pokestop_name: `Stop ${ref}`, ...where, type: 4, target: 3, title: 'quest_catch_pokemon_plural', template: 'challenge_catch_easy', conditions: [], rewards: [reward], updated: nowS } }
     } else if (kind === 'invasion') {
       webhook = { type: 'invasion', message: { pokestop_id: ref, name: `Stop ${ref}`, ...where, incident_expire_timestamp: nowS + 1500, incident_grunt_type: pick([4, 5, 18, 19, 38, 39, 6]), display_type: 1, incident_display_type: 1 } }
     } else {
@@ -352,21 +359,22 @@ async function main (): Promise<void> {
   }
   await app.close()
 
-  const perKind = new Map<string, { sent: number, agree: number, disagree: number, unanswered: number }>()
+  const perKind = new Map<string, { sent: number, alerted: number, agree: number, disagree: number, unanswered: number }>()
   const disagreements: string[] = []
   for (const e of events) {
-    const k = perKind.get(e.kind) ?? { sent: 0, agree: 0, disagree: 0, unanswered: 0 }
+    const k = perKind.get(e.kind) ?? { sent: 0, alerted: 0, agree: 0, disagree: 0, unanswered: 0 }
     perKind.set(e.kind, k)
     k.sent++
     const ours = service.get(e.ref) as { n: number, per: string[] }
     const theirs = engine.get(e.ref)
     if (theirs === undefined) { k.unanswered++; disagreements.push(`${e.kind} ${e.ref}: engine logged no "humans cared" line; service ${ours.n} [${ours.per.join('; ')}]\n    ${JSON.stringify(e.webhook.message)}`); continue }
+    if (theirs > 0) k.alerted++
     if (theirs === ours.n) { k.agree++; continue }
     k.disagree++
     disagreements.push(`${e.kind} ${e.ref}: engine ${theirs}, service ${ours.n} [${ours.per.join('; ')}]\n    ${JSON.stringify(e.webhook.message)}`)
   }
   console.log(`${MEMBERS.length} members, ${alarmRows} alarm rows seeded into ${ENGINE_DB}; ${events.length} events sent to ${args.engine}`)
-  for (const [kind, k] of perKind) console.log(`  ${kind.padEnd(9)} sent ${k.sent}  agree ${k.agree}  disagree ${k.disagree}  no engine line ${k.unanswered}`)
+  for (const [kind, k] of perKind) console.log(`  ${kind.padEnd(9)} sent ${k.sent} (engine N > 0: ${k.alerted})  agree ${k.agree}  disagree ${k.disagree}  no engine line ${k.unanswered}`)
   const total = [...perKind.values()].reduce((s, k) => ({ agree: s.agree + k.agree, other: s.other + k.disagree + k.unanswered }), { agree: 0, other: 0 })
   console.log(`agreements ${total.agree}, disagreements ${total.other}`)
   for (const d of disagreements) console.log(`  ${d}`)
