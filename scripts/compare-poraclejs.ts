@@ -2,21 +2,23 @@
  * A local check, never run in CI: does the service's matcher (lib/alarm-match.ts, lib/alarm-explain.ts,
  * behind POST /api/alarm-explanations) count the same alerts as a real PoracleJS?
  *
- * Needs a PoracleJS set up by hand outside the repository (alarm-engine.md §4), its console log written to
- * a file, and a database of its own (it deletes and re-creates its own `cmp-*` members).
- * It seeds members (enabled, paused, admin-disabled, a blocked kind, a second active profile) and alarms of
- * five types straight into the engine's tables, starts the service in process pointed at that engine and
- * database, sends each generated scanner event to the engine (POST /, one unique id each), then asks the
- * service for every member's explanation of the same event. The engine's "… and N humans cared." line
+ * Needs a PoracleJS set up by hand outside the repository (docs/explanations.md), its console log written
+ * to a file, and a database of its own (it deletes and re-creates its own `cmp-*` members).
+ * It seeds members (enabled, paused, admin-disabled, blocked kinds, a second active profile) and alarms of
+ * six kinds straight into the engine's tables, starts the service in process pointed at that engine and
+ * database, asks the service (the admin route, audited in a service database `<database>_service`) for
+ * every member's explanation of each generated scanner event, then sends the same events to the engine
+ * (POST /, one unique id each). The engine's "… and N humans cared." line
  * counts, among enabled members in their current profile, the matching `monsters` rows of a pokemon but
  * the matching members of every other kind (its raid, egg, quest, invasion and lure controllers keep one
  * row per member); the service's figure counts the same from the alarms its explanations say match in
  * the active profile of the members it says are alerted.
  *
  *   npm run compare:poraclejs -- --engine http://127.0.0.1:3031 --secret <apiSecret> \
- *     --database <engine database> --log <engine console log> [--events 400] [--seed 1]
+ *     --database <engine database> --log <engine console log> [--events 450] [--seed 1]
  *
- * Prints the events sent per type, the agreements and each disagreement with both answers.
+ * Prints the events sent per type, the agreements and each disagreement with both answers; exits 1 on
+ * any disagreement.
  */
 import { parseArgs } from 'node:util'
 import { randomBytes } from 'node:crypto'
@@ -32,7 +34,7 @@ const { values: args } = parseArgs({
     secret: { type: 'string', default: '' },
     database: { type: 'string' },
     log: { type: 'string' },
-    events: { type: 'string', default: '400' },
+    events: { type: 'string', default: '450' },
     seed: { type: 'string', default: '1' },
     'db-host': { type: 'string', default: '127.0.0.1' },
     'db-port': { type: 'string', default: '3306' },
