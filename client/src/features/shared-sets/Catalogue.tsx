@@ -34,6 +34,7 @@ export default function Catalogue () {
     <div className='page'>
       <h1>{t('sharedSets.catalogue')}</h1>
       <p className='muted'>{t('sharedSets.catalogueIntro')}</p>
+      <p><Link to='/shared/mine'>{t('sharedSets.nav')}</Link></p>
       <div className='row'>
         <div className='field'>
           <label className='label' htmlFor={`${id}-type`}>{t('sharedSets.filterType')}</label>

@@ -2,6 +2,7 @@ import { useId, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { sharedSets } from '../../api'
 import { useSubmit } from '../../forms/useSubmit'
+import { Link } from 'react-router'
 import { LinkActions } from './LinkActions'
 
 /** What is shared: a selection of alarms (any types), or one whole profile. */
@@ -29,7 +30,7 @@ export function ShareForm ({ what, close }: { what: ShareWhat, close: () => void
       <div className='stack'>
         <p role='status'>{t('sharedSets.made')}</p>
         <LinkActions url={link.url} title={link.title} />
-        <p className='help'>{t('sharedSets.madeHelp')}</p>
+        <p className='help'>{t('sharedSets.madeHelp')} <Link to='/shared/mine'>{t('sharedSets.nav')}</Link></p>
         <div className='form-actions'>
           <button type='button' className='button' onClick={close}>{t('sharedSets.close')}</button>
         </div>
