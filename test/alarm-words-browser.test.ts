@@ -65,9 +65,10 @@ async function browserTests (): Promise<void> {
     const editor = page.getByRole('dialog')
     await editor.waitFor()
     await editor.getByText('More filters').click()
-    // The section's fields are drawn once it is open: wait for the size slider, then read the pair's words.
-    await editor.locator('[role="slider"][aria-valuetext="XS"]').waitFor()
-    t.equal(await editor.locator('.range-state', { hasText: 'XXS – XS' }).count(), 1, 'the pair\'s state line')
+    // The section's fields are drawn once it is open: the pair's words are waited for, then counted.
+    const state = editor.locator('.range-state', { hasText: 'XXS – XS' })
+    await state.first().waitFor({ timeout: 10_000 })
+    t.equal(await state.count(), 1, 'the pair\'s state line')
     t.equal(await editor.locator('[role="slider"][aria-valuetext="XS"]').count(), 1, 'the upper thumb\'s value text')
   })
 
