@@ -11,8 +11,8 @@
  *   npm run bench:admin            (MariaDB on 127.0.0.1:3306, root without password)
  */
 import { performance } from 'node:perf_hooks'
-import mariadb, { type Pool } from 'mariadb'
-import { BENCH_DB, benchDatabases, benchEnv, createEngineDatabase, dropDatabases } from './setup.js'
+import type { Pool } from 'mariadb'
+import { benchDatabases, startBenchSite } from './setup.js'
 import { ALARM_TABLES, ALARM_DEFAULTS, PROFILE_TABLES, insertHuman, type EngineAlarmType } from '../test/fakes/engine-db.js'
 
 const HUMANS = 100_000
@@ -68,15 +68,9 @@ async function seedAlarmOwner (pool: Pool, userId: string): Promise<void> {
 }
 
 async function main (): Promise<void> {
-  const { startAlarmEngineFake } = await import('../test/fakes/alarm-engine.js')
-  const { buildApp } = await import('../app.js')
-  const { loadConfig } = await import('../plugins/data/config.js')
-  await createEngineDatabase(DATABASES.engine)
-  const pool = mariadb.createPool({ ...BENCH_DB, database: DATABASES.engine, bigIntAsNumber: true, insertIdAsNumber: true, connectionLimit: 2 })
-  const fake = await startAlarmEngineFake({ database: DATABASES.engine, secret: SECRET, mode: 'ng' })
-  const app = await buildApp({ config: loadConfig({ ...benchEnv(DATABASES, fake.url, SECRET), LOG_LEVEL: 'warn' }), logger: { level: 'warn', stream: { write: () => {} } } })
+  const site = await startBenchSite(DATABASES, SECRET)
+  const { app, pool } = site
   try {
-    await app.ready()
     const seeding = performance.now()
     await seedHumans(pool)
     await insertHuman(pool, { id: ADMIN, name: 'Admin' })
@@ -154,10 +148,7 @@ async function main (): Promise<void> {
     console.log(`through the service             median ${ms(percentile(purgeTimes, 0.5))}  max ${ms(purgeTimes.at(-1) as number)}`)
     console.log(`ratio (service / SQL)           ${(percentile(purgeTimes, 0.5) / percentile(rawTimes, 0.5)).toFixed(2)}`)
   } finally {
-    await app.close()
-    await fake.close()
-    await pool.end()
-    await dropDatabases(DATABASES.service, DATABASES.engine)
+    await site.close()
   }
 }
 

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto'
-import mariadb, { type Connection } from 'mariadb'
+import mariadb, { type Connection, type Pool } from 'mariadb'
+import type { FastifyInstance } from 'fastify'
 import { createEngineSchema } from '../test/fakes/engine-db.js'
 
 /** Every benchmark talks to the local MariaDB as root, like the tests. */
@@ -52,5 +53,41 @@ export async function fillEngineDatabase (database: string, fill: (connection: C
     await fill(connection)
   } finally {
     await connection.end()
+  }
+}
+
+/** A whole site for a benchmark: the engine database, the engine fake and the app, quiet below warnings. */
+export interface BenchSite {
+  app: FastifyInstance
+  fake: Awaited<ReturnType<typeof import('../test/fakes/alarm-engine.js').startAlarmEngineFake>>
+  /** Two connections to the engine database, for seeding. */
+  pool: Pool
+  close: () => Promise<void>
+}
+
+/**
+ * Creates the engine database, starts the engine fake (NG) and the app against both; `close` stops all
+ * three and drops the databases. The app and fake are imported here so a benchmark's own module
+ * loads before them.
+ */
+export async function startBenchSite (databases: { service: string, engine: string }, engineSecret: string): Promise<BenchSite> {
+  const { startAlarmEngineFake } = await import('../test/fakes/alarm-engine.js')
+  const { buildApp } = await import('../app.js')
+  const { loadConfig } = await import('../plugins/data/config.js')
+  await createEngineDatabase(databases.engine)
+  const pool = mariadb.createPool({ ...BENCH_DB, database: databases.engine, bigIntAsNumber: true, insertIdAsNumber: true, connectionLimit: 2 })
+  const fake = await startAlarmEngineFake({ database: databases.engine, secret: engineSecret, mode: 'ng' })
+  const app = await buildApp({ config: loadConfig({ ...benchEnv(databases, fake.url, engineSecret), LOG_LEVEL: 'warn' }), logger: { level: 'warn', stream: { write: () => {} } } })
+  await app.ready()
+  return {
+    app,
+    fake,
+    pool,
+    close: async () => {
+      await app.close()
+      await fake.close()
+      await pool.end()
+      await dropDatabases(databases.service, databases.engine)
+    }
   }
 }

@@ -5,8 +5,7 @@
  *
  *   npm run bench:share            (MariaDB on 127.0.0.1:3306, root without password)
  */
-import mariadb from 'mariadb'
-import { BENCH_DB, benchDatabases, benchEnv, createEngineDatabase, dropDatabases } from './setup.js'
+import { benchDatabases, startBenchSite } from './setup.js'
 import { median, spread } from './stats.js'
 
 const SECRET = 'bench-engine-secret'
@@ -26,17 +25,11 @@ const SET: Array<{ type: string, path: string, count: number, row: (i: number) =
 ]
 
 async function main (): Promise<void> {
-  const { startAlarmEngineFake } = await import('../test/fakes/alarm-engine.js')
   const { insertAlarm, insertHuman } = await import('../test/fakes/engine-db.js')
-  const { buildApp } = await import('../app.js')
-  const { loadConfig } = await import('../plugins/data/config.js')
-  await createEngineDatabase(DATABASES.engine)
-  const pool = mariadb.createPool({ ...BENCH_DB, database: DATABASES.engine, bigIntAsNumber: true, insertIdAsNumber: true, connectionLimit: 2 })
-  const fake = await startAlarmEngineFake({ database: DATABASES.engine, secret: SECRET, mode: 'ng' })
-  const app = await buildApp({ config: loadConfig({ ...benchEnv(DATABASES, fake.url, SECRET), LOG_LEVEL: 'warn' }), logger: { level: 'warn', stream: { write: () => {} } } })
+  const site = await startBenchSite(DATABASES, SECRET)
+  const { app, fake, pool } = site
   const bearer = (userId: string) => ({ authorization: `Bearer ${app.auth.mint({ userId, username: userId, type: 'discord:user', isAdmin: false, enabled: true, profileNo: 1 }, 60).token}` })
   try {
-    await app.ready()
     await insertHuman(pool, { id: SHARER, name: 'Sharer' })
     for (const { type, count, row } of SET) {
       for (let i = 0; i < count; i++) await insertAlarm(pool, type as 'pokemon', { id: SHARER, ...row(i) })
@@ -84,10 +77,7 @@ async function main (): Promise<void> {
     console.log(`plain batch create (${SET.length} × POST /batch)     ${median(batchMs).toFixed(0)} ms (${spread(batchMs)})  ${calls(batchCalls, batchWrites)}`)
     console.log(`ratio (copy / batch)                        ${(median(copyMs) / median(batchMs)).toFixed(2)}`)
   } finally {
-    await app.close()
-    await fake.close()
-    await pool.end()
-    await dropDatabases(DATABASES.service, DATABASES.engine)
+    await site.close()
   }
 }
 
