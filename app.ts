@@ -56,6 +56,7 @@ import geofenceFeed from './plugins/domain/geofence-feed.js'
 import areaSelection from './plugins/domain/area-selection.js'
 import alarmWriter from './plugins/domain/alarm-writer.js'
 import testAlerts from './plugins/domain/test-alerts.js'
+import templatePreviews from './plugins/domain/template-previews.js'
 import profiles from './plugins/domain/profiles.js'
 import avatars from './plugins/domain/avatars.js'
 import adminUsers from './plugins/domain/admin-users.js'
@@ -214,6 +215,7 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   await fastify.register(areaSelection)
   await fastify.register(alarmWriter)
   await fastify.register(testAlerts)
+  await fastify.register(templatePreviews)
   await fastify.register(profiles)
   await fastify.register(profileOverview)
   await fastify.register(avatars)

@@ -10,7 +10,7 @@ import { errors } from '../../schemas/common.js'
  * that type's fields.
  */
 const templatePreviewRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
-  const { auth, testAlerts, rateLimits } = fastify
+  const { auth, templatePreviews, rateLimits } = fastify
 
   for (const type of TEMPLATE_PREVIEW_TYPES) {
     fastify.post(`/${type}`, {
@@ -24,7 +24,7 @@ const templatePreviewRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       }
     }, async (request) => {
       const template = request.body.template === undefined ? undefined : String(request.body.template)
-      return await testAlerts.preview(request.user.userId, KIND_OF[type].type, request.body.alarm ?? {}, template)
+      return await templatePreviews.render(request.user.userId, KIND_OF[type].type, request.body.alarm ?? {}, template)
     })
   }
 }

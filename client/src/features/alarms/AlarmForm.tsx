@@ -16,7 +16,7 @@ import { RangeField } from './RangeField'
 import { ScopeField } from './ScopeField'
 import { PokemonGridPicker } from '../picker'
 import { FormEstimate } from '../estimates/FormEstimate'
-import { TemplatePreview } from '../template-preview'
+import { TemplatePreview } from '../template-previews'
 
 /** Fields shown first (besides the primary ranges); the rest of a type's filters wait behind "More filters". */
 const PRIMARY: Record<string, string[]> = {
