@@ -4,7 +4,7 @@ import { mkdirSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import t from 'tap'
 import type { BrowserContext, Page } from 'playwright-core'
-import { DESKTOP, PHONE, axeViolations, browserMissing, launchChromium } from './browser.js'
+import { axeViolations, browserMissing, DESKTOP, launchChromium, noSidewaysScroll, PHONE } from './browser.js'
 import { bearer, build, seedHuman, type Test } from './helper.js'
 import { insertAlarm, insertProfile } from './fakes/engine-db.js'
 
@@ -69,7 +69,6 @@ async function browserTests (): Promise<void> {
     const res = await app.inject({ method: 'PUT', url: `/api/settings/${key}`, headers: asAdmin, payload: { value } })
     if (res.statusCode !== 200) throw new Error(`PUT ${key}: ${res.statusCode} ${res.body}`)
   }
-  const noSidewaysScroll = async (page: Page): Promise<boolean> => await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)
   const openNav = async (page: Page) => {
     const nav = page.getByRole('navigation', { name: 'Main navigation' })
     if (!(await nav.isVisible())) await page.getByRole('button', { name: 'Menu', exact: true }).click()

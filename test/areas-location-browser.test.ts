@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs'
 import { createServer } from 'node:http'
 import t from 'tap'
 import type { Page } from 'playwright-core'
-import { axeViolations, browserMissing, DESKTOP, PHONE, startBrowserApp, type BrowserApp } from './browser.js'
+import { axeViolations, type BrowserApp, browserMissing, DESKTOP, noSidewaysScroll, PHONE, startBrowserApp } from './browser.js'
 import type { Test } from './helper.js'
 import { MAP_PNG } from './fakes/alarm-engine.js'
 import { startNominatimFake } from './fakes/nominatim.js'
@@ -61,7 +61,6 @@ async function browserTests (): Promise<void> {
     const [row] = await site.testApp.app.engineDb.pool.query('SELECT latitude, longitude FROM humans WHERE id = ?', [id]) as Array<{ latitude: number, longitude: number }>
     return { latitude: Number(row?.latitude), longitude: Number(row?.longitude) }
   }
-  const noSidewaysScroll = async (page: Page): Promise<boolean> => await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)
 
   for (const [size, viewport] of [['phone', PHONE], ['desktop', DESKTOP]] as const) {
     t.test(`areas (${size}): select all / none per group with counts, names on the map, fit and full screen`, async (t) => {

@@ -83,6 +83,18 @@ export async function axeViolations (page: Page): Promise<string[]> {
   })
 }
 
+/** Whether the page fits its width: nothing makes a phone scroll sideways. */
+export const noSidewaysScroll = async (page: Page): Promise<boolean> => await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)
+
+/** axe-core on the page as it is, on a phone and on a desktop (and no sideways scroll on the phone); the page keeps the last size. */
+export async function axeBothSizes (test: Test, page: Page, what: string): Promise<void> {
+  for (const [size, viewport] of [['phone', PHONE], ['desktop', DESKTOP]] as const) {
+    await page.setViewportSize(viewport)
+    test.same(await axeViolations(page), [], `axe-core finds nothing on ${what} (${size})`)
+    if (size === 'phone') test.ok(await noSidewaysScroll(page), `${what} does not scroll sideways at 360 px`)
+  }
+}
+
 /** Picks a pokemon in an open alarm form: searches, taps the match named `name`, waits for the choice. */
 export async function choosePokemon (page: Page, search: string, name: string): Promise<void> {
   const picker = page.locator('.grid-picker')

@@ -1,6 +1,6 @@
 import t from 'tap'
 import type { Page } from 'playwright-core'
-import { axeViolations, browserMissing, DESKTOP, PHONE, startBrowserApp } from './browser.js'
+import { axeViolations, browserMissing, DESKTOP, noSidewaysScroll, PHONE, startBrowserApp } from './browser.js'
 import { bearer, build, seedHuman } from './helper.js'
 import { insertAlarm } from './fakes/engine-db.js'
 import { startNominatimFake } from './fakes/nominatim.js'
@@ -25,7 +25,6 @@ else await browserTests()
 
 const facts = (page: Page) => page.locator('#home-where').locator('xpath=..').locator('dl.facts')
 const nextSteps = (page: Page) => page.locator('.next-steps')
-const noSidewaysScroll = async (page: Page): Promise<boolean> => await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)
 
 async function browserTests (): Promise<void> {
   // The engine names a geocoder from the start (the service trusts what it read for a while); the site's

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { mkdirSync } from 'node:fs'
 import t from 'tap'
 import type { Locator, Page } from 'playwright-core'
-import { axeViolations, browserMissing, DESKTOP, PHONE, startBrowserApp, type BrowserApp } from './browser.js'
+import { axeBothSizes, axeViolations, type BrowserApp, browserMissing, DESKTOP, noSidewaysScroll, PHONE, startBrowserApp } from './browser.js'
 import { bearer, seedHuman, type Test } from './helper.js'
 import { followLogin } from './fakes/browser-flow.js'
 import { oidcClientEnv, startOidcProvider } from './fakes/oidc-provider.js'
@@ -29,17 +29,6 @@ if (missing !== undefined) t.fail(missing)
 else await browserTests()
 
 async function browserTests (): Promise<void> {
-  const noSidewaysScroll = async (page: Page): Promise<boolean> => await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)
-
-  /** axe-core on the page as it is, on a phone and on a desktop; the page keeps the last size. */
-  async function axeBothSizes (test: Test, page: Page, what: string): Promise<void> {
-    for (const [size, viewport] of [['phone', PHONE], ['desktop', DESKTOP]] as const) {
-      await page.setViewportSize(viewport)
-      test.same(await axeViolations(page), [], `axe-core finds nothing on ${what} (${size})`)
-      if (size === 'phone') test.ok(await noSidewaysScroll(page), `${what} does not scroll sideways at 360 px`)
-    }
-  }
-
   /** The whole page, or with `from` one screen scrolled to that element (a long list below a form). */
   async function screenshot (page: Page, name: string, from?: Locator): Promise<void> {
     const dir = process.env.SCREENSHOT_DIR

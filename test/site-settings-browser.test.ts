@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs'
 import t from 'tap'
 import type { BrowserContext, Page } from 'playwright-core'
-import { DESKTOP, PHONE, axeViolations, browserMissing, launchChromium } from './browser.js'
+import { axeViolations, browserMissing, DESKTOP, launchChromium, noSidewaysScroll, PHONE } from './browser.js'
 import { bearer, build, seedHuman, type Test } from './helper.js'
 import { accentPalette, contrast, hexFromComputed, lowestContrast } from '../client/src/contrast.js'
 
@@ -80,7 +80,6 @@ async function browserTests (): Promise<void> {
     const style = getComputedStyle(element)
     return { background: style.backgroundColor, color: style.color, link: getComputedStyle(document.body).getPropertyValue('--link').trim() }
   })
-  const noSidewaysScroll = async (page: Page): Promise<boolean> => await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)
 
   t.test('the admin brands the site; a fresh login page and a member\'s page show it', async (t) => {
     const { page, cspErrors } = await open(t, { userId: ADMIN, isAdmin: true })

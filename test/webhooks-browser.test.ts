@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs'
 import t from 'tap'
 import type { Browser, Page } from 'playwright-core'
-import { axeViolations, browserMissing, DESKTOP, launchChromium, PHONE } from './browser.js'
+import { axeBothSizes, axeViolations, browserMissing, DESKTOP, launchChromium, PHONE } from './browser.js'
 import { bearer, build, seedHuman, webhookHandle, type Test, type TestApp } from './helper.js'
 import { insertAlarm } from './fakes/engine-db.js'
 
@@ -62,16 +62,6 @@ async function browserTests (): Promise<void> {
   })
   const banner = (page: Page) => page.locator('.view-as-banner')
   const item = (page: Page, name: string) => page.getByRole('listitem').filter({ has: page.getByRole('heading', { name, exact: true }) })
-  const noSidewaysScroll = async (page: Page): Promise<boolean> => await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)
-
-  /** axe-core on the page as it is, on a phone and on a desktop; the page keeps the last size. */
-  async function axeBothSizes (test: Test, page: Page, what: string): Promise<void> {
-    for (const [size, viewport] of [['phone', PHONE], ['desktop', DESKTOP]] as const) {
-      await page.setViewportSize(viewport)
-      test.same(await axeViolations(page), [], `axe-core finds nothing on ${what} (${size})`)
-      if (size === 'phone') test.ok(await noSidewaysScroll(page), `${what} does not scroll sideways at 360 px`)
-    }
-  }
 
   t.test('a webhook, its delegate, managing it as the webhook, and a revoke that takes it away at once', async (t) => {
     const s = await site(t)
