@@ -14,7 +14,7 @@ export const USER = '111111111111111111'
 export const OTHER = '222222222222222222'
 /**
  * The peer timeout the fault tables configure. The hanging and slow-body modes wait it out once per
- * route (about 170 routes), so it is most of those files' time; a healthy call through the fault peer
+ * route (193 routes today), so it is most of those files' time; a healthy call through the fault peer
  * takes a few tens of milliseconds on a busy two-core machine, and a set-up call that times out is repeated.
  */
 export const TIMEOUT_MS = 200
