@@ -1,20 +1,10 @@
 import { existsSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { chromium, type Browser, type Page, type Request } from 'playwright-core'
+import type { Page, Request } from 'playwright-core'
 import { DEMO_PASSWORD } from './demo.js'
 
-/** Debian's Chromium, headless, as the browser tests and the screenshot script drive it. */
-export const CHROMIUM = '/usr/bin/chromium'
-
-export async function launchChromium (): Promise<Browser> {
-  return await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    // Without the background-networking flags Chromium keeps dialling out, which a closed network refuses.
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync']
-  })
-}
+export { CHROMIUM, launchChromium } from './chromium.js'
 
 /**
  * Signs a demo account in the way a person does: the login page sends the browser to the development

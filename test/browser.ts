@@ -1,16 +1,21 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { fileURLToPath } from 'node:url'
-import { chromium, type Browser, type Locator, type Page } from 'playwright-core'
+import tap from 'tap'
+import type { Browser, Locator, Page } from 'playwright-core'
+import { CHROMIUM, launchChromium } from '../dev/chromium.js'
 import { bearer, build, seedHuman, type BuildOptions, type Test, type TestApp } from './helper.js'
 import type { SeedHuman } from './fakes/engine-db.js'
 import { readStrings } from '../scripts/i18n-missing.js'
+import { choosePokemon } from './alarm-form.js'
+
+export { choosePokemon }
 
 /**
  * The whole service (real databases, the engine fake) with the built client, driven by Debian's
  * Chromium: what a member sees on a phone or a desktop.
  */
-export const CHROMIUM = '/usr/bin/chromium'
+export { CHROMIUM }
 const CLIENT_BUILD = fileURLToPath(new URL('../client/dist/index.html', import.meta.url))
 
 /** Why the browser tests cannot run; `npm test` builds the client first, so this is a failure, never a skip. */
@@ -18,14 +23,22 @@ export const browserMissing = (): string | undefined => !existsSync(CHROMIUM)
   ? `${CHROMIUM} is not installed (apt-get install chromium)`
   : !existsSync(CLIENT_BUILD) ? 'the client is not built (npm run build:client)' : undefined
 
-/** A headless Chromium; every launch starts on a new, empty profile of its own. */
-export async function launchChromium (): Promise<Browser> {
-  return await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    // Without the background-networking flags Chromium keeps dialling out, which this closed network refuses.
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync']
+/** A headless Chromium of its own, for the files that start the service their own way. */
+export { launchChromium }
+
+let fileBrowser: Promise<Browser> | undefined
+
+/**
+ * The test file's one Chromium, launched on first use and closed when the file's tests end. A launch
+ * costs seconds of CPU; what a test must not inherit (cookies, storage, cache) lives in a browser
+ * context, and every sign-in opens a context of its own.
+ */
+export async function sharedChromium (): Promise<Browser> {
+  fileBrowser ??= launchChromium().then((browser) => {
+    tap.teardown(async () => { await browser.close() })
+    return browser
   })
+  return await fileBrowser
 }
 
 export const PHONE = { width: 360, height: 740 }
@@ -46,8 +59,7 @@ export async function startBrowserApp (t: Test, options: BuildOptions = {}): Pro
   await testApp.app.listen({ host: '127.0.0.1', port: 0 })
   const address = testApp.app.server.address()
   const base = `http://127.0.0.1:${typeof address === 'object' && address !== null ? address.port : 0}`
-  const browser = await launchChromium()
-  t.teardown(async () => { await browser.close() })
+  const browser = await sharedChromium()
 
   return {
     testApp,
@@ -93,16 +105,6 @@ export async function axeBothSizes (test: Test, page: Page, what: string): Promi
     test.same(await axeViolations(page), [], `axe-core finds nothing on ${what} (${size})`)
     if (size === 'phone') test.ok(await noSidewaysScroll(page), `${what} does not scroll sideways at 360 px`)
   }
-}
-
-/** Picks a pokemon in an open alarm form: searches, taps the match named `name`, waits for the choice. */
-export async function choosePokemon (page: Page, search: string, name: string): Promise<void> {
-  const picker = page.locator('.grid-picker')
-  await picker.getByRole('searchbox', { name: 'Search pokémon' }).fill(search)
-  // "Mewtwo (Armored)" is a form tile: shown once "All forms" is off.
-  if (name.includes('(')) await picker.getByRole('switch', { name: 'All forms' }).uncheck()
-  await picker.getByTestId('pokemon-grid').getByRole('button', { name, exact: true }).click()
-  await picker.getByRole('button', { name: `Remove ${name}` }).waitFor()
 }
 
 /** Counts the page's requests for one path from now on: `count()` says how many were made so far. */
