@@ -181,19 +181,60 @@ const KINDS: Record<EventType, Kind[]> = {
 /** The alarm types an event of this type is explained against. */
 export const alarmTypesOf = (type: EventType): AlarmType[] => KINDS[type].map((k) => k.type)
 
+/**
+ * What is read from a stored alarm once, kept by its row: the rules of each filter, what names it, and
+ * its areas (per list of profile areas). A member's rows are kept as the same objects between questions
+ * (plugins/domain/alarm-explanations.ts, push alerts), so a thousand alarms are not read again per event.
+ * Rows are never changed in place: a change of the member is a new read, new rows.
+ */
+interface ReadAlarm { rules: Rules<never>, naming: Row, areas: { of: readonly string[], list: string[] } | null }
+const readAlarms = new WeakMap<FullAlarm, ReadAlarm>()
+const NO_AREAS: readonly string[] = []
+
+function readAlarm (alarmType: AlarmType, a: FullAlarm, e: ScannerEvent): ReadAlarm {
+  let read = readAlarms.get(a)
+  if (read === undefined) {
+    read = { rules: rulesFor(alarmType, a, e) as Rules<never>, naming: namingFields(alarmType, a), areas: null }
+    readAlarms.set(a, read)
+  }
+  return read
+}
+
+function rulesFor (alarmType: AlarmType, a: FullAlarm, e: ScannerEvent): Rules<unknown> {
+  switch (e.type) {
+    case 'pokemon': return pokemonRules(a) as Rules<unknown>
+    case 'raid': return (alarmType === 'egg' ? eggRules : raidRules)(a) as Rules<unknown>
+    case 'quest': return questRules(a) as Rules<unknown>
+    case 'invasion': return invasionRules(a) as Rules<unknown>
+    case 'lure': return lureRules(a) as Rules<unknown>
+    case 'nest': return nestRules(a) as Rules<unknown>
+    case 'gym': return gymRules(a) as Rules<unknown>
+    case 'fort_update': return fortRules(a) as Rules<unknown>
+    case 'max_battle': return maxBattleRules(a) as Rules<unknown>
+  }
+}
+
 /** An alarm's filter failures for an event (everything but the place and the member). */
 export function filterFailures (alarmType: AlarmType, a: FullAlarm, e: ScannerEvent): Failure[] {
+  const rules = readAlarm(alarmType, a, e).rules as Rules<unknown>
   switch (e.type) {
-    case 'pokemon': return failures(pokemonRules(a), e.spawn)
-    case 'raid': return failures((alarmType === 'egg' ? eggRules : raidRules)(a), e.raid)
-    case 'quest': return questFailures(questRules(a), e.rewards)
-    case 'invasion': return failures(invasionRules(a), e.invasion)
-    case 'lure': return failures(lureRules(a), e.lureId)
-    case 'nest': return failures(nestRules(a), e.nest)
-    case 'gym': return failures(gymRules(a), e.gym)
-    case 'fort_update': return failures(fortRules(a), e.fort)
-    case 'max_battle': return failures(maxBattleRules(a), e.maxBattle)
+    case 'pokemon': return failures(rules, e.spawn)
+    case 'raid': return failures(rules, e.raid)
+    case 'quest': return questFailures(rules as Rules<QuestEvent>, e.rewards)
+    case 'invasion': return failures(rules, e.invasion)
+    case 'lure': return failures(rules, e.lureId)
+    case 'nest': return failures(rules, e.nest)
+    case 'gym': return failures(rules, e.gym)
+    case 'fort_update': return failures(rules, e.fort)
+    case 'max_battle': return failures(rules, e.maxBattle)
   }
+}
+
+/** The alarm's areas with the profile's areas it falls back to, read once per list of them. */
+function areasOf (alarmType: AlarmType, a: FullAlarm, e: ScannerEvent, profileAreas: readonly string[]): string[] {
+  const read = readAlarm(alarmType, a, e)
+  if (read.areas === null || read.areas.of !== profileAreas) read.areas = { of: profileAreas, list: alarmAreas(a, profileAreas) }
+  return read.areas.list
 }
 
 /** A quest alarm matches when one reward passes; otherwise the failures against the closest reward (fewest). */
@@ -345,7 +386,7 @@ export function explain (member: MemberState, e: ScannerEvent, fences: EventFenc
           if (!(metres < distance)) failed.push({ filter: 'distance', want: `within ${distance} m of the profile's location`, got: metres })
         }
       } else {
-        const areas = alarmAreas(a, profile?.areas ?? [])
+        const areas = areasOf(type, a, e, profile?.areas ?? NO_AREAS)
         unknownAreas = areas.filter((n) => !fences.known(n))
         if (!areas.some((n) => fences.at.has(n))) {
           const knownAreas = areas.filter((n) => fences.known(n))
@@ -356,7 +397,7 @@ export function explain (member: MemberState, e: ScannerEvent, fences: EventFenc
         }
       }
     }
-    return { uid: num(row, 'uid'), type, profileNo, active: profileNo === activeProfileNo, matches: failed.length === 0, failed, unknownAreas, alarm: namingFields(type, row) }
+    return { uid: num(row, 'uid'), type, profileNo, active: profileNo === activeProfileNo, matches: failed.length === 0, failed, unknownAreas, alarm: readAlarm(type, row, e).naming }
   })
   return {
     alerted: memberReasons.length === 0 && alarms.some((x) => x.matches),
