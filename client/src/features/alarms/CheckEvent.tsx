@@ -103,13 +103,15 @@ export function EventFields ({ type, values, set, id, species }: FieldsProps) {
     void (type === 'egg' ? loadRaidLevels() : loadMaxLevels()).then((l) => { if (live) setLevels(l) }, () => undefined)
     return () => { live = false }
   }, [type])
-  const gruntChoices = Object.entries(grunts ?? {}).map(([gruntId, g]) => ({
-    value: gruntId,
-    type: g.type.toLowerCase(),
-    label: `${t(`picker.invasions.${g.type.toLowerCase()}`, { defaultValue: gruntName(g.type) })}${/grunt/i.test(g.grunt) ? ` · ${t(`pickers.values.gender.${g.gender}`)}` : ''}`
-  })).sort((a, b) => a.label.localeCompare(b.label))
+  // A typed grunt by its type and gender; a leader (Cliff, Giovanni) by name, as the alarms name them.
+  const gruntChoices = Object.entries(grunts ?? {}).map(([gruntId, g]) => {
+    const typed = /grunt/i.test(g.grunt)
+    const key = (typed ? g.type : g.grunt).toLowerCase()
+    const name = t(`picker.invasions.${key}`, { defaultValue: gruntName(typed ? g.type : g.grunt) })
+    return { value: gruntId, key, label: typed && g.gender > 0 ? `${name} · ${t(`pickers.values.gender.${g.gender}`)}` : name }
+  }).sort((a, b) => a.label.localeCompare(b.label))
   // The grunt list arrives after the fields: the first grunt of the alarm's type is chosen then.
-  const firstGrunt = (gruntChoices.find((g) => g.type === values.wanted) ?? gruntChoices[0])?.value
+  const firstGrunt = (gruntChoices.find((g) => g.key === values.wanted) ?? gruntChoices[0])?.value
   useEffect(() => { if (type === 'invasion' && values.grunt === '' && firstGrunt !== undefined) set('grunt', firstGrunt) }, [type, values.grunt, firstGrunt, set])
 
   const select = (field: string, label: string, options: Array<{ value: string, label: string }>) => (
