@@ -65,7 +65,8 @@ function createAlarmExplanations (fastify: FastifyInstance) {
   }
 
   async function member (userId: string): Promise<MemberState> {
-    const { human, alarms, profiles } = await engine.tracking.allProfiles(userId)
+    // Without the engine's descriptions: it would word each of a thousand alarms for an answer that names them itself.
+    const { human, alarms, profiles } = await engine.tracking.allProfiles(userId, { includeDescriptions: false })
     const current = Number(human.current_profile_no)
     const place = (lat: unknown, lon: unknown) => ({ latitude: Number(lat), longitude: Number(lon) })
     const list: MemberProfile[] = profiles.map((p) => ({
