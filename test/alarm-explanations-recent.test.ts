@@ -242,7 +242,8 @@ t.test('no scanner: 501; a scanner that cannot be read: 503 saying so; an engine
   peer.healthy = s.engine.url
   await seedHuman(s, { id: USER, area: ['centre'] })
   const headers = bearer(s.app, { userId: USER })
-  t.equal((await s.app.inject({ url: '/api/alarm-explanations/recent?type=pokemon', headers })).statusCode, 200, 'the engine working')
+  const working = await s.app.inject({ url: '/api/alarm-explanations/recent?type=pokemon', headers })
+  t.equal(working.statusCode, 200, `the engine working: ${working.body.slice(0, 200)}`)
   for (const [mode, status] of [['stopped', 503], ['garbage', 502], ['hanging', 504]] as const) {
     await peer.setMode(mode)
     // The member read a moment ago is kept a minute: the engine is asked again once that ends.
