@@ -181,19 +181,60 @@ const KINDS: Record<EventType, Kind[]> = {
 /** The alarm types an event of this type is explained against. */
 export const alarmTypesOf = (type: EventType): AlarmType[] => KINDS[type].map((k) => k.type)
 
+/**
+ * What is read from a stored alarm once, kept by its row: the rules of each filter, what names it, and
+ * its areas (per list of profile areas). A member's rows are kept as the same objects between questions
+ * (plugins/domain/alarm-explanations.ts, push alerts), so a thousand alarms are not read again per event.
+ * Rows are never changed in place: a change of the member is a new read, new rows.
+ */
+interface ReadAlarm { rules: Rules<never>, naming: Row, areas: { of: readonly string[], list: string[] } | null }
+const readAlarms = new WeakMap<FullAlarm, ReadAlarm>()
+const NO_AREAS: readonly string[] = []
+
+function readAlarm (alarmType: AlarmType, a: FullAlarm, e: ScannerEvent): ReadAlarm {
+  let read = readAlarms.get(a)
+  if (read === undefined) {
+    read = { rules: rulesFor(alarmType, a, e) as Rules<never>, naming: namingFields(alarmType, a), areas: null }
+    readAlarms.set(a, read)
+  }
+  return read
+}
+
+function rulesFor (alarmType: AlarmType, a: FullAlarm, e: ScannerEvent): Rules<unknown> {
+  switch (e.type) {
+    case 'pokemon': return pokemonRules(a) as Rules<unknown>
+    case 'raid': return (alarmType === 'egg' ? eggRules : raidRules)(a) as Rules<unknown>
+    case 'quest': return questRules(a) as Rules<unknown>
+    case 'invasion': return invasionRules(a) as Rules<unknown>
+    case 'lure': return lureRules(a) as Rules<unknown>
+    case 'nest': return nestRules(a) as Rules<unknown>
+    case 'gym': return gymRules(a) as Rules<unknown>
+    case 'fort_update': return fortRules(a) as Rules<unknown>
+    case 'max_battle': return maxBattleRules(a) as Rules<unknown>
+  }
+}
+
 /** An alarm's filter failures for an event (everything but the place and the member). */
 export function filterFailures (alarmType: AlarmType, a: FullAlarm, e: ScannerEvent): Failure[] {
+  const rules = readAlarm(alarmType, a, e).rules as Rules<unknown>
   switch (e.type) {
-    case 'pokemon': return failures(pokemonRules(a), e.spawn)
-    case 'raid': return failures((alarmType === 'egg' ? eggRules : raidRules)(a), e.raid)
-    case 'quest': return questFailures(questRules(a), e.rewards)
-    case 'invasion': return failures(invasionRules(a), e.invasion)
-    case 'lure': return failures(lureRules(a), e.lureId)
-    case 'nest': return failures(nestRules(a), e.nest)
-    case 'gym': return failures(gymRules(a), e.gym)
-    case 'fort_update': return failures(fortRules(a), e.fort)
-    case 'max_battle': return failures(maxBattleRules(a), e.maxBattle)
+    case 'pokemon': return failures(rules, e.spawn)
+    case 'raid': return failures(rules, e.raid)
+    case 'quest': return questFailures(rules as Rules<QuestEvent>, e.rewards)
+    case 'invasion': return failures(rules, e.invasion)
+    case 'lure': return failures(rules, e.lureId)
+    case 'nest': return failures(rules, e.nest)
+    case 'gym': return failures(rules, e.gym)
+    case 'fort_update': return failures(rules, e.fort)
+    case 'max_battle': return failures(rules, e.maxBattle)
   }
+}
+
+/** The alarm's areas with the profile's areas it falls back to, read once per list of them. */
+function areasOf (alarmType: AlarmType, a: FullAlarm, e: ScannerEvent, profileAreas: readonly string[]): string[] {
+  const read = readAlarm(alarmType, a, e)
+  if (read.areas === null || read.areas.of !== profileAreas) read.areas = { of: profileAreas, list: alarmAreas(a, profileAreas) }
+  return read.areas.list
 }
 
 /** A quest alarm matches when one reward passes; otherwise the failures against the closest reward (fewest). */
@@ -226,9 +267,24 @@ export interface MemberState {
 const WEEK_MIN = 7 * 1440
 const WEEKDAYS: Record<string, number> = { Mon: 1, Tue: 2, Wed: 3, Thu: 4, Fri: 5, Sat: 6, Sun: 7 }
 
+/** A formatter per time zone: making one costs far more than using it, and each question uses two. */
+const weekClocks = new Map<string, Intl.DateTimeFormat>()
+/** Zones kept at most: names are case-insensitive, so the map is bounded by this, not by the zones there are. */
+const WEEK_CLOCKS_KEPT = 1000
+
+function weekClock (timeZone: string): Intl.DateTimeFormat {
+  let clock = weekClocks.get(timeZone)
+  if (clock === undefined) {
+    clock = new Intl.DateTimeFormat('en-GB', { timeZone, weekday: 'short', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })
+    if (weekClocks.size >= WEEK_CLOCKS_KEPT) weekClocks.clear()
+    weekClocks.set(timeZone, clock)
+  }
+  return clock
+}
+
 /** Minutes since Monday 00:00 in the zone (the engine reads a profile's schedule in the member's local time). */
 export function weekMinute (ms: number, timeZone: string): number {
-  const parts = new Intl.DateTimeFormat('en-GB', { timeZone, weekday: 'short', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).formatToParts(ms)
+  const parts = weekClock(timeZone).formatToParts(ms)
   const get = (t: string) => parts.find((p) => p.type === t)?.value ?? ''
   return ((WEEKDAYS[get('weekday')] ?? 1) - 1) * 1440 + Number(get('hour')) * 60 + Number(get('minute'))
 }
@@ -258,9 +314,9 @@ export function activeProfileAt (member: Pick<MemberState, 'profiles' | 'current
 
 /* The explanation. */
 
-/** What names an alarm whatever its value (its subject, its place), and what never does (whose, how it is sent). */
+/** What names an alarm whatever its value (its subject, its place), and what never does (whose, how it is sent, the engine's own wording). */
 const NAMING = new Set(['pokemon_id', 'form', 'level', 'reward_type', 'reward', 'grunt_type', 'lure_id', 'fort_type', 'team', 'distance'])
-const NOT_NAMING = new Set(['id', 'uid', 'profile_no', 'ping', 'template', 'clean'])
+const NOT_NAMING = new Set(['id', 'uid', 'profile_no', 'ping', 'template', 'clean', 'description'])
 
 /**
  * An alarm as the answer names it: what it is about, and every other field that differs from the
@@ -345,7 +401,7 @@ export function explain (member: MemberState, e: ScannerEvent, fences: EventFenc
           if (!(metres < distance)) failed.push({ filter: 'distance', want: `within ${distance} m of the profile's location`, got: metres })
         }
       } else {
-        const areas = alarmAreas(a, profile?.areas ?? [])
+        const areas = areasOf(type, a, e, profile?.areas ?? NO_AREAS)
         unknownAreas = areas.filter((n) => !fences.known(n))
         if (!areas.some((n) => fences.at.has(n))) {
           const knownAreas = areas.filter((n) => fences.known(n))
@@ -356,7 +412,7 @@ export function explain (member: MemberState, e: ScannerEvent, fences: EventFenc
         }
       }
     }
-    return { uid: num(row, 'uid'), type, profileNo, active: profileNo === activeProfileNo, matches: failed.length === 0, failed, unknownAreas, alarm: namingFields(type, row) }
+    return { uid: num(row, 'uid'), type, profileNo, active: profileNo === activeProfileNo, matches: failed.length === 0, failed, unknownAreas, alarm: readAlarm(type, row, e).naming }
   })
   return {
     alerted: memberReasons.length === 0 && alarms.some((x) => x.matches),

@@ -152,6 +152,7 @@ export const ConfigSchema = Type.Object({
   ESTIMATE_TIMEOUT_MS: int({ default: 2000, minimum: 100, description: 'Alarm estimates: longest wait for the scanner database before answering "unavailable" (a read of the live pokemon table goes on behind it, for the next answer)' }),
   ESTIMATE_RATE_MAX: int({ default: 60, minimum: 1, description: 'Alarm estimates: requests per 60 s per signed-in member' }),
   EXPLAIN_RATE_MAX: int({ default: 30, minimum: 1, description: 'Alert explanations ("why didn\'t I get that alert?"): requests per 60 s per signed-in member, and as many pages of the recent list in a window of their own (admins asking about a member count as themselves)' }),
+  EXPLAIN_MEMBER_SECONDS: int({ default: 60, minimum: 0, maximum: 3600, description: 'Alert explanations: how long a member\'s alarms, profiles and settings are answered from memory after one engine read (anything written through this site forgets them at once, on every instance; a change made with the chat bot shows after it); 0: read on every question' }),
 
   // Web Push (docs/push.md): off while the three VAPID values are unset
   VAPID_PUBLIC_KEY: str({ description: 'Web Push: the VAPID public key (base64url, uncompressed P-256 point), from `npx web-push generate-vapid-keys`; push is off while it, VAPID_PRIVATE_KEY or VAPID_SUBJECT is unset' }),

@@ -11,8 +11,9 @@ import { golbatDatabase } from './fakes/golbat-db.js'
  * meets the alarm (yes) and one whose IV falls short (no, the IV in words), the other alarms' sentences, a
  * point of the map by keyboard, a raid alarm's boss (yes) and an egg (no);
  * "Why no alert?" opening the editor at the failed filter with focus there (and at a field of a closed
- * section); "Add an alarm for this" prefilled from the event; axe-clean. `SCREENSHOTS=1` saves the check
- * to docs/screenshots/.
+ * section); "Add an alarm for this" prefilled from the event; axe-clean. At 360 px, quests, invasions and
+ * lures described by their own fields (a reward and its amount, a grunt, a kind of lure), each both ways.
+ * `SCREENSHOTS=1` saves the check to docs/screenshots/.
  */
 const missing = browserMissing()
 if (missing !== undefined) t.fail(missing)
@@ -124,4 +125,59 @@ async function browserTests (): Promise<void> {
       t.ok(rows.some((r) => r.pokemon_id === 7 && r.min_iv === 82), 'a Squirtle alarm from 82 %')
     })
   }
+
+  t.test('phone: quests, invasions and lures, each described by its own fields', async (t) => {
+    const id = '8873'
+    const user = { id, name: `member${id}`, latitude: 51.1, longitude: 7.1, area: ['centre'] }
+    const headers = bearer(app, { userId: id })
+    await seedHuman(env.testApp, user)
+    const created = async (path: string, payload: object): Promise<number> => {
+      const res = await app.inject({ method: 'POST', url: `/api${path}`, headers, payload })
+      t.equal(res.statusCode, 201, `${path}: ${res.body}`)
+      return (res.json() as { uid: number }).uid
+    }
+    const quest = await created('/quests', { reward_type: 2, reward: 1, amount: 5 })
+    const invasion = await created('/invasions', { grunt_type: 'fire' })
+    const lure = await created('/lures', { lure_id: 502 })
+    const page = await env.signIn(t, { ...user, seeded: true }, `/alarms/quests?edit=${quest}`, PHONE)
+    const checkOf = async (): Promise<ReturnType<Page['locator']>> => {
+      await page.getByRole('dialog').getByRole('button', { name: 'Check this alarm' }).click()
+      const check = page.getByRole('dialog').locator('.alarm-check')
+      await check.getByText(/Point: 51\.1, 7\.1/).waitFor()
+      return check
+    }
+    const verdict = async (check: ReturnType<Page['locator']>, text: string | RegExp): Promise<void> => {
+      await check.getByRole('button', { name: 'Check', exact: true }).click()
+      await check.getByText(text).waitFor()
+    }
+
+    // Five Poké Balls wanted: one is too few, five alert.
+    const q = await checkOf()
+    t.equal(await q.getByLabel('Reward type', { exact: true }).inputValue(), '2', 'the reward kind defaults to the alarm\'s')
+    t.equal(await q.getByLabel('Reward', { exact: true }).inputValue(), '1', 'and its item')
+    await verdict(q, /^This alarm would not alert you: /)
+    await q.getByLabel('Amount', { exact: true }).fill('5')
+    await verdict(q, 'This alarm would alert you.')
+    t.pass('a quest of five Poké Balls: yes; of one: no')
+    t.same(await axeViolations(page), [], 'axe-clean: a quest described')
+
+    await page.goto(`/alarms/invasions?edit=${invasion}`)
+    const i = await checkOf()
+    t.equal(await i.getByLabel('Grunt type', { exact: true }).inputValue(), '18', 'the alarm\'s grunt type: the fire grunt')
+    await verdict(i, 'This alarm would alert you.')
+    await i.getByLabel('Grunt type', { exact: true }).selectOption('6')
+    await verdict(i, /^This alarm would not alert you: /)
+    t.pass('a fire grunt: yes; a bug grunt: no')
+    t.same(await axeViolations(page), [], 'axe-clean: an invasion described')
+
+    await page.goto(`/alarms/lures?edit=${lure}`)
+    const l = await checkOf()
+    t.equal(await l.getByLabel('Lure', { exact: true }).inputValue(), '502', 'the alarm\'s lure')
+    await verdict(l, 'This alarm would alert you.')
+    await l.getByLabel('Lure', { exact: true }).selectOption('503')
+    await verdict(l, /^This alarm would not alert you: /)
+    t.pass('a glacial lure: yes; a mossy one: no')
+    t.same(await axeViolations(page), [], 'axe-clean: a lure described')
+    t.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), 'nothing wider than the 360 px screen')
+  })
 }

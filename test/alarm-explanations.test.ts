@@ -98,10 +98,28 @@ t.test('raids: the raid and egg alarms; the profile active at the event\'s time 
   const schedule = 'UPDATE profiles SET active_hours = ? WHERE id = ? AND profile_no = ?'
   await s.app.engineDb.pool.query(schedule, [JSON.stringify([{ day: 4, hours: 9, mins: 0 }]), USER, 2])
   await s.app.engineDb.pool.query(schedule, [JSON.stringify([{ day: 4, hours: 11, mins: 0 }]), USER, 1])
+  // Written past the site (as the chat bot would): seen once the member's kept state ends.
+  s.clock.advance(61_000)
   const atTen = await ask(s, { event: pokemon(), at: Date.parse('2026-11-26T10:00:00Z') / 1000, timeZone: 'UTC' })
   t.equal(atTen.body.activeProfileNo, 2, 'the scheduled profile: Home switched on since, at 11:00')
   t.same(atTen.body.alarms.map((a: { matches: boolean }) => a.matches), [false, true], 'Home\'s alarm was not active, Work\'s hundo alarm would have alerted')
   t.equal(atTen.body.alerted, true)
+})
+
+t.test('the member is kept a minute: a change through the site is seen at once, one made elsewhere when it ends', async (t) => {
+  const s = await setup(t)
+  t.equal((await ask(s, { event: pokemon() })).body.alerted, true)
+  await s.app.engineDb.pool.query('UPDATE humans SET enabled = 0 WHERE id = ?', [USER])
+  t.same((await ask(s, { event: pokemon() })).body.member, [], 'paused past the site (the chat bot): the kept member still answers')
+  s.clock.advance(61_000)
+  t.same((await ask(s, { event: pokemon() })).body.member, [{ filter: 'enabled', want: 'alerts switched on', got: false }], 'read again once it ended')
+  const removed = await s.app.inject({ method: 'DELETE', url: `/api/monsters/${s.uids.pikachu}`, headers: s.member })
+  t.ok(removed.statusCode < 300, removed.body)
+  const after = await ask(s, { event: pokemon() })
+  t.same(after.body.alarms.map((a: { uid: number }) => a.uid), [s.uids.hundos], 'an alarm deleted through the site is gone from the very next answer')
+  const admin = await s.app.inject({ method: 'PUT', url: `/api/admin/users/resume?id=${USER}`, headers: s.admin })
+  t.equal(admin.statusCode, 200, admin.body)
+  t.same((await ask(s, { event: pokemon() })).body.member, [], 'an admin\'s change of the member too')
 })
 
 t.test('bad events: a 400 naming the field, never a 500', async (t) => {

@@ -4,9 +4,9 @@ import type { FastifyBaseLogger } from 'fastify'
 import { RedisLink } from '../../lib/redis-link.js'
 
 /** The per-user caches an admin action can make stale on every instance. */
-export type EvictableCache = 'blocked-account' | 'roles' | 'session-end' | 'push-member'
+export type EvictableCache = 'blocked-account' | 'roles' | 'session-end' | 'push-member' | 'member-state'
 
-const CACHES: ReadonlySet<string> = new Set<EvictableCache>(['blocked-account', 'roles', 'session-end', 'push-member'])
+const CACHES: ReadonlySet<string> = new Set<EvictableCache>(['blocked-account', 'roles', 'session-end', 'push-member', 'member-state'])
 const CHANNEL = 'alarm-web:cache-eviction'
 const SUBSCRIBE_WAIT_MS = 5_000
 

@@ -8,6 +8,7 @@ import {
 import { eventIds } from '../../lib/event-ids.js'
 import { boxesOf, pageOf, placeTest, placesOf } from '../../lib/recent-list.js'
 import { decoratorPlugin } from '../../lib/decorator-plugin.js'
+import { TtlCache } from '../../lib/ttl-cache.js'
 import { parseAreaText } from './area-selection.js'
 import { storedActiveHours } from './profiles.js'
 import type { EngineFence } from './engine-fences.js'
@@ -22,11 +23,14 @@ import { ALARM_TYPES, type AlarmType } from '../../schemas/alarm-types.js'
 
 type Row = Record<string, unknown>
 
+/** Members whose state (every profile and alarm) is kept at most: the oldest is read again first. */
+const MEMBERS_KEPT = 500
+
 /** One scanner event, read once, with the fences it lies in: matched against every member with a push device. */
 export interface PreparedEvent { type: EventType, event: ScannerEvent, fences: EventFences }
 
 function createAlarmExplanations (fastify: FastifyInstance) {
-  const { config, clock, engine, engineFences, alarmEstimates, recentEvents } = fastify
+  const { config, clock, engine, engineFences, alarmEstimates, recentEvents, cacheEviction } = fastify
   const ids = eventIds(config.JWT_SECRET)
   // Messages are only read here, never stored: the free-text keyword of the schemas is not needed.
   const ajv = new Ajv({ allErrors: true, strict: false })
@@ -60,8 +64,9 @@ function createAlarmExplanations (fastify: FastifyInstance) {
     }
   }
 
-  async function member (userId: string, types: AlarmType[]): Promise<MemberState> {
-    const { human, alarms, profiles } = await engine.tracking.allProfiles(userId)
+  async function member (userId: string): Promise<MemberState> {
+    // Without the engine's descriptions: it would word each of a thousand alarms for an answer that names them itself.
+    const { human, alarms, profiles } = await engine.tracking.allProfiles(userId, { includeDescriptions: false })
     const current = Number(human.current_profile_no)
     const place = (lat: unknown, lon: unknown) => ({ latitude: Number(lat), longitude: Number(lon) })
     const list: MemberProfile[] = profiles.map((p) => ({
@@ -84,8 +89,43 @@ function createAlarmExplanations (fastify: FastifyInstance) {
       blockedAlerts: blocked,
       currentProfileNo: current,
       profiles: list,
-      alarms: types.flatMap((type) => (alarms[type] ?? []).map((row) => ({ type, row: row as Row })))
+      alarms: (ALARM_TYPES as AlarmType[]).flatMap((type) => (alarms[type] ?? []).map((row) => ({ type, row: row as Row })))
     }
+  }
+
+  /*
+   * A member's state is kept for EXPLAIN_MEMBER_SECONDS: one engine read then serves the member's next
+   * questions (a member goes through several events of the recent list). Anything the member (or an admin,
+   * for them) writes through the API forgets it at once, on every instance, before the write is answered;
+   * a change made elsewhere (the chat bot) shows once it ends. Listeners (push alerts) hear the same.
+   */
+  const kept = new TtlCache<string, MemberState>(clock, MEMBERS_KEPT)
+  const changeListeners: Array<(userId: string) => void> = []
+  // Raised by every change: a read that began before one is answered but not kept.
+  let changes = 0
+  cacheEviction.on('member-state', (userId) => {
+    changes++
+    kept.delete(userId)
+    for (const listener of changeListeners) listener(userId)
+  })
+  const changed = (userId: string): void => { cacheEviction.evict('member-state', userId).catch(() => {}) }
+  fastify.addHook('onSend', async (request, reply, payload) => {
+    if (request.method === 'GET' || request.method === 'HEAD' || reply.statusCode >= 400 || request.routeOptions.config.changes === false) return payload
+    const userId = (request as { user?: { userId?: string } }).user?.userId
+    if (userId === undefined) return payload
+    changed(userId)
+    // An admin's change of a member names them in the query (plugins/domain/admin-users.ts).
+    const subject = (request.query as { id?: unknown } | undefined)?.id
+    if (request.url.startsWith('/api/admin/users') && typeof subject === 'string' && subject !== userId) changed(subject)
+    return payload
+  })
+
+  async function keptMember (userId: string): Promise<MemberState> {
+    return kept.getOrLoad(userId, async () => {
+      const before = changes
+      const value = await member(userId)
+      return { value, ttlMs: before === changes ? config.EXPLAIN_MEMBER_SECONDS * 1000 : 0 }
+    })
   }
 
   /** The fences containing the event and the grunt names, read once per event however many members it is matched for. */
@@ -110,8 +150,11 @@ function createAlarmExplanations (fastify: FastifyInstance) {
       return context(type, message, atS)
     },
 
-    /** Every profile and alarm of the member, as the matcher reads them (one engine call). */
-    memberState: (userId: string): Promise<MemberState> => member(userId, ALARM_TYPES as AlarmType[]),
+    /** Every profile and alarm of the member, as the matcher reads them (one engine call, never kept). */
+    memberState: member,
+
+    /** Calls `listener` with each member whose alarms, profiles or settings changed (on any instance). */
+    onMemberChange (listener: (userId: string) => void): void { changeListeners.push(listener) },
 
     /** Whether the engine alerts the member for a prepared event, with the profile active at `atMs`. */
     decide (state: MemberState, prepared: PreparedEvent, atMs: number, timeZone: string): ExplainResult {
@@ -119,7 +162,7 @@ function createAlarmExplanations (fastify: FastifyInstance) {
       return explain(state, prepared.event, prepared.fences, active)
     },
 
-    /** Per member: `EXPLAIN_RATE_MAX` explanations a minute (each reads every profile from the engine). */
+    /** Per member: `EXPLAIN_RATE_MAX` explanations a minute. */
     rateLimit: { max: config.EXPLAIN_RATE_MAX, timeWindow: 60_000, keyGenerator: (request: FastifyRequest) => `explanations:user:${request.user.userId}` },
 
     /**
@@ -139,7 +182,7 @@ function createAlarmExplanations (fastify: FastifyInstance) {
       const nowMs = clock.now()
       const atS = request.at ?? sealed?.at ?? Math.floor(nowMs / 1000)
       const [m, fences, grunts] = await Promise.all([
-        member(userId, alarmTypesOf(type)),
+        keptMember(userId),
         engineFences.current(),
         type === 'invasion' ? alarmEstimates.grunts() : Promise.resolve(new Map())
       ])
@@ -160,7 +203,7 @@ function createAlarmExplanations (fastify: FastifyInstance) {
     async recent (userId: string, query: RecentQuery): Promise<RecentList> {
       if (!recentEvents.configured) throw notSupported('This site has no scanner database: recent events cannot be listed.')
       const types = alarmTypesOf(query.type)
-      const [m, set] = await Promise.all([member(userId, types), engineFences.current()])
+      const [m, set] = await Promise.all([keptMember(userId), engineFences.current()])
       const places = placesOf(m, types, set.byName)
       const seen = await recentEvents.seen(query.type, boxesOf(places), placeTest(places), query.pokemonId)
       const { page, nextCursor } = pageOf(seen, query.cursor, query.limit ?? 30)
@@ -195,4 +238,4 @@ declare module 'fastify' {
   }
 }
 
-export default decoratorPlugin('alarm-explanations', createAlarmExplanations, ['config', 'clock', 'engine', 'engine-fences', 'alarm-estimates', 'recent-events'])
+export default decoratorPlugin('alarm-explanations', createAlarmExplanations, ['config', 'clock', 'engine', 'engine-fences', 'alarm-estimates', 'recent-events', 'cache-eviction'])

@@ -22,7 +22,7 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Writes an audit entry for every successful answer of this route (plugins/audit-log.ts). */
     audit?: AuditSpec
-    /** `false` on a POST that only reads (its body is a question too long for a query string): nothing to audit. */
+    /** `false` on a POST that only reads (its body is a question too long for a query string): nothing to audit, nothing a member's kept state must forget. */
     changes?: false
   }
   interface FastifyRequest {

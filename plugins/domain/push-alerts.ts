@@ -116,30 +116,25 @@ function createPushAlerts (fastify: FastifyInstance) {
     return rosterLoading
   }
 
-  // A member's change (devices, or anything written through the API) is seen on every instance.
-  cacheEviction.on('push-member', (userId) => {
-    rosterStale = true
+  const forgetState = (userId: string): void => {
     const member = roster?.get(userId)
     if (member !== undefined) {
       member.stateAt = 0
       member.generation++
       member.loading = null
     }
-  })
-  const evict = (userId: string) => {
-    cacheEviction.evict('push-member', userId).catch(() => {})
   }
+  // Anything a member writes through the API (alarms, profiles, location, areas, pausing) is seen on every instance.
+  alarmExplanations.onMemberChange(forgetState)
+  // So is a change of their devices, which also changes who is on the roster.
+  cacheEviction.on('push-member', (userId) => {
+    rosterStale = true
+    forgetState(userId)
+  })
   pushSubscriptions.onChange(async (userId) => {
     rosterStale = true
-    if (userId !== null) evict(userId)
+    if (userId !== null) cacheEviction.evict('push-member', userId).catch(() => {})
     await currentRoster().catch(() => {})
-  })
-  fastify.addHook('onResponse', async (request, reply) => {
-    // Alarms, profiles, location, areas and pausing are all written through /api by the member (or an
-    // admin acting as them): any successful write of a member with a device makes their state stale.
-    if (request.method === 'GET' || request.method === 'HEAD' || reply.statusCode >= 400 || roster === null) return
-    const userId = (request as { user?: { userId?: string } }).user?.userId
-    if (userId !== undefined && roster.has(userId)) evict(userId)
   })
 
   /** Reads the alarms of members not yet in memory, one at a time, so the hook finds their active profile. */

@@ -12,7 +12,8 @@ const alarmExplanationRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
 
   fastify.post('/', {
     onRequest: auth.authenticate,
-    config: { rateLimit: alarmExplanations.rateLimit },
+    // A question, not a change: the member's kept state stays.
+    config: { rateLimit: alarmExplanations.rateLimit, changes: false },
     schema: {
       tags: ['alarm-explanations'],
       description: 'Whether the engine would have alerted the caller for this scanner event (or an event of the recent list, by `eventId`), and for each alarm of every profile every filter that stopped it.',

@@ -1,4 +1,4 @@
-import type { Explanation, RecentList, RecentEventType } from '../../../schemas/alarm-explanations'
+import type { EventType, Explanation, RecentList, RecentEventType } from '../../../schemas/alarm-explanations'
 import { api, segment, withQuery } from './transport'
 
 /* "Why didn't I get that alert?": the recent events seen in the member's places, and one explained. */
@@ -14,5 +14,5 @@ export const explain = async (eventId: string, timeZone: string, userId?: string
   await api(base(userId), { method: 'POST', json: { eventId, timeZone } })
 
 /** An event the member describes (the editor's "Check this alarm"): the scanner's message, as the engine would get it. */
-export const explainEvent = async (event: { type: 'pokemon' | 'raid', message: Record<string, unknown> }, timeZone: string): Promise<Explanation> =>
+export const explainEvent = async (event: { type: EventType, message: Record<string, unknown> }, timeZone: string): Promise<Explanation> =>
   await api('/api/alarm-explanations', { method: 'POST', json: { event, timeZone } })

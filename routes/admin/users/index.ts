@@ -97,7 +97,7 @@ const adminUserRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   // exist: 404, as for a member the engine does not know.
   fastify.post('/users/:id/alarm-explanations', {
     ...auth.adminOnlyUnseen,
-    config: { rateLimit: alarmExplanations.rateLimit, audit: { action: 'alarm-explanations.ask' } },
+    config: { rateLimit: alarmExplanations.rateLimit, audit: { action: 'alarm-explanations.ask' }, changes: false },
     schema: {
       tags: [...tags, 'alarm-explanations'],
       summary: 'The answer of POST /api/alarm-explanations for the member `id`',

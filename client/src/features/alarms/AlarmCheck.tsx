@@ -1,4 +1,4 @@
-import { useEffect, useId, useMemo, useRef, useState } from 'react'
+import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import L from 'leaflet'
 import type { Explanation } from '../../../../schemas/alarm-explanations'
@@ -6,13 +6,14 @@ import type { AlarmTypeDescriptor } from '../../alarm-types'
 import { ApiError, explanations, userLocation } from '../../api'
 import { alarmSentence, reason, reasons } from '../../explain/sentences'
 import { MapView } from '../../maps/MapView'
-import { loadRaidLevels, monsterName, type RaidLevel } from '../../pickers/game-data'
+import { loadRaidLevels, monsterName, raidLevelName, type RaidLevel } from '../../pickers/game-data'
+import { EVENT_OF, EventFields, eventOf, initialValues, type CheckValues } from './CheckEvent'
 import { describeAlarm, type Vocabulary } from './describe'
 import '../../explain/sentences.css'
 import type { Alarm } from './form-model'
 
-/** The kinds of alarm an event can be described for here. */
-export const CHECKABLE = new Set(['pokemon', 'raid'])
+/** The kinds of alarm an event can be described for here: pokemon and raids below, the others by their fields (CheckEvent.tsx). */
+export const CHECKABLE = new Set(['pokemon', 'raid', ...Object.keys(EVENT_OF)])
 /** How many of the member's other alarms the answer names; the rest are counted. */
 const OTHERS_SHOWN = 8
 /** The engine's "every pokemon" / "by level" markers, never a species to describe an event with. */
@@ -28,8 +29,8 @@ const whole = (text: string, min: number, max: number): number | null => {
 }
 
 /**
- * "Check this alarm": the member describes a pokemon or a raid (species, stats, CP, level; level and boss)
- * and a place (their pin or a point on the map) and sees whether this alarm, as saved, would alert them,
+ * "Check this alarm": the member describes an event of the alarm's type (a pokemon's species, stats, CP
+ * and level; a raid's level and boss; the other types' own fields, CheckEvent.tsx) and a place (their pin or a point on the map) and sees whether this alarm, as saved, would alert them,
  * and which of their other alarms would. The server decides, with the engine's rules (docs/explanations.md).
  */
 export function AlarmCheck ({ type, alarm, vocabulary }: { type: AlarmTypeDescriptor, alarm: Alarm, vocabulary: Vocabulary }) {
@@ -37,6 +38,9 @@ export function AlarmCheck ({ type, alarm, vocabulary }: { type: AlarmTypeDescri
   const id = useId()
   const [open, setOpen] = useState(false)
   const raid = type.type === 'raid'
+  const described = type.type !== 'pokemon' && !raid
+  const [values, setValues] = useState<CheckValues>(() => initialValues(type.type, alarm))
+  const setValue = useCallback((field: string, value: string) => { setValues((v) => ({ ...v, [field]: value })) }, [])
   const savedSpecies = Number(alarm.pokemon_id ?? 0)
   const [species, setSpecies] = useState(() => NOT_A_SPECIES.has(savedSpecies) ? (raid ? '0-0' : '1-0') : `${savedSpecies}-${Number(alarm.form ?? 0)}`)
   const [stats, setStats] = useState({ attack: '15', defense: '15', stamina: '15' })
@@ -82,19 +86,20 @@ export function AlarmCheck ({ type, alarm, vocabulary }: { type: AlarmTypeDescri
     const cpValue = whole(cp, 10, 10_000)
     const levelValue = whole(level, 1, 55)
     const raidLevelValue = whole(raidLevel, 1, 15)
+    const now = Math.floor(Date.now() / 1000)
+    const other = described && place !== null ? eventOf(type.type, values, place, now) : null
     const missing = place === null
       ? t('check.choosePoint')
-      : raid ? (raidLevelValue === null ? t('check.badNumbers') : null) : iv === null || cpValue === null || levelValue === null ? t('check.badNumbers') : null
+      : described ? (other === null ? t('check.badAmounts') : null) : raid ? (raidLevelValue === null ? t('check.badNumbers') : null) : iv === null || cpValue === null || levelValue === null ? t('check.badNumbers') : null
     setProblem(missing)
     if (missing !== null || place === null) return
     const [pokemonId, form] = species.split('-').map(Number) as [number, number]
-    const now = Math.floor(Date.now() / 1000)
-    const message = raid
-      ? { ...place, gym_id: 'check', level: raidLevelValue, end: now + 2700, pokemon_id: pokemonId, form }
-      : { ...place, pokemon_id: pokemonId, form, disappear_time: now + 1800, individual_attack: numbers.attack, individual_defense: numbers.defense, individual_stamina: numbers.stamina, cp: cpValue, pokemon_level: levelValue }
+    const scanned = other ?? (raid
+      ? { type: 'raid' as const, message: { ...place, gym_id: 'check', level: raidLevelValue, end: now + 2700, pokemon_id: pokemonId, form } }
+      : { type: 'pokemon' as const, message: { ...place, pokemon_id: pokemonId, form, disappear_time: now + 1800, individual_attack: numbers.attack, individual_defense: numbers.defense, individual_stamina: numbers.stamina, cp: cpValue, pokemon_level: levelValue } })
     setAnswer({ status: 'checking' })
     try {
-      setAnswer({ status: 'ready', answer: await explanations.explainEvent({ type: raid ? 'raid' : 'pokemon', message }, timeZone()) })
+      setAnswer({ status: 'ready', answer: await explanations.explainEvent(scanned, timeZone()) })
     } catch (err) {
       setAnswer({ status: 'failed', message: err instanceof ApiError ? err.message : t('status.failed') })
     }
@@ -133,18 +138,21 @@ export function AlarmCheck ({ type, alarm, vocabulary }: { type: AlarmTypeDescri
               <div className='field'>
                 <label className='label' htmlFor={`${id}-level`}>{t('check.raidLevel')}</label>
                 <select id={`${id}-level`} className='select' value={raidLevel} onChange={(e) => { setRaidLevel(e.target.value) }}>
-                  {(raidLevels ?? [1, 3, 5, 6].map((value) => ({ value, name: String(value) }))).map((l) => <option key={l.value} value={l.value}>{l.name}</option>)}
+                  {(raidLevels ?? [1, 3, 5, 6].map((value) => ({ value, name: String(value) }))).map((l) => <option key={l.value} value={l.value}>{raidLevelName(t, l.value, l.name)}</option>)}
                 </select>
               </div>
             )}
-            <div className='field'>
-              <label className='label' htmlFor={`${id}-species`}>{raid ? t('check.boss') : t('check.species')}</label>
-              <select id={`${id}-species`} className='select' value={species} onChange={(e) => { setSpecies(e.target.value) }}>
-                {raid && <option value='0-0'>{t('check.egg')}</option>}
-                {speciesChoices.map((c) => <option key={c.key} value={c.key}>{c.name}</option>)}
-              </select>
-            </div>
-            {!raid && (
+            {described && <EventFields type={type.type} values={values} set={setValue} id={id} species={speciesChoices} />}
+            {!described && (
+              <div className='field'>
+                <label className='label' htmlFor={`${id}-species`}>{raid ? t('check.boss') : t('check.species')}</label>
+                <select id={`${id}-species`} className='select' value={species} onChange={(e) => { setSpecies(e.target.value) }}>
+                  {raid && <option value='0-0'>{t('check.egg')}</option>}
+                  {speciesChoices.map((c) => <option key={c.key} value={c.key}>{c.name}</option>)}
+                </select>
+              </div>
+            )}
+            {!raid && !described && (
               <>
                 <fieldset className='field'>
                   <legend className='label'>{t('check.stats')}</legend>
@@ -187,7 +195,8 @@ export function AlarmCheck ({ type, alarm, vocabulary }: { type: AlarmTypeDescri
 function CheckAnswer ({ answer, type, alarm, vocabulary }: { answer: Explanation, type: AlarmTypeDescriptor, alarm: Alarm, vocabulary: Vocabulary }) {
   const { t } = useTranslation()
   const mine = answer.alarms.find((a) => a.uid === alarm.uid && a.type === type.type)
-  const others = answer.alarms.filter((a) => a !== mine)
+  // The alarms of this kind only: an egg's event is a raid's too, and each kind is worded by its own descriptor.
+  const others = answer.alarms.filter((a) => a !== mine && a.type === type.type)
   const profileName = (no: number): string => answer.profiles.find((p) => p.profileNo === no)?.name ?? String(no)
   const described = (a: Explanation['alarms'][number]): string => describeAlarm(type, { ...a.alarm, uid: a.uid }, vocabulary)
   const verdict = mine === undefined
