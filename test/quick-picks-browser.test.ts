@@ -119,10 +119,6 @@ async function pickTests (): Promise<void> {
       await page.getByRole('button', { name: 'Remove Starters' }).click()
       await page.getByRole('status').getByText('Starters removed: its alarms are deleted.').waitFor()
       t.same((await rows('monsters', member)).map((r) => Number(r.uid)), [own], 'remove deleted the Bulbasaur alone')
-      if (process.env.SCREENSHOTS === '1' && columns === 2) {
-        const dir = fileURLToPath(new URL('../docs/screenshots/', import.meta.url))
-        await page.screenshot({ path: `${dir}/quick-picks-desktop.png` })
-      }
     })
   }
 
