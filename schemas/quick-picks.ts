@@ -85,9 +85,9 @@ export type ApplyResult = Static<typeof ApplyResultSchema>
 
 export const QuickPickEntrySchema = Type.Object({ definition: QuickPickSchema, appliedState: Type.Union([AppliedStateSchema, Type.Null()]) })
 
-/** Options of one apply: delivery overrides and, for "every pokemon" picks, species left out. */
+/** Options of one apply: delivery overrides and, for "every pokemon" picks and sets of species, species left out. */
 export const ApplyOptionsSchema = Type.Object({
-  excludePokemonIds: Type.Optional(Type.Array(Type.Integer({ minimum: 1, maximum: 100_000 }), { maxItems: 2000, uniqueItems: true })),
+  excludePokemonIds: Type.Optional(Type.Array(Type.Integer({ minimum: 1, maximum: 100_000 }), { maxItems: 2000, uniqueItems: true, description: 'Species left out: of every pokemon, or of the pick\'s own set ("all except…")' })),
   distance: Type.Optional(Type.Integer({ minimum: 0, maximum: 40_000_000 })),
   clean: Type.Optional(Type.Integer({ minimum: 0, maximum: 7 })),
   template: Type.Optional(Type.String({ minLength: 1, maxLength: 256 })),

@@ -2,6 +2,7 @@ import t from 'tap'
 import type { Page } from 'playwright-core'
 import { axeViolations, browserMissing, DESKTOP, PHONE, startBrowserApp } from './browser.js'
 import { insertAlarm } from './fakes/engine-db.js'
+import { seedHuman } from './helper.js'
 import { INT_MAX } from '../schemas/alarm-types.js'
 
 /**
@@ -81,6 +82,24 @@ async function browserTests (): Promise<void> {
     t.ok(all.some((s) => / 2,5 km$/.test(s)), 'the decimal comma')
     t.ok(all.some((s) => /≥ Sehr selten,/.test(s)), 'the rarity in German')
   })
+
+  for (const [size, viewport, id] of [['360 px', PHONE, '9201'], ['desktop', DESKTOP, '9202']] as const) {
+    t.test(`${size}: a raid boss's evolution is a list of names, never a number box`, async (t) => {
+      const raider = { ...member, id, name: `member${id}` }
+      await seedHuman(env.testApp, raider)
+      const uid = await insertAlarm(pool, 'raid', { id, pokemon_id: 150, level: 9000, evolution: 1 })
+      const page = await env.signIn(t, { ...raider, seeded: true }, `/alarms/raids?edit=${uid}&field=evolution`, viewport)
+      await page.locator('.pill', { hasText: 'Mega' }).first().waitFor()
+      t.pass('the card names the evolution')
+      const field = page.getByRole('dialog').getByLabel('Evolution', { exact: true })
+      await field.waitFor()
+      t.equal(await field.evaluate((el) => el.tagName), 'SELECT')
+      t.same(await field.locator('option').allTextContents(), ['Any', 'Not mega evolved', 'Mega', 'Mega X', 'Mega Y', 'Primal'])
+      t.equal(await field.inputValue(), '1', 'the alarm\'s own evolution chosen')
+      t.equal(await page.getByRole('dialog').getByRole('spinbutton', { name: 'Evolution' }).count(), 0, 'no number box')
+      t.same(await axeViolations(page), [], 'axe-clean')
+    })
+  }
 
   t.test('a raid\'s team filter wears the team\'s badge', async (t) => {
     const page = await env.signIn(t, { ...member, seeded: true }, '/alarms/raids', PHONE)

@@ -1,12 +1,12 @@
 import t from 'tap'
 import type { Connection } from 'mariadb'
 import { bearer, rootConnection } from './helper.js'
-import { axeViolations, browserMissing, choosePokemon, PHONE, setMinIv, startBrowserApp } from './browser.js'
+import { axeViolations, browserMissing, choosePokemon, DESKTOP, PHONE, setMinIv, startBrowserApp } from './browser.js'
 import { golbatDatabase } from './fakes/golbat-db.js'
 
 /**
  * The estimate in the alarm editor, in a real browser: it follows the filters as they change, warns about
- * a flood, names the alarm that already covers the one being written (with a link to its card), and the
+ * a flood, names the alarm that already covers the one being written in words (a link opens it), and the
  * cards, the alarm page and the dashboard show their figures.
  */
 const missing = browserMissing()
@@ -41,7 +41,7 @@ async function browserTests (): Promise<void> {
     t.equal(created.statusCode, 201)
     const uid = (created.json() as { uid: number }).uid
     await page.goto('/alarms/monsters')
-    await page.locator(`#alarm-estimate-${uid}`).getByText(/alerts a day/).waitFor()
+    await page.locator('.alarm-estimate').getByText(/alerts a day/).waitFor()
     t.pass('the card shows its figure')
     await page.getByRole('button', { name: 'Add alarm' }).click()
     await choosePokemon(page, 'pika', 'Pikachu')
@@ -57,14 +57,34 @@ async function browserTests (): Promise<void> {
     await estimate.getByText('3 alerts in the last 1 h.', { exact: false }).waitFor()
     const sentence = page.locator('[data-overlap=covered]')
     await sentence.waitFor()
-    t.match(await sentence.innerText(), /You already get every alert of this alarm from your alarm #\d+/)
-    t.equal(await sentence.getByRole('link').getAttribute('href'), `#alarm-estimate-${uid}`, 'the link goes to the covering alarm\'s card')
+    t.equal(await sentence.innerText(), 'You already get every alert of this alarm from your alarm “Every pokémon, IV ≥ 90%, in your areas”', 'the covering alarm in words')
+    t.equal(await sentence.getByRole('link').getAttribute('href'), `/alarms/monsters?edit=${uid}`, 'the link opens the covering alarm\'s editor')
     t.same(await axeViolations(page), [], 'axe-clean with the estimate and the overlap shown')
     await page.getByRole('button', { name: 'Create 1 alarm', exact: true }).click()
     await page.getByText('Pikachu, IV ≥ 100%, in your areas', { exact: true }).waitFor()
     await page.goto('/')
     await page.getByText(/Your alarms send you about [\d,]+ alerts on a typical day\./).waitFor()
     t.pass('the dashboard shows the profile\'s total')
+  })
+
+  t.test('the overlap\'s link opens the covering alarm in the editor, on a desktop', async (t) => {
+    const user = { id: '5553', name: 'member5553', latitude: 51.1, longitude: 7.1, area: ['town'] }
+    const page = await env.signIn(t, user, '/', DESKTOP)
+    const created = await app.inject({ method: 'POST', url: '/api/monsters', headers: bearer(app, { userId: user.id }), payload: { pokemon_id: 0, min_iv: 90 } })
+    const uid = (created.json() as { uid: number }).uid
+    await page.goto('/alarms/monsters')
+    await page.getByRole('button', { name: 'Add alarm' }).click()
+    await choosePokemon(page, 'pika', 'Pikachu')
+    await setMinIv(page, '95')
+    const link = page.locator('[data-overlap=covered]').getByRole('link')
+    await link.waitFor()
+    t.equal(await link.innerText(), 'alarm “Every pokémon, IV ≥ 90%, in your areas”')
+    t.same(await axeViolations(page), [], 'axe-clean with the overlap shown')
+    await link.click()
+    await page.getByRole('heading', { name: 'Edit alarm', level: 2 }).waitFor()
+    t.equal(new URL(page.url()).search, `?edit=${uid}`)
+    t.equal(await page.getByRole('button', { name: 'Create 1 alarm', exact: true }).count(), 0, 'the new alarm\'s editor made way for the covering one')
+    t.equal(await page.getByRole('textbox', { name: 'IV from' }).inputValue(), '90', 'the covering alarm\'s own filters')
   })
 
   t.test('the editor never waits for the estimate: a slow or failing scanner shows a note, saving works', async (t) => {

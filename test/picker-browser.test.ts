@@ -99,4 +99,31 @@ async function pickerTests (): Promise<void> {
     t.ok(await tile(page, 'Pikachu').evaluate((b) => getComputedStyle(b.parentElement as HTMLElement).gridTemplateColumns.split(' ').length) >= 6)
     t.same(await axeViolations(page), [])
   })
+
+  for (const [size, viewport] of [['phone', PHONE], ['desktop', DESKTOP]] as const) {
+    t.test(`"one alarm for every pokémon" is offered only when every pokémon is chosen, on a ${size}`, async (t) => {
+      const page = await env.signIn(t, human(), '/harness/index.html', viewport)
+      const offer = page.getByTestId('everything-offer')
+      await tile(page, 'Pikachu').waitFor()
+      await search(page).fill('+ivy')
+      await page.getByRole('button', { name: 'Select all 3 shown', exact: true }).click()
+      t.equal(await chosen(page), '1-0,2-0,3-0')
+      t.equal(await offer.count(), 0, 'never for a family')
+      await page.getByRole('button', { name: 'Reset' }).click()
+      await page.getByRole('button', { name: /^Filters/ }).click()
+      await page.getByRole('checkbox', { name: 'Gen 1' }).check()
+      await page.getByRole('button', { name: /^Select all \d+ shown$/ }).click()
+      t.equal(await offer.count(), 0, 'not when a filter narrows the pokémon chosen')
+      await page.getByRole('checkbox', { name: 'Gen 1' }).uncheck()
+      await page.getByRole('button', { name: 'Select all 9 shown', exact: true }).click()
+      await offer.waitFor()
+      t.same(await axeViolations(page), [], 'axe-clean with the offer shown')
+      await tile(page, 'Pikachu').click()
+      t.equal(await offer.count(), 0, 'gone once one pokémon is left out')
+      await tile(page, 'Pikachu').click()
+      await offer.getByRole('button', { name: 'Use one alarm for every pokémon' }).click()
+      t.equal(await chosen(page), '0-0', 'the offer replaces the nine with every pokémon')
+      t.equal(await offer.count(), 0)
+    })
+  }
 }

@@ -2,7 +2,7 @@ import t from 'tap'
 import { mkdirSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { DESKTOP, PHONE, axeViolations, browserMissing, choosePokemon, setMinIv } from './browser.js'
-import { seedHuman } from './helper.js'
+import { bearer, seedHuman } from './helper.js'
 import { ADMIN, startQuickPicksApp } from './quick-picks-browser-app.js'
 import { insertAlarm } from './fakes/engine-db.js'
 
@@ -82,6 +82,43 @@ async function pickTests (): Promise<void> {
       await page.getByRole('button', { name: 'Remove Giovanni' }).click()
       await page.getByRole('status').getByText('Giovanni removed: its alarms are deleted.').waitFor()
       t.same((await rows('invasion', member)).map((r) => [r.uid, r.distance]), [[mine, 3000]], 'remove left the member\'s alarm')
+    })
+  }
+
+  for (const [size, viewport, member, columns] of [['360 px', PHONE, '444444444444444441', 1], ['desktop', DESKTOP, '444444444444444442', 2]] as const) {
+    t.test(`${size}: picks by category with chips in ${columns} column(s); "all except…" a set adds only the species kept, never over the member's own`, async (t) => {
+      await seedHuman(testApp, { id: member, name: 'Sam', latitude: 51.5, longitude: -0.12, area: ['centre'] })
+      const saved = await app.inject({ method: 'POST', url: '/api/quick-picks/user', headers: bearer(app, { userId: member }), payload: { name: 'Starters', alarmType: 'monster', filters: { pokemon_id: [1, 4, 7], min_iv: 90 } } })
+      t.equal(saved.statusCode, 200)
+      const own = await insertAlarm(app.engineDb.pool, 'pokemon', { id: member, pokemon_id: 7, min_iv: 90, distance: 1000 })
+      const page = await open(t, member, { viewport })
+      const site = page.getByRole('region', { name: 'Available quick picks' })
+      const chips = site.getByRole('group', { name: 'Categories' })
+      await chips.getByRole('button', { name: 'Raids (8)' }).click()
+      t.equal(await site.getByRole('button', { name: 'Apply Giovanni' }).count(), 0, 'a chip shows its category alone')
+      t.equal(await site.getByRole('button', { name: /^Apply / }).count(), 8)
+      t.equal(await site.getByRole('heading', { name: 'Raids' }).count(), 1)
+      t.equal(await site.locator('.pick-grid').first().evaluate((list) => getComputedStyle(list).gridTemplateColumns.split(' ').length), columns)
+      t.equal(await site.locator('.pick-icon .game-icon').count(), 8, 'each pick shows its alarm\'s game icon (placeholders here: no icon set is configured)')
+      t.same(await axeViolations(page), [], `axe: the picks by category at ${size}`)
+      await chips.getByRole('button', { name: 'All', exact: true }).click()
+      await site.getByRole('button', { name: 'Apply Giovanni' }).waitFor()
+
+      await page.getByRole('button', { name: 'Apply Starters' }).click()
+      const sheet = page.getByRole('dialog')
+      const except = sheet.getByRole('group', { name: 'All except…' })
+      await except.getByText('3 of 3 get an alarm', { exact: false }).waitFor()
+      await except.getByRole('checkbox', { name: 'Charmander' }).uncheck()
+      await except.getByText('2 of 3 get an alarm', { exact: false }).waitFor()
+      t.same(await axeViolations(page), [], `axe: "all except…" at ${size}`)
+      await sheet.getByRole('button', { name: 'Apply Starters' }).click()
+      const result = page.getByRole('status').getByText(/^Starters applied: /)
+      await result.waitFor()
+      t.equal(await result.textContent(), 'Starters applied: 1 alarm added, 1 left out so an alarm of yours stays as it is.')
+      t.same((await rows('monsters', member)).map((r) => [Number(r.pokemon_id), Number(r.distance)]).sort((a, b) => (a[0] ?? 0) - (b[0] ?? 0)), [[1, 0], [7, 1000]], 'Bulbasaur added, Charmander left out, the own Squirtle as it was')
+      await page.getByRole('button', { name: 'Remove Starters' }).click()
+      await page.getByRole('status').getByText('Starters removed: its alarms are deleted.').waitFor()
+      t.same((await rows('monsters', member)).map((r) => Number(r.uid)), [own], 'remove deleted the Bulbasaur alone')
     })
   }
 

@@ -138,6 +138,34 @@ t.test('exclusions create one alarm per remaining species, only for "every pokem
   t.equal(state.trackedUids.length, 7)
 })
 
+t.test('"all except…" a set of species: only the kept species are added, never over the member\'s own alarm', async (t) => {
+  const s = await setup(t)
+  const set = await s.app.inject({ method: 'POST', url: '/api/quick-picks/user', headers: asUser(s.app), payload: { name: 'Starters', alarmType: 'monster', filters: { pokemon_id: [1, 4, 7], min_iv: 90 } } })
+  t.equal(set.statusCode, 200)
+  const id = (set.json() as { id: string }).id
+  // The member's own Squirtle alarm, within 1 km: the pick's Squirtle would rewrite it in the engine.
+  const own = await insertAlarm(s.app.engineDb.pool, 'pokemon', { id: USER, pokemon_id: 7, min_iv: 90, distance: 1000 })
+  for (const [bad, why] of [[[25], 'a species the set lacks'], [[1, 4, 7], 'every species of the set']] as const) {
+    const res = await apply(s, id, { excludePokemonIds: bad })
+    t.equal(res.statusCode, 400, why)
+    t.match(res.json(), { details: [{ field: '/excludePokemonIds' }] })
+  }
+  t.same(await uidsOf(s, 'monsters'), [own], 'refused applies added nothing')
+
+  const res = await apply(s, id, { excludePokemonIds: [4] })
+  t.equal(res.statusCode, 200)
+  const answer = res.json() as { requested: number, added: number[], skipped: Array<{ uid: number | null, reason: string }>, excludePokemonIds: number[] }
+  t.equal(answer.requested, 2, 'Charmander left out')
+  t.same(answer.excludePokemonIds, [4])
+  t.match(answer.skipped, [{ uid: own, reason: 'would-change-yours' }], 'the member\'s Squirtle is left as it is')
+  const rows = await s.app.engineDb.pool.query('SELECT uid, pokemon_id, distance FROM monsters WHERE id = ? ORDER BY pokemon_id', [USER]) as Array<{ uid: number, pokemon_id: number, distance: number }>
+  t.same(rows.map((r) => [r.pokemon_id, r.distance]), [[1, 0], [7, 1000]], 'Bulbasaur added, the own Squirtle unchanged, no Charmander')
+  t.same(answer.added, rows.filter((r) => r.pokemon_id === 1).map((r) => r.uid))
+  t.equal((await s.app.inject({ method: 'DELETE', url: `/api/quick-picks/${id}/remove`, headers: asUser(s.app) })).statusCode, 204)
+  t.same(await uidsOf(s, 'monsters'), [own], 'remove deletes the Bulbasaur alone')
+  t.equal((await apply(s, 'raid-5', { excludePokemonIds: [1] })).statusCode, 400, 'a raid pick leaves no species out')
+})
+
 t.test('definitions: admins publish global picks, users keep their own, and bad filters store nothing', async (t) => {
   const s = await setup(t)
   const pick = { name: 'Shiny Stardust!', alarmType: 'quest', filters: { reward_type: 3, reward: 1000 } }

@@ -208,16 +208,26 @@ async function browserTests (): Promise<void> {
     testApp.engine.set({ version: null })
   })
 
-  t.test('an alarm-type switch here takes the type out of members\' navigation; the sign-in page no longer has it', async (t) => {
-    const member = await open(t, { userId: MEMBER })
+  t.test('an alarm-type switch takes the type out of the navigation and back in without a reload, in every tab; the sign-in page no longer has it', async (t) => {
+    // A member on a phone, with the drawer open.
+    const member = await open(t, { userId: MEMBER, viewport: PHONE })
     await member.page.goto('/')
-    const nav = member.page.getByRole('navigation', { name: 'Main navigation' })
-    await nav.getByRole('link', { name: 'Lures' }).waitFor()
+    await member.page.getByRole('button', { name: 'Menu', exact: true }).click()
+    const memberNav = member.page.getByRole('navigation', { name: 'Main navigation' })
+    await memberNav.getByRole('link', { name: 'Lures' }).waitFor()
+    // The member's tab is hidden and shown again, as when they come back to it.
+    const shownAgain = () => member.page.evaluate(() => { document.dispatchEvent(new Event('visibilitychange')) })
 
-    const { page } = await open(t, { userId: ADMIN, isAdmin: true })
+    const { context, page } = await open(t, { userId: ADMIN, isAdmin: true })
     await page.goto('/admin/settings')
     const lures = page.getByRole('checkbox', { name: 'Lures' })
     await lures.waitFor()
+    // The admin's second tab, on a desktop.
+    const other = await context.newPage()
+    await other.goto('/')
+    const otherNav = other.getByRole('navigation', { name: 'Main navigation' })
+    await otherNav.getByRole('link', { name: 'Lures' }).waitFor()
+    const adminNav = page.getByRole('navigation', { name: 'Main navigation' })
     t.ok(await lures.isChecked(), 'offered')
     // The switch saves on change and shows the stored state once the server answered.
     await lures.click()
@@ -225,10 +235,23 @@ async function browserTests (): Promise<void> {
     t.notOk(await lures.isChecked(), 'the switch shows it off')
     t.equal(await setting('disable_lures'), 'true', 'stored')
     t.teardown(() => put('disable_lures', null))
+    await adminNav.getByRole('link', { name: 'Lures' }).waitFor({ state: 'detached' })
+    await otherNav.getByRole('link', { name: 'Lures' }).waitFor({ state: 'detached' })
+    t.pass('lures left the admin\'s navigation in both tabs')
+    await shownAgain()
+    await memberNav.getByRole('link', { name: 'Lures' }).waitFor({ state: 'detached' })
+    t.ok(await memberNav.getByRole('link', { name: 'Raids' }).isVisible(), 'lures left the member\'s navigation, the rest stayed')
 
-    await member.page.reload()
-    await nav.getByRole('link', { name: 'Raids' }).waitFor()
-    t.equal(await nav.getByRole('link', { name: 'Lures' }).count(), 0, 'lures left the member\'s navigation')
+    await lures.click()
+    for (let i = 0; i < 50 && !await lures.isChecked(); i++) await page.waitForTimeout(100)
+    t.equal(await setting('disable_lures'), 'false', 'switched back on')
+    await adminNav.getByRole('link', { name: 'Lures' }).waitFor()
+    await otherNav.getByRole('link', { name: 'Lures' }).waitFor()
+    t.pass('lures are back in the admin\'s navigation in both tabs, without a reload')
+    await shownAgain()
+    await memberNav.getByRole('link', { name: 'Lures' }).waitFor()
+    t.pass('and back in the member\'s when their tab is shown again')
+    t.same(await axeViolations(member.page), [], 'axe-clean with the drawer open')
 
     await page.goto('/admin/sign-in')
     await page.getByRole('heading', { name: 'Sessions' }).waitFor()

@@ -12,3 +12,7 @@ export type RangeDescriptor = AlarmTypeDescriptor['ranges'][number]
 
 /** The page of a type: /alarms/<the last segment of its API path>. */
 export const pagePath = (type: { path: string }): string => type.path.replace(/^\/api\//, '')
+
+/** One alarm opened in its editor on its type's page: `/alarms/monsters?edit=12`, with `&field=min_iv` to focus a field. */
+export const alarmEditorPath = (type: { path: string }, uid: number, field: string | null = null): string =>
+  `/alarms/${pagePath(type)}?${new URLSearchParams({ edit: String(uid), ...(field === null ? {} : { field }) }).toString()}`

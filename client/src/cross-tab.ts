@@ -66,3 +66,25 @@ export async function storageMovedPast (spent: string, ms = 3000): Promise<void>
     check()
   })
 }
+
+/**
+ * Site settings saved in one tab reach this browser's other tabs: an admin who switches an alarm type back
+ * on in one tab sees it in the navigation of the others without a reload. Where BroadcastChannel is
+ * missing the other tabs catch up the next time they are shown (see the session's visibility refresh).
+ */
+const SETTINGS_CHANNEL = 'aw.settings'
+
+export function announceSettingsChange (): void {
+  if (typeof BroadcastChannel === 'undefined') return
+  const channel = new BroadcastChannel(SETTINGS_CHANNEL)
+  channel.postMessage('changed')
+  channel.close()
+}
+
+/** Calls `listener` when another tab of this browser saved a site setting; returns the unsubscribe. */
+export function onSettingsChange (listener: () => void): () => void {
+  if (typeof BroadcastChannel === 'undefined') return () => undefined
+  const channel = new BroadcastChannel(SETTINGS_CHANNEL)
+  channel.onmessage = () => { listener() }
+  return () => { channel.close() }
+}

@@ -261,7 +261,15 @@ function createQuickPicks (fastify: FastifyInstance) {
     const filters = parseJson<Row>(pick.filtersJson, {})
     const excluded = options.excludePokemonIds ?? []
     if (excluded.length === 0) return alarmsOf(pick.alarmType, filters, extra)
-    if (type !== 'pokemon' || (filters.pokemon_id ?? 0) !== 0) throw badRequest('Pokemon can only be excluded from picks for every pokemon.')
+    const chosen = filters.pokemon_id ?? 0
+    if (type === 'pokemon' && Array.isArray(chosen)) {
+      // "All of this set except these": one alarm per species of the pick the member kept.
+      const kept = chosen.filter((id) => !excluded.includes(Number(id)))
+      if (kept.length === chosen.length) throw badRequest('Only pokemon of the pick can be left out.', { details: [{ field: '/excludePokemonIds', message: 'names no pokemon of the pick' }] })
+      if (kept.length === 0) throw badRequest('Every pokemon of the pick is left out: nothing to add.', { details: [{ field: '/excludePokemonIds', message: 'leaves no pokemon' }] })
+      return alarmsOf(pick.alarmType, { ...filters, pokemon_id: kept }, extra)
+    }
+    if (type !== 'pokemon' || chosen !== 0) throw badRequest('Pokemon can only be excluded from picks for every pokemon or for a set of pokemon.')
     // "Every pokemon but these": one alarm per remaining species of the engine's game data.
     const species = new Set(Object.keys(await engine.masterdata.monsters()).map((key) => Number.parseInt(key, 10)).filter((id) => id > 0))
     for (const id of excluded) species.delete(id)

@@ -1,7 +1,8 @@
-import { createContext, useCallback, useContext, useMemo, type ReactNode } from 'react'
+import { createContext, useCallback, useContext, useEffect, useMemo, useRef, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import { alarms, auth, signOut } from '../api'
 import type { AlarmTypeDescriptor } from '../alarm-types'
+import { announceSettingsChange, onSettingsChange } from '../cross-tab'
 import { loadSiteSettings } from '../pickers/game-data'
 import { getRefreshToken, storeTokens } from '../session'
 import type { User } from '../types'
@@ -28,14 +29,16 @@ const SessionContext = createContext<SessionValue | null>(null)
 
 interface Loaded { user: User, alarmTypes: AlarmTypeDescriptor[], allAlarmTypes: AlarmTypeDescriptor[], settings: ReadonlyMap<string, string | null> }
 
+const offered = (allAlarmTypes: AlarmTypeDescriptor[]): Pick<Loaded, 'alarmTypes' | 'allAlarmTypes'> =>
+  ({ alarmTypes: allAlarmTypes.filter((type) => type.available), allAlarmTypes })
+
 async function loadSession (signal: AbortSignal): Promise<Loaded> {
   const user = await auth.me(signal)
   // The active profile changed outside this site: the server re-issued the JWT to match.
   if (user.token !== undefined) storeTokens(user.token, getRefreshToken())
   // Without the settings the site still works, with every feature shown: the server refuses what is off.
   const [allAlarmTypes, rows] = await Promise.all([alarms.types(signal), loadSiteSettings().catch(() => [])])
-  const alarmTypes = allAlarmTypes.filter((type) => type.available)
-  return { user, alarmTypes, allAlarmTypes, settings: new Map(rows.map((row) => [row.key, row.value])) }
+  return { user, ...offered(allAlarmTypes), settings: new Map(rows.map((row) => [row.key, row.value])) }
 }
 
 /** Loads the signed-in user once for every page of the shell. */
@@ -45,10 +48,29 @@ export function SessionProvider ({ children }: { children: ReactNode }) {
     if (state.status !== 'ready') return
     replace({ ...state.data, user: { ...state.data.user, ...change } })
   }, [state, replace])
+  // The alarm types are read with the session; a type switched off or back on (by an admin here, in
+  // another tab, or on another device while this tab was hidden) is read again, so the navigation follows
+  // without a reload. The latest state is reached through a ref: the answer lands on what is current then.
+  const latest = useRef(state)
+  useEffect(() => { latest.current = state })
+  const refreshTypes = useCallback(() => {
+    void alarms.types().then((allAlarmTypes) => {
+      const now = latest.current
+      if (now.status === 'ready') replace({ ...now.data, ...offered(allAlarmTypes) })
+    }, () => undefined)
+  }, [replace])
+  useEffect(() => {
+    const shown = (): void => { if (document.visibilityState === 'visible') refreshTypes() }
+    document.addEventListener('visibilitychange', shown)
+    const unsubscribe = onSettingsChange(refreshTypes)
+    return () => { document.removeEventListener('visibilitychange', shown); unsubscribe() }
+  }, [refreshTypes])
   const setSetting = useCallback((key: string, value: string | null) => {
     if (state.status !== 'ready') return
     replace({ ...state.data, settings: new Map(state.data.settings).set(key, value) })
-  }, [state, replace])
+    announceSettingsChange()
+    if (state.data.allAlarmTypes.some((type) => type.disableKey === key)) refreshTypes()
+  }, [state, replace, refreshTypes])
   const value = useMemo(() => state.status === 'ready' ? { ...state.data, reload, update, setSetting } : null, [state, reload, update, setSetting])
   if (state.status === 'failed') return <SessionUnavailable message={state.message} code={state.code} retry={reload} />
   return (

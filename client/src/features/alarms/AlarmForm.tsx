@@ -2,7 +2,7 @@ import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { alarms as alarmsApi, ApiError } from '../../api'
 import type { PublicConfig } from '../../../../schemas/engine-config'
-import type { AlarmTypeDescriptor, FieldDescriptor } from '../../alarm-types'
+import { alarmEditorPath, type AlarmTypeDescriptor, type FieldDescriptor } from '../../alarm-types'
 import { useSubmit } from '../../forms/useSubmit'
 import { loadEngineConfig } from '../../pickers/game-data'
 import { useGymPickerAvailable } from '../../pickers/useGameData'
@@ -397,12 +397,6 @@ export function AlarmForm ({ type, alarm, vocabulary, mine = [], onDone, onCance
               label={t('editor.which')}
             />
             {errors.pokemon_id !== undefined && <p className='field-error'>{errors.pokemon_id}</p>}
-            {several && selection.length > 1 && !selection.includes('0-0') && allowEverything && (
-              <p className='notice small'>
-                {t('editor.everythingHint')}{' '}
-                <button type='button' className='link-button' onClick={() => { setSelection(['0-0']) }}>{t('editor.useEverything')}</button>
-              </p>
-            )}
           </>
         )}
         {BY_LEVEL.has(type.type) && (
@@ -450,7 +444,7 @@ export function AlarmForm ({ type, alarm, vocabulary, mine = [], onDone, onCance
           {type.testAlert && <TemplatePreview type={type.type} alarm={estimateBody ?? toBody(type, values)} template={values.template ?? ''} />}
         </Section>
         <p className='live-sentence' aria-live='polite'><span className='small muted'>{t('editor.willDo')}</span> {sentence}</p>
-        {estimateBody !== null && <FormEstimate type={type.type} body={estimateBody} uid={alarm?.uid} />}
+        {estimateBody !== null && <FormEstimate type={type.type} body={estimateBody} uid={alarm?.uid} alarmLink={(uid) => ({ to: alarmEditorPath(type, uid), words: existingWords(uid) })} />}
         <div role='alert' aria-live='assertive'>
           {problem !== null && (
             <div ref={refusalRef} tabIndex={-1} className={problem.tone === 'warning' ? 'notice notice-warning' : 'notice notice-error'}>

@@ -301,7 +301,7 @@ function AlarmList ({ type }: { type: AlarmTypeDescriptor }) {
         title={editing === 'new' ? t('alarms.addTitle', { type: typeName }) : t('alarms.editTitle')}
         onClose={closeForm}
       >
-        {editing !== null && <AlarmForm type={type} alarm={editing === 'new' ? undefined : editing} vocabulary={vocabulary} mine={list} onCancel={closeForm} onDone={finished} {...(editing === 'new' ? { prefill } : { focusField })} />}
+        {editing !== null && <AlarmForm key={editing === 'new' ? 'new' : editing.uid} type={type} alarm={editing === 'new' ? undefined : editing} vocabulary={vocabulary} mine={list} onCancel={closeForm} onDone={finished} {...(editing === 'new' ? { prefill } : { focusField })} />}
       </Dialog>
       <Dialog open={bulkEditing} variant='sheet' title={t('bulk.title', { count: chosen.length })} onClose={() => { setBulkEditing(false) }}>
         {bulkEditing && <BulkEdit type={type} uids={chosen} onCancel={() => { setBulkEditing(false) }} onDone={bulkDone} />}

@@ -11,7 +11,10 @@ const NAMED_NUMBERS: Record<string, number[]> = {
   team: [4, 0, 1, 2, 3],
   gender: [0, 1, 2, 3],
   rsvp_changes: [0, 1, 2],
-  pvp_ranking_evolution: [0, 1, 2, 3]
+  pvp_ranking_evolution: [0, 1, 2, 3],
+  // A raid or max battle boss's temporary evolution as the scanner reports it (1 mega, 2 Mega X, 3 Mega Y,
+  // 4 primal; 0 none), 9000 any: a list of names, never a number box.
+  evolution: [9000, 0, 1, 2, 3, 4]
 }
 
 /** The kinds of fort change the engine reports. */

@@ -22,7 +22,7 @@ const NOT_FILTERS = new Set(['pokemon_id', 'form', 'level', 'reward_type', 'rewa
   'distance', 'override_areas', 'override_location_label', 'template', 'ping', 'clean'])
 
 /** Integer fields whose numbers have names (team 2 is Valor). */
-const NAMED = new Set(['gender', 'team', 'rsvp_changes', 'pvp_ranking_evolution'])
+const NAMED = new Set(['gender', 'team', 'rsvp_changes', 'pvp_ranking_evolution', 'evolution'])
 
 const num = (value: unknown): number => typeof value === 'number' ? value : Number(value)
 

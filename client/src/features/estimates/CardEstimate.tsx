@@ -4,9 +4,9 @@ import { ESTIMATED_TYPES, dailyFigure } from './api'
 import { about, FLOOD_PER_DAY } from './EstimateLine'
 import { useProfileEstimate } from './useAlarmEstimate'
 
-/** One alarm's figure on its card ("≈ 40 alerts a day"); also the anchor the overlap sentence links to. */
+/** One alarm's figure on its card ("≈ 40 alerts a day"). */
 export function CardEstimate ({ type, uid }: { type: string, uid: number }) {
-  return ESTIMATED_TYPES.has(type) ? <Figure type={type} uid={uid} /> : <span id={`alarm-estimate-${uid}`} />
+  return ESTIMATED_TYPES.has(type) ? <Figure type={type} uid={uid} /> : null
 }
 
 function Figure ({ type, uid }: { type: string, uid: number }) {
@@ -15,7 +15,7 @@ function Figure ({ type, uid }: { type: string, uid: number }) {
   const estimate = useProfileEstimate(type, uid)?.alarms[String(uid)]
   const daily = estimate === undefined ? null : dailyFigure(estimate)
   return (
-    <p id={`alarm-estimate-${uid}`} className={daily !== null && daily >= FLOOD_PER_DAY ? 'alarm-estimate small flood' : 'alarm-estimate small muted'}>
+    <p className={daily !== null && daily >= FLOOD_PER_DAY ? 'alarm-estimate small flood' : 'alarm-estimate small muted'}>
       {daily !== null && t('estimates.card', { count: about(daily), n: format.number(about(daily)) })}
       {estimate !== undefined && estimate.coveredBy.length > 0 && ` ${t('estimates.cardCovered')}`}
     </p>

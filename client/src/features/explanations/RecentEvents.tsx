@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next'
 import type { TFunction } from 'i18next'
 import type { Explanation, RecentEventType, RecentList } from '../../../../schemas/alarm-explanations'
 import { ApiError, explanations } from '../../api'
-import { pagePath, type AlarmTypeDescriptor } from '../../alarm-types'
+import { alarmEditorPath, pagePath, type AlarmTypeDescriptor } from '../../alarm-types'
 import { useFormat } from '../../i18n/format'
 import { gruntName, loadRaidLevels, monsterName, type Grunt, type Monster, type RaidLevel } from '../../pickers/game-data'
 import { useGrunts, useMonsters } from '../../pickers/useGameData'
@@ -64,9 +64,6 @@ function eventIcon (e: Event): IconRequest {
     case 'lure': return { kind: 'pokestop', lure: e.lureId ?? 0 }
   }
 }
-
-/** The editor of one alarm, at the field that stopped it when the editor has it: `?edit=<uid>&field=min_iv`. */
-const openQuery = (uid: number, field: string | null): string => new URLSearchParams({ edit: String(uid), ...(field === null ? {} : { field }) }).toString()
 
 /** A new alarm that would have caught the event, as the editor's query: `?add=new&pokemon_id=…&min_iv=…`. */
 function prefillQuery (e: Event): string {
@@ -247,7 +244,7 @@ function Answer ({ event, name, userId, vocabulary, types, ownProfileNo }: Omit<
             <li key={`${a.type}-${a.uid}`} className={a.matches ? 'explain-alarm explain-yes' : 'explain-alarm'}>
               <span>{alarmSentence(a, described, profileName(a.profileNo), vocabulary)}</span>
               {editable && type !== undefined && (
-                <Link className='explain-action' to={`/alarms/${pagePath(type)}?${openQuery(a.uid, failedField(a, new Set(type.fields.map((f) => f.name))))}`}>{t('explanations.openAlarm')}</Link>
+                <Link className='explain-action' to={alarmEditorPath(type, a.uid, failedField(a, new Set(type.fields.map((f) => f.name))))}>{t('explanations.openAlarm')}</Link>
               )}
             </li>
           )

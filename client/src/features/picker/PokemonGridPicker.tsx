@@ -164,6 +164,14 @@ export function PokemonGridPicker ({ selected, onChange, allowEverything = false
     return [...found, ...catalogue.forms.filter((tile) => tile.formName !== '' && !species.has(tile.id) && facet(tile) && search(tile))]
   }, [catalogue, allForms, query, facets, selectionFilter, seen])
 
+  // "One alarm for every pokémon does the same" is offered only when it is true: the grid shows every tile,
+  // nothing searched or filtered away, and every one of them is chosen. A family or a filtered set never is.
+  const choosesEverything = useMemo(() => {
+    if (catalogue === null || query !== '' || selectedSet.has(EVERYTHING)) return false
+    const tiles = allForms ? catalogue.species : catalogue.forms
+    return visible.length === tiles.length && tiles.every((tile) => selectedSet.has(tile.key))
+  }, [catalogue, allForms, query, visible, selectedSet])
+
   const nameOf = useCallback((key: string): string => {
     if (key === EVERYTHING) return text.everything
     const tile = catalogue?.byKey.get(key)
@@ -205,6 +213,12 @@ export function PokemonGridPicker ({ selected, onChange, allowEverything = false
           <span>{text.everything}</span>
           <span className='small muted'>{text.everythingHint}</span>
         </button>
+      )}
+      {allowEverything && multiple && choosesEverything && (
+        <p className='notice small' data-testid='everything-offer'>
+          {t('picker.everythingOffer')}{' '}
+          <button type='button' className='link-button' onClick={() => { onChange([EVERYTHING]) }}>{t('picker.useEverything')}</button>
+        </p>
       )}
       <div className='grid-picker-search'>
         <input

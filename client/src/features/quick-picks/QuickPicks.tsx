@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next'
 import { ApiError, quickPicks } from '../../api'
 import type { AlarmTypeDescriptor } from '../../alarm-types'
 import { AlarmForm } from '../alarms/AlarmForm'
+import { AlarmIcon } from '../alarms/AlarmIcon'
 import type { Vocabulary } from '../alarms/describe'
 import { listItems, type Alarm, type FormValues } from '../alarms/form-model'
 import { ScopeField } from '../alarms/ScopeField'
@@ -12,7 +13,7 @@ import { ConfirmDialog, Dialog, useDialogs } from '../../components/Dialog'
 import { PokemonGridPicker } from '../picker'
 import { useSubmit } from '../../forms/useSubmit'
 import { useFormat } from '../../i18n/format'
-import { loadRaidLevels, type RaidLevel } from '../../pickers/game-data'
+import { loadRaidLevels, monsterName, type RaidLevel } from '../../pickers/game-data'
 import { useGymNames, useMonsters } from '../../pickers/useGameData'
 import { useSession } from '../../shell/session-context'
 import { Status } from '../../shell/Status'
@@ -20,6 +21,7 @@ import { useLoad } from '../../shell/useLoad'
 import { usePageTitle } from '../../shell/usePageTitle'
 import '../../forms/forms.css'
 import '../alarms/alarms.css'
+import './quick-picks.css'
 
 type Entry = Awaited<ReturnType<typeof quickPicks.list>>[number]
 type QuickPick = Entry['definition']
@@ -134,6 +136,16 @@ function PickList ({ owner, entries, changed, open }: { owner: Owner, entries: E
     })
   }
   const editable = mine || user.isAdmin
+  // The site's picks by category, in the server's order (category, then the admin's order); a chip shows one.
+  const categories = useMemo(() => {
+    const groups = new Map<string, Entry[]>()
+    for (const entry of entries) {
+      const key = mine ? '' : entry.definition.category
+      groups.set(key, [...(groups.get(key) ?? []), entry])
+    }
+    return [...groups]
+  }, [entries, mine])
+  const [shown, setShown] = useState<string | null>(null)
   return (
     <section className='card stack' aria-labelledby={headingId}>
       <div className='stack-tight'>
@@ -147,46 +159,22 @@ function PickList ({ owner, entries, changed, open }: { owner: Owner, entries: E
       )}
       <div role='alert'>{error !== null && <p className='notice notice-error'>{error}</p>}</div>
       {entries.length === 0 && <p className='muted'>{mine ? t('quickPicks.mine.none') : t('quickPicks.none')}</p>}
-      <ul className='list'>
-        {entries.map((entry) => {
-          const { definition: pick, appliedState: applied } = entry
-          return (
-            <li key={pick.id} className='list-item stack'>
-              <div className='stack-tight'>
-                <strong>{pick.name}</strong>
-                <span className='small muted'>{mine ? t(`quickPicks.types.${pick.alarmType}`) : `${pick.category} · ${t(`quickPicks.types.${pick.alarmType}`)}`}{!pick.enabled && ` · ${t('quickPicks.disabled')}`}</span>
-                {pick.description !== null && <span>{pick.description}</span>}
-                {applied !== null && (
-                  <span className='badge'>
-                    {t('quickPicks.appliedState', { count: applied.trackedUids.length })}
-                    {applied.excludePokemonIds.length > 0 && ` · ${t('quickPicks.excludedState', { count: applied.excludePokemonIds.length })}`}
-                  </span>
-                )}
-              </div>
-              <div className='row'>
-                {pick.enabled && (
-                  <button type='button' className={applied === null ? 'button button-primary' : 'button'} disabled={busy} onClick={() => { open({ kind: 'apply', entry }) }}>
-                    {applied === null ? t('quickPicks.apply', { name: pick.name }) : t('quickPicks.reapply', { name: pick.name })}
-                  </button>
-                )}
-                {applied !== null && (
-                  <button type='button' className='button' disabled={busy} aria-busy={removing === pick.id} onClick={() => { remove(pick) }}>
-                    {removing === pick.id ? t('quickPicks.removing') : t('quickPicks.remove', { name: pick.name })}
-                  </button>
-                )}
-                {editable && (
-                  <>
-                    <button type='button' className='button' disabled={busy} onClick={() => { open({ kind: 'edit', owner, entry }) }}>{t('quickPicks.edit', { name: pick.name })}</button>
-                    <button type='button' className='button button-danger' disabled={busy} onClick={() => { deletion.setError(null); setDeleting(pick) }}>
-                      {mine ? t('quickPicks.mine.delete', { name: pick.name }) : t('quickPicks.delete', { name: pick.name })}
-                    </button>
-                  </>
-                )}
-              </div>
-            </li>
-          )
-        })}
-      </ul>
+      {categories.length > 1 && (
+        <div className='row pick-chips' role='group' aria-label={t('quickPicks.categories')}>
+          <button type='button' className='pick-chip' aria-pressed={shown === null} onClick={() => { setShown(null) }}>{t('quickPicks.allCategories')}</button>
+          {categories.map(([category, list]) => (
+            <button key={category} type='button' className='pick-chip' aria-pressed={shown === category} onClick={() => { setShown(category) }}>{t('quickPicks.categoryChip', { category, count: list.length })}</button>
+          ))}
+        </div>
+      )}
+      {categories.filter(([category]) => shown === null || shown === category).map(([category, list]) => (
+        <div key={category} className='stack-tight'>
+          {categories.length > 1 && <h3 className='pick-category'>{category}</h3>}
+          <ul className='list pick-grid'>
+            {list.map((entry) => <PickItem key={entry.definition.id} entry={entry} owner={owner} editable={editable} busy={busy} removing={removing === entry.definition.id} remove={remove} open={open} setDeleting={(pick) => { deletion.setError(null); setDeleting(pick) }} />)}
+          </ul>
+        </div>
+      ))}
       <ConfirmDialog
         open={deleting !== null}
         title={deleting === null ? '' : mine ? t('quickPicks.mine.confirmDelete', { name: deleting.name }) : t('quickPicks.confirmDelete', { name: deleting.name })}
@@ -201,6 +189,62 @@ function PickList ({ owner, entries, changed, open }: { owner: Owner, entries: E
         {mine && <p>{t('quickPicks.mine.alarmsStay')}</p>}
       </ConfirmDialog>
     </section>
+  )
+}
+
+interface PickItemProps {
+  entry: Entry
+  owner: Owner
+  editable: boolean
+  busy: boolean
+  removing: boolean
+  remove: (pick: QuickPick) => void
+  open: (next: Open) => void
+  setDeleting: (pick: QuickPick) => void
+}
+
+/** One pick with the game's icon of its alarm, what it is, whether it is applied, and what the member may do to it. */
+function PickItem ({ entry, owner, editable, busy, removing, remove, open, setDeleting }: PickItemProps) {
+  const { t } = useTranslation()
+  const { definition: pick, appliedState: applied } = entry
+  const mine = owner === 'mine'
+  return (
+    <li className='list-item stack pick-item'>
+      <div className='pick-head'>
+        <span className='pick-icon' aria-hidden='true'><AlarmIcon type={descriptorName(pick.alarmType)} alarm={pick.filters} label='' /></span>
+        <div className='stack-tight'>
+          <strong>{pick.name}</strong>
+          <span className='small muted'>{mine ? t(`quickPicks.types.${pick.alarmType}`) : `${pick.category} · ${t(`quickPicks.types.${pick.alarmType}`)}`}{!pick.enabled && ` · ${t('quickPicks.disabled')}`}</span>
+          {pick.description !== null && <span>{pick.description}</span>}
+          {applied !== null && (
+            <span className='badge'>
+              {t('quickPicks.appliedState', { count: applied.trackedUids.length })}
+              {applied.excludePokemonIds.length > 0 && ` · ${t('quickPicks.excludedState', { count: applied.excludePokemonIds.length })}`}
+            </span>
+          )}
+        </div>
+      </div>
+      <div className='row'>
+        {pick.enabled && (
+          <button type='button' className={applied === null ? 'button button-primary' : 'button'} disabled={busy} onClick={() => { open({ kind: 'apply', entry }) }}>
+            {applied === null ? t('quickPicks.apply', { name: pick.name }) : t('quickPicks.reapply', { name: pick.name })}
+          </button>
+        )}
+        {applied !== null && (
+          <button type='button' className='button' disabled={busy} aria-busy={removing} onClick={() => { remove(pick) }}>
+            {removing ? t('quickPicks.removing') : t('quickPicks.remove', { name: pick.name })}
+          </button>
+        )}
+        {editable && (
+          <>
+            <button type='button' className='button' disabled={busy} onClick={() => { open({ kind: 'edit', owner, entry }) }}>{t('quickPicks.edit', { name: pick.name })}</button>
+            <button type='button' className='button button-danger' disabled={busy} onClick={() => { setDeleting(pick) }}>
+              {mine ? t('quickPicks.mine.delete', { name: pick.name }) : t('quickPicks.delete', { name: pick.name })}
+            </button>
+          </>
+        )}
+      </div>
+    </li>
   )
 }
 
@@ -288,8 +332,13 @@ function PickEditor ({ owner, pick, saved, cancel }: { owner: Owner, pick: Quick
   )
 }
 
-/** Every pokemon but some: only a pick for every pokemon can leave species out. */
+/** Every pokemon but some: a pick for every pokemon leaves species out with the pokémon grid. */
 const excludable = (pick: QuickPick): boolean => pick.alarmType === 'monster' && (pick.filters.pokemon_id ?? 0) === 0
+/** The species of a pick for a set of pokémon ("all except…" unticks some of them), or null. */
+const speciesSet = (pick: QuickPick): number[] | null => {
+  const ids = pick.filters.pokemon_id
+  return pick.alarmType === 'monster' && Array.isArray(ids) && ids.length > 1 ? ids.map(Number) : null
+}
 
 /**
  * A member's apply: where the alarms are delivered (the profile's areas, a radius or chosen areas),
@@ -300,6 +349,8 @@ function ApplyForm ({ entry, applied, cancel }: { entry: Entry, applied: (outcom
   const { t, i18n } = useTranslation()
   const { allAlarmTypes } = useSession()
   const { definition: pick, appliedState } = entry
+  const { monsters } = useMonsters()
+  const set = speciesSet(pick)
   const descriptor = allAlarmTypes.find((d) => d.type === descriptorName(pick.alarmType)) as AlarmTypeDescriptor | undefined
   const [excluded, setExcluded] = useState<string[]>(() => (appliedState?.excludePokemonIds ?? []).map((id) => `${id}-0`))
   const [scope, setScope] = useState<FormValues>(() => ({ distance: String(pick.filters.distance ?? 0), override_areas: '' }))
@@ -345,6 +396,20 @@ function ApplyForm ({ entry, applied, cancel }: { entry: Entry, applied: (outcom
     <form className='alarm-form stack' aria-labelledby={headingId} noValidate onSubmit={submit} aria-busy={busy}>
       <h3 id={headingId} className='visually-hidden'>{t('quickPicks.applyTitle', { name: pick.name })}</h3>
       {pick.description !== null && <p className='muted'>{pick.description}</p>}
+      {set !== null && (
+        <fieldset className='field' aria-describedby='pick-except-help'>
+          <legend className='label'>{t('quickPicks.allExcept')}</legend>
+          <p id='pick-except-help' className='help'>{t('quickPicks.allExceptHelp', { count: set.length - set.filter((id) => excluded.includes(`${id}-0`)).length, total: set.length })}</p>
+          <div className='pick-species'>
+            {set.map((id) => (
+              <label key={id} className='check'>
+                <input type='checkbox' checked={!excluded.includes(`${id}-0`)} onChange={(e) => { setExcluded((list) => e.target.checked ? list.filter((key) => key !== `${id}-0`) : [...list, `${id}-0`]) }} />
+                <span>{monsterName(monsters, id)}</span>
+              </label>
+            ))}
+          </div>
+        </fieldset>
+      )}
       {excludable(pick) && (
         <div className='field'>
           <PokemonGridPicker selected={excluded} onChange={setExcluded} label={t('quickPicks.exclude')} describedBy='pick-exclude-help' />

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next'
 import { useParams } from 'react-router'
 import { ApiError, profiles, sharedSets } from '../../api'
 import type { CopyResult, SharedSetView } from '../../api/shared-sets'
-import type { AlarmTypeDescriptor } from '../../alarm-types'
+import { alarmEditorPath, type AlarmTypeDescriptor } from '../../alarm-types'
 import { AlarmIcon } from '../alarms/AlarmIcon'
 import { describeCard, type Vocabulary } from '../alarms/describe'
 import type { Alarm } from '../alarms/form-model'
@@ -116,7 +116,7 @@ function SharedCard ({ type, alarm, index, vocabulary, offered, chosen, choose }
         <p className='alarm-title'><strong>{subject}</strong></p>
         <ul className='pills'>{pills.map((p) => <li key={p.key} className={`pill pill-${p.tone}`}>{p.text}</li>)}</ul>
       </div>
-      {offered && <div className='shared-estimate'><FormEstimate type={type.type} body={filters} /></div>}
+      {offered && <div className='shared-estimate'><FormEstimate type={type.type} body={filters} alarmLink={(uid) => ({ to: alarmEditorPath(type, uid), words: null })} /></div>}
     </div>
   )
 }
