@@ -181,18 +181,45 @@ const KINDS: Record<EventType, Kind[]> = {
 /** The alarm types an event of this type is explained against. */
 export const alarmTypesOf = (type: EventType): AlarmType[] => KINDS[type].map((k) => k.type)
 
+/**
+ * The areas an alarm alerts in (its own, else its profile's), or null when no area limits it: a distance
+ * alarm, or one for a chosen gym or station. The same branches as explain() below.
+ */
+export function areaLimit (type: AlarmType, row: Row, profileAreas: readonly string[]): string[] | null {
+  const kind = Object.values(KINDS).flat().find((k) => k.type === type)
+  if (kind?.chosen !== undefined && chosen(row[kind.chosen.field])) return null
+  return num(row, 'distance') > 0 ? null : alarmAreas(row, profileAreas)
+}
+
+/**
+ * An alarm's rules, built once per alarm row and kept while the row is: push alerts match the same rows
+ * against thousands of events, and building the rules cost more than reading them. Rows are not changed
+ * once read (a change is a new read, hence new rows).
+ */
+const builtRules = new Map<(a: FullAlarm) => Rules<never>, WeakMap<FullAlarm, Rules<never>>>()
+function rulesOf<E> (build: (a: FullAlarm) => Rules<E>, a: FullAlarm): Rules<E> {
+  let kept = builtRules.get(build as (a: FullAlarm) => Rules<never>)
+  if (kept === undefined) builtRules.set(build as (a: FullAlarm) => Rules<never>, kept = new WeakMap())
+  let rules = kept.get(a) as Rules<E> | undefined
+  if (rules === undefined) {
+    rules = build(a)
+    kept.set(a, rules as Rules<never>)
+  }
+  return rules
+}
+
 /** An alarm's filter failures for an event (everything but the place and the member). */
 export function filterFailures (alarmType: AlarmType, a: FullAlarm, e: ScannerEvent): Failure[] {
   switch (e.type) {
-    case 'pokemon': return failures(pokemonRules(a), e.spawn)
-    case 'raid': return failures((alarmType === 'egg' ? eggRules : raidRules)(a), e.raid)
-    case 'quest': return questFailures(questRules(a), e.rewards)
-    case 'invasion': return failures(invasionRules(a), e.invasion)
-    case 'lure': return failures(lureRules(a), e.lureId)
-    case 'nest': return failures(nestRules(a), e.nest)
-    case 'gym': return failures(gymRules(a), e.gym)
-    case 'fort_update': return failures(fortRules(a), e.fort)
-    case 'max_battle': return failures(maxBattleRules(a), e.maxBattle)
+    case 'pokemon': return failures(rulesOf(pokemonRules, a), e.spawn)
+    case 'raid': return failures(rulesOf(alarmType === 'egg' ? eggRules : raidRules, a), e.raid)
+    case 'quest': return questFailures(rulesOf(questRules, a), e.rewards)
+    case 'invasion': return failures(rulesOf(invasionRules, a), e.invasion)
+    case 'lure': return failures(rulesOf(lureRules, a), e.lureId)
+    case 'nest': return failures(rulesOf(nestRules, a), e.nest)
+    case 'gym': return failures(rulesOf(gymRules, a), e.gym)
+    case 'fort_update': return failures(rulesOf(fortRules, a), e.fort)
+    case 'max_battle': return failures(rulesOf(maxBattleRules, a), e.maxBattle)
   }
 }
 
