@@ -140,8 +140,9 @@ async function run (): Promise<void> {
     console.log(`matching alone (${MEMBERS} members, in process): every member ${pct(alone, 50).toFixed(2)} ms per event; the index's candidates ${pct(indexed, 50).toFixed(3)} ms per event (${(pct(alone, 50) / pct(indexed, 50)).toFixed(0)}× less); answers that differ: ${disagreements} of ${alone.length}`)
 
     /** The NG hook at HOOK_RATE calls a second for `seconds`: each answer's time as the caller saw it. */
-    const hookRun = async (seconds: number): Promise<number[]> => {
+    const hookRun = async (seconds: number): Promise<{ times: number[], failed: number }> => {
       const times: number[] = []
+      let failed = 0
       const start = performance.now()
       const calls: Array<Promise<void>> = []
       for (let i = 0; i < HOOK_RATE * seconds; i++) {
@@ -150,12 +151,12 @@ async function run (): Promise<void> {
         const member = rows[Math.floor(rnd() * rows.length)] as { userId: string }
         const t0 = performance.now()
         calls.push(fetch(`${address}/api/push/validation/${HOOK}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...event(), target: { id: member.userId } }) })
-          .then(async (res) => { await res.arrayBuffer(); times.push(performance.now() - t0) }))
+          .then(async (res) => { await res.arrayBuffer(); times.push(performance.now() - t0) }, () => { failed++ }))
       }
       await Promise.all(calls)
-      return times
+      return { times, failed }
     }
-    const hookLine = (label: string, times: number[]) => console.log(`NG hook at ${HOOK_RATE}/s ${label}: ${times.length} calls, p50 ${pct(times, 50).toFixed(2)} ms, p99 ${pct(times, 99).toFixed(2)} ms, max ${Math.max(...times).toFixed(1)} ms (over HTTP, client included)`)
+    const hookLine = (label: string, { times, failed }: { times: number[], failed: number }) => console.log(`NG hook at ${HOOK_RATE}/s ${label}: ${times.length} answered, ${failed} failed (connection), p50 ${pct(times, 50).toFixed(2)} ms, p99 ${pct(times, 99).toFixed(2)} ms, max ${Math.max(...times).toFixed(1)} ms (over HTTP, client included)`)
 
     // The burst, with the hook called alongside it.
     const sentAt = new Map<string, number>()
@@ -163,14 +164,19 @@ async function run (): Promise<void> {
     const burstStart = performance.now()
     const hookDuring = hookRun(SECONDS)
     let posted = 0
+    let feedFailed = 0
     let peakRss = 0
     for (let tick = 0; tick < SECONDS * 20; tick++) {
       const events = Array.from({ length: batch }, event)
       const at = performance.now()
       for (const e of events) sentAt.set(topicOf(`pokemon-${e.message.encounter_id}`), at)
-      const res = await fetch(`${address}/api/scanner-webhook/${FEED}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(events) })
-      await res.arrayBuffer()
-      posted += events.length
+      try {
+        const res = await fetch(`${address}/api/scanner-webhook/${FEED}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(events) })
+        await res.arrayBuffer()
+        posted += events.length
+      } catch {
+        feedFailed += events.length
+      }
       peakRss = Math.max(peakRss, process.memoryUsage().rss)
       const wait = burstStart + (tick + 1) * 50 - performance.now()
       if (wait > 0) await sleep(wait)
@@ -180,7 +186,7 @@ async function run (): Promise<void> {
     for (let i = 0; i < 6000 && app.pushSender.depth() > 0; i++) await sleep(10)
     const total = (performance.now() - burstStart) / 1000
     const latencies = [...arrivals].flatMap(([topic, at]) => { const from = sentAt.get(topic); return from === undefined ? [] : [at - from] })
-    console.log(`burst: ${posted} events in ${postedIn.toFixed(1)} s (asked ${RATE}/s for ${SECONDS} s); all matched and pushed after ${total.toFixed(1)} s`)
+    console.log(`burst: ${posted} events in ${postedIn.toFixed(1)} s (asked ${RATE}/s for ${SECONDS} s; ${feedFailed} not delivered: connection failed); all matched and pushed after ${total.toFixed(1)} s`)
     console.log(`events matched per second: ${(posted / total).toFixed(0)}; matching per event in the service: ${((total * 1000) / posted).toFixed(1)} ms (wall)`)
     console.log(`pushes: ${pushes} (${(pushes / total).toFixed(0)}/s); events that pushed: ${latencies.length}; event → push service p50 ${pct(latencies, 50).toFixed(0)} ms, p99 ${pct(latencies, 99).toFixed(0)} ms`)
     console.log(`memory: peak rss ${mb(peakRss)}, heap now ${mb(process.memoryUsage().heapUsed)}`)
