@@ -4,11 +4,12 @@ import { createServer } from 'node:https'
 import type { AddressInfo } from 'node:net'
 import { loadavg } from 'node:os'
 import { join } from 'node:path'
-import webPush from 'web-push'
+import type { MemberState } from '../lib/alarm-explain.js'
 import { buildApp } from '../app.js'
 import { loadConfig } from '../plugins/data/config.js'
 import { pushSubscriptions } from '../db/schema/service.js'
 import { topicOf } from '../lib/push-notification.js'
+import { alarmKeys, CandidateIndex, eventKeys } from '../lib/push-index.js'
 import { startAlarmEngineFake } from '../test/fakes/alarm-engine.js'
 import { insertAlarm, insertHuman } from '../test/fakes/engine-db.js'
 import { CITY, fence } from './city.js'
@@ -21,7 +22,9 @@ import { benchDatabases, benchEnv, createEngineDatabase, dropDatabases, fillEngi
  * HTTPS push service counts what arrives (it does not decrypt: the tests do). Printed: members read into
  * memory (time), events matched per second, pushes per second, p50/p99 from the batch's arrival to the
  * push reaching the push service, memory, the matching cost per event in the service against the matcher
- * alone in process, and the NG hook's answers at BENCH_HOOK_RATE (200) calls a second.
+ * alone in process (every member, and the members the index names), and the NG hook's answers at
+ * BENCH_HOOK_RATE (200) calls a second, during the burst and on its own. The VAPID pair is the one the
+ * service makes on its first start.
  */
 
 const MEMBERS = Number(process.env.BENCH_MEMBERS ?? 10_000)
@@ -76,15 +79,12 @@ async function run (): Promise<void> {
       }
     }
   })
-  console.log(`seeded ${MEMBERS} members × ${ALARMS} alarms in ${((performance.now() - started) / 1000).toFixed(1)} s`)
+  console.log(`seeded ${MEMBERS} members × ${ALARMS} alarms in ${((performance.now() - started) / 1000).toFixed(1)} s; load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`)
 
-  const vapid = webPush.generateVAPIDKeys()
   const config = loadConfig({
     ...benchEnv(DATABASES, engine.url, SECRET),
     LOG_LEVEL: 'warn',
     ENGINE_TIMEOUT_MS: '60000',
-    VAPID_PUBLIC_KEY: vapid.publicKey,
-    VAPID_PRIVATE_KEY: vapid.privateKey,
     VAPID_SUBJECT: 'mailto:bench@example.org',
     PUSH_ENDPOINT_HOSTS: `127.0.0.1:${servicePort}`,
     SCANNER_WEBHOOK_TOKEN: FEED,
@@ -119,31 +119,64 @@ async function run (): Promise<void> {
     }
 
     // Matching alone: the matcher over every member for one event, in process.
-    const states = []
+    const states: MemberState[] = []
     for (let i = 0; i < rows.length; i += 50) states.push(...await Promise.all(rows.slice(i, i + 50).map((r) => app.alarmExplanations.memberState(r.userId))))
+    const index = new CandidateIndex<number>()
+    states.forEach((state, i) => index.file(i, alarmKeys(state)))
     const alone: number[] = []
+    const indexed: number[] = []
+    let disagreements = 0
     for (const e of Array.from({ length: 20 }, event)) {
       const prepared = await app.alarmExplanations.prepare('pokemon', e.message, nowS())
       if (prepared === null) continue
-      const t0 = performance.now()
-      for (const state of states) app.alarmExplanations.decide(state, prepared, Date.now(), 'UTC')
+      let t0 = performance.now()
+      const plain = states.flatMap((state, i) => app.alarmExplanations.decide(state, prepared, Date.now(), 'UTC').alerted ? [i] : [])
       alone.push(performance.now() - t0)
+      t0 = performance.now()
+      const found = [...index.candidates(eventKeys(prepared.event, prepared.fences.at))].filter((i) => app.alarmExplanations.decide(states[i] as MemberState, prepared, Date.now(), 'UTC').alerted)
+      indexed.push(performance.now() - t0)
+      if (found.sort((a, b) => a - b).join() !== plain.join()) disagreements++
     }
-    console.log(`matching alone (${MEMBERS} members, in process): ${pct(alone, 50).toFixed(1)} ms per event`)
+    console.log(`matching alone (${MEMBERS} members, in process): every member ${pct(alone, 50).toFixed(2)} ms per event; the index's candidates ${pct(indexed, 50).toFixed(3)} ms per event (${(pct(alone, 50) / pct(indexed, 50)).toFixed(0)}× less); answers that differ: ${disagreements} of ${alone.length}`)
 
-    // The burst.
+    /** The NG hook at HOOK_RATE calls a second for `seconds`: each answer's time as the caller saw it. */
+    const hookRun = async (seconds: number): Promise<{ times: number[], failed: number }> => {
+      const times: number[] = []
+      let failed = 0
+      const start = performance.now()
+      const calls: Array<Promise<void>> = []
+      for (let i = 0; i < HOOK_RATE * seconds; i++) {
+        const wait = start + (i * 1000) / HOOK_RATE - performance.now()
+        if (wait > 0) await sleep(wait)
+        const member = rows[Math.floor(rnd() * rows.length)] as { userId: string }
+        const t0 = performance.now()
+        calls.push(fetch(`${address}/api/push/validation/${HOOK}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...event(), target: { id: member.userId } }) })
+          .then(async (res) => { await res.arrayBuffer(); times.push(performance.now() - t0) }, () => { failed++ }))
+      }
+      await Promise.all(calls)
+      return { times, failed }
+    }
+    const hookLine = (label: string, { times, failed }: { times: number[], failed: number }) => console.log(`NG hook at ${HOOK_RATE}/s ${label}: ${times.length} answered, ${failed} failed (connection), p50 ${pct(times, 50).toFixed(2)} ms, p99 ${pct(times, 99).toFixed(2)} ms, max ${Math.max(...times).toFixed(1)} ms (over HTTP, client included)`)
+
+    // The burst, with the hook called alongside it.
     const sentAt = new Map<string, number>()
     const batch = Math.max(1, Math.round(RATE / 20))
     const burstStart = performance.now()
+    const hookDuring = hookRun(SECONDS)
     let posted = 0
+    let feedFailed = 0
     let peakRss = 0
     for (let tick = 0; tick < SECONDS * 20; tick++) {
       const events = Array.from({ length: batch }, event)
       const at = performance.now()
       for (const e of events) sentAt.set(topicOf(`pokemon-${e.message.encounter_id}`), at)
-      const res = await fetch(`${address}/api/scanner-webhook/${FEED}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(events) })
-      await res.arrayBuffer()
-      posted += events.length
+      try {
+        const res = await fetch(`${address}/api/scanner-webhook/${FEED}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(events) })
+        await res.arrayBuffer()
+        posted += events.length
+      } catch {
+        feedFailed += events.length
+      }
       peakRss = Math.max(peakRss, process.memoryUsage().rss)
       const wait = burstStart + (tick + 1) * 50 - performance.now()
       if (wait > 0) await sleep(wait)
@@ -153,27 +186,15 @@ async function run (): Promise<void> {
     for (let i = 0; i < 6000 && app.pushSender.depth() > 0; i++) await sleep(10)
     const total = (performance.now() - burstStart) / 1000
     const latencies = [...arrivals].flatMap(([topic, at]) => { const from = sentAt.get(topic); return from === undefined ? [] : [at - from] })
-    console.log(`burst: ${posted} events in ${postedIn.toFixed(1)} s (asked ${RATE}/s for ${SECONDS} s); all matched and pushed after ${total.toFixed(1)} s`)
+    console.log(`burst: ${posted} events in ${postedIn.toFixed(1)} s (asked ${RATE}/s for ${SECONDS} s; ${feedFailed} not delivered: connection failed); all matched and pushed after ${total.toFixed(1)} s`)
     console.log(`events matched per second: ${(posted / total).toFixed(0)}; matching per event in the service: ${((total * 1000) / posted).toFixed(1)} ms (wall)`)
     console.log(`pushes: ${pushes} (${(pushes / total).toFixed(0)}/s); events that pushed: ${latencies.length}; event → push service p50 ${pct(latencies, 50).toFixed(0)} ms, p99 ${pct(latencies, 99).toFixed(0)} ms`)
     console.log(`memory: peak rss ${mb(peakRss)}, heap now ${mb(process.memoryUsage().heapUsed)}`)
     const metrics = (await app.inject({ url: '/metrics' })).body
     console.log(metrics.split('\n').filter((l) => l.startsWith('alarm_web_push_feed_dropped_total') || l.startsWith('alarm_web_push_failed_total')).join('\n') || 'nothing dropped or failed (metrics off: METRICS_TOKEN unset)')
 
-    // The NG hook at HOOK_RATE calls a second for 5 s.
-    const hookTimes: number[] = []
-    const hookStart = performance.now()
-    const calls: Array<Promise<void>> = []
-    for (let i = 0; i < HOOK_RATE * 5; i++) {
-      const wait = hookStart + (i * 1000) / HOOK_RATE - performance.now()
-      if (wait > 0) await sleep(wait)
-      const member = rows[Math.floor(rnd() * rows.length)] as { userId: string }
-      const t0 = performance.now()
-      calls.push(fetch(`${address}/api/push/validation/${HOOK}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...event(), target: { id: member.userId } }) })
-        .then(async (res) => { await res.arrayBuffer(); hookTimes.push(performance.now() - t0) }))
-    }
-    await Promise.all(calls)
-    console.log(`NG hook at ${HOOK_RATE}/s: p50 ${pct(hookTimes, 50).toFixed(2)} ms, p99 ${pct(hookTimes, 99).toFixed(2)} ms, max ${Math.max(...hookTimes).toFixed(1)} ms (over HTTP, client included)`)
+    hookLine('during the burst', await hookDuring)
+    hookLine('on its own, 5 s', await hookRun(5))
     console.log(`load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`)
   } finally {
     await app.close()

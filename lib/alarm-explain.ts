@@ -182,6 +182,16 @@ const KINDS: Record<EventType, Kind[]> = {
 export const alarmTypesOf = (type: EventType): AlarmType[] => KINDS[type].map((k) => k.type)
 
 /**
+ * The areas an alarm alerts in (its own, else its profile's), or null when no area limits it: a distance
+ * alarm, or one for a chosen gym or station. The same branches as explain() below.
+ */
+export function areaLimit (type: AlarmType, row: Row, profileAreas: readonly string[]): string[] | null {
+  const kind = Object.values(KINDS).flat().find((k) => k.type === type)
+  if (kind?.chosen !== undefined && chosen(row[kind.chosen.field])) return null
+  return num(row, 'distance') > 0 ? null : alarmAreas(row, profileAreas)
+}
+
+/**
  * What is read from a stored alarm once, kept by its row: the rules of each filter, what names it, and
  * its areas (per list of profile areas). A member's rows are kept as the same objects between questions
  * (plugins/domain/alarm-explanations.ts, push alerts), so a thousand alarms are not read again per event.

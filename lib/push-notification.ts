@@ -1,10 +1,12 @@
 import { createHash } from 'node:crypto'
 import type { EventType } from '../schemas/alarm-explanations.js'
+import { fill, pushWordsFor, type PushWords } from './push-words.js'
 
 /**
  * The notification a matched scanner event becomes on a phone (docs/push.md): a short title and text, the
  * event's id as the tag (a repeat of the event replaces its notification), the time it has left as the
- * push service's TTL, urgency by type, and the link a tap opens. Pure: the caller passes names and time.
+ * push service's TTL, urgency by type, and the link a tap opens, in the member's language (lib/push-words.ts).
+ * Pure: the caller passes names and time.
  */
 
 type Row = Record<string, unknown>
@@ -22,7 +24,11 @@ export interface Notification {
 export interface NotificationContext {
   /** Species names by id in the member's language. */
   pokemonName: (id: number) => string
+  /** The member's language as the engine keeps it (en, de, pt-BR); null: English. */
+  language: string | null
   nowS: number
+  /** The engine's fence the event is in, as the engine names it; null when none. */
+  area: string | null
   /** Metres from the member's profile location; null when unknown. */
   metres: number | null
   /** The admin's map link, with {lat} and {lon}; empty: the site itself. */
@@ -34,9 +40,16 @@ const DEFAULT_TTL_S = 900
 const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null)
 const str = (v: unknown): string => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : '')
 
-function timeLeft (endS: number | null, nowS: number): { ttl: number, text: string | null } {
+function timeLeft (endS: number | null, nowS: number, words: PushWords): { ttl: number, text: string | null } {
   if (endS === null || endS <= nowS) return { ttl: endS === null ? DEFAULT_TTL_S : 0, text: null }
-  return { ttl: endS - nowS, text: `${Math.max(1, Math.round((endS - nowS) / 60))} min left` }
+  return { ttl: endS - nowS, text: fill(words.minutesLeft, { n: Math.max(1, Math.round((endS - nowS) / 60)) }) }
+}
+
+/** Metres, or kilometres with one decimal from 1 km, written as the language writes numbers. */
+function distanceText (metres: number, locale: string): string {
+  return metres >= 1000
+    ? `${new Intl.NumberFormat(locale, { minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(metres / 1000)} km`
+    : `${new Intl.NumberFormat(locale, { maximumFractionDigits: 0 }).format(Math.round(metres))} m`
 }
 
 /** A push topic: at most 32 URL-safe characters, the same for the same event. */
@@ -56,7 +69,8 @@ function buildNotification (type: EventType, m: Row, context: NotificationContex
   const lat = num(m.latitude) ?? 0
   const lon = num(m.longitude) ?? 0
   const url = context.mapTemplate === '' ? '/' : context.mapTemplate.replaceAll('{lat}', lat.toFixed(6)).replaceAll('{lon}', lon.toFixed(6))
-  const place = context.metres === null ? null : context.metres >= 1000 ? `${(context.metres / 1000).toFixed(1)} km` : `${Math.round(context.metres)} m`
+  const { locale, words } = pushWordsFor(context.language)
+  const place = context.metres === null ? null : distanceText(context.metres, locale)
   const join = (...parts: Array<string | null>) => parts.filter((p): p is string => p !== null && p !== '').join(' · ')
   switch (type) {
     case 'pokemon': {
@@ -64,10 +78,10 @@ function buildNotification (type: EventType, m: Row, context: NotificationContex
       const iv = atk !== null && def !== null && sta !== null ? `${Math.round(((atk + def + sta) / 45) * 100)}%` : null
       const level = num(m.pokemon_level)
       const cp = num(m.cp)
-      const left = timeLeft(num(m.disappear_time), context.nowS)
+      const left = timeLeft(num(m.disappear_time), context.nowS, words)
       return {
         title: join(`${context.pokemonName(num(m.pokemon_id) ?? 0)}${iv === null ? '' : ` ${iv}`}`, level === null ? null : `L${level}`, cp === null ? null : `CP ${cp}`),
-        body: join(left.text, place),
+        body: join(left.text, context.area, place),
         tag: `pokemon-${str(m.encounter_id) || `${str(m.pokemon_id)}-${lat}-${lon}-${str(m.disappear_time)}`}`,
         url,
         ttlSeconds: left.ttl,
@@ -76,10 +90,10 @@ function buildNotification (type: EventType, m: Row, context: NotificationContex
     }
     case 'raid': {
       const boss = num(m.pokemon_id) ?? 0
-      const left = timeLeft(num(m.end), context.nowS)
+      const left = timeLeft(num(m.end), context.nowS, words)
       return {
-        title: boss > 0 ? `${context.pokemonName(boss)} raid · level ${str(m.level)}` : `Level ${str(m.level)} egg`,
-        body: join(str(m.gym_name) || null, left.text, place),
+        title: boss > 0 ? fill(words.raid, { boss: context.pokemonName(boss), level: str(m.level) }) : fill(words.egg, { level: str(m.level) }),
+        body: join(str(m.gym_name) || null, left.text, context.area, place),
         tag: `raid-${str(m.gym_id)}-${str(m.end)}`,
         url,
         ttlSeconds: left.ttl,
@@ -88,11 +102,11 @@ function buildNotification (type: EventType, m: Row, context: NotificationContex
     }
     default: {
       const end = num(m.incident_expire_timestamp) ?? num(m.expiration) ?? num(m.lure_expiration) ?? num(m.end)
-      const left = timeLeft(end, context.nowS)
+      const left = timeLeft(end, context.nowS, words)
       const name = str(m.name) || str(m.pokestop_name) || str(m.gym_name)
       return {
-        title: `${type.replace('_', ' ')} alert`,
-        body: join(name || null, left.text, place),
+        title: words.kinds[type],
+        body: join(name || null, left.text, context.area, place),
         tag: `${type}-${str(m.pokestop_id) || str(m.gym_id) || str(m.id) || `${lat}-${lon}`}-${end ?? ''}`,
         url,
         ttlSeconds: left.ttl,

@@ -154,13 +154,14 @@ export const ConfigSchema = Type.Object({
   EXPLAIN_RATE_MAX: int({ default: 30, minimum: 1, description: 'Alert explanations ("why didn\'t I get that alert?"): requests per 60 s per signed-in member, and as many pages of the recent list in a window of their own (admins asking about a member count as themselves)' }),
   EXPLAIN_MEMBER_SECONDS: int({ default: 60, minimum: 0, maximum: 3600, description: 'Alert explanations: how long a member\'s alarms, profiles and settings are answered from memory after one engine read (anything written through this site forgets them at once, on every instance; a change made with the chat bot shows after it); 0: read on every question' }),
 
-  // Web Push (docs/push.md): off while the three VAPID values are unset
-  VAPID_PUBLIC_KEY: str({ description: 'Web Push: the VAPID public key (base64url, uncompressed P-256 point), from `npx web-push generate-vapid-keys`; push is off while it, VAPID_PRIVATE_KEY or VAPID_SUBJECT is unset' }),
+  // Web Push (docs/push.md): on once SCANNER_WEBHOOK_TOKEN or PUSH_VALIDATION_TOKEN is set
+  VAPID_PUBLIC_KEY: str({ description: 'Web Push: the VAPID public key (base64url, uncompressed P-256 point), from `npx web-push generate-vapid-keys`; unset (with VAPID_PRIVATE_KEY): the service makes a pair on first start and keeps it in its database' }),
   VAPID_PRIVATE_KEY: str({ secret: true, description: 'Web Push: the VAPID private key (base64url) matching VAPID_PUBLIC_KEY; never change one without the other (every device would have to subscribe again)' }),
-  VAPID_SUBJECT: str({ description: 'Web Push: a contact the push services may reach the operator at, mailto:admin@example.org or https://alarms.example.org' }),
+  VAPID_SUBJECT: str({ description: 'Web Push: a contact the push services may reach the operator at, mailto:admin@example.org or https://alarms.example.org; unset: PUBLIC_URL, else the first CORS_ORIGIN, when https' }),
   PUSH_ENDPOINT_HOSTS: list({ description: 'Web Push: comma list of host:port (or host) that subscription endpoints may name although they are (or resolve to) loopback or private addresses: a private push service. Its certificate is trusted with NODE_EXTRA_CA_CERTS' }),
   PUSH_CONCURRENCY: int({ default: 16, minimum: 1, maximum: 256, description: 'Web Push: messages handed to push services at the same time' }),
   PUSH_QUEUE_MAX: int({ default: 20000, minimum: 1, maximum: 1_000_000, description: 'Web Push: messages waiting to be sent at most; past it the oldest waiting message is dropped (and counted)' }),
+  PUSH_FEED_BACKLOG_MAX: int({ default: 50000, minimum: 1, maximum: 1_000_000, description: 'Web Push (scanner feed): events waiting to be matched at most; none is lost below it, past it the oldest are dropped first (and counted)' }),
   PUSH_RETRIES: int({ default: 3, minimum: 0, maximum: 10, description: 'Web Push: retries of a message the push service answered 429 or 5xx (after its Retry-After) or could not be reached for' }),
   SCANNER_WEBHOOK_TOKEN: str({ secret: true, description: 'Web Push from the scanner\'s own feed (PoracleJS sites): the secret path part of the webhook target to add to the scanner, https://<site>/api/scanner-webhook/<token>; unset: no feed' }),
   PUSH_VALIDATION_TOKEN: str({ secret: true, description: 'Web Push through PoracleNG\'s validation hook: the secret path part of its [validation] url, https://<site>/api/push/validation/<token>; unset: no hook' }),

@@ -191,19 +191,26 @@ function crossCheck (config: Config, problems: string[]): void {
   vapidProblems(config, problems)
 }
 
-/** Web Push's three VAPID values: all or none (half of them is a mistake, not "push off"), each well formed. */
+/**
+ * Web Push's VAPID values: the key pair both or neither (neither: the service makes one and keeps it in
+ * its database), each well formed; the subject defaults to the site's https origin (loadConfig), and a
+ * site with a push source but no https origin must name one.
+ */
 function vapidProblems (config: Config, problems: string[]): void {
-  const vapid = { VAPID_PUBLIC_KEY: config.VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY: config.VAPID_PRIVATE_KEY, VAPID_SUBJECT: config.VAPID_SUBJECT }
-  const set = Object.entries(vapid).filter(([, value]) => value !== '')
-  if (set.length === 0) return
-  if (set.length < 3) {
-    problems.push(`Web Push needs VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY and VAPID_SUBJECT together (only ${set.map(([key]) => key).join(', ')} set). Generate keys with: npx web-push generate-vapid-keys`)
-    return
+  const pair = { VAPID_PUBLIC_KEY: config.VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY: config.VAPID_PRIVATE_KEY }
+  const set = Object.entries(pair).filter(([, value]) => value !== '')
+  if (set.length === 1) {
+    problems.push(`Web Push needs VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY together (only ${set.map(([key]) => key).join(', ')} set); leave both unset to have the service make a pair. Generate keys with: npx web-push generate-vapid-keys`)
   }
   const base64url = /^[A-Za-z0-9_-]+$/
-  if (!base64url.test(vapid.VAPID_PUBLIC_KEY) || Buffer.from(vapid.VAPID_PUBLIC_KEY, 'base64url').length !== 65) problems.push('VAPID_PUBLIC_KEY must be a 65-byte P-256 public key, base64url-encoded')
-  if (!base64url.test(vapid.VAPID_PRIVATE_KEY) || Buffer.from(vapid.VAPID_PRIVATE_KEY, 'base64url').length !== 32) problems.push('VAPID_PRIVATE_KEY must be a 32-byte P-256 private key, base64url-encoded')
-  if (!/^(mailto:\S+@\S+|https:\/\/\S+)$/.test(vapid.VAPID_SUBJECT)) problems.push('VAPID_SUBJECT must be a mailto: address or an https: URL')
+  if (set.length === 2) {
+    if (!base64url.test(pair.VAPID_PUBLIC_KEY) || Buffer.from(pair.VAPID_PUBLIC_KEY, 'base64url').length !== 65) problems.push('VAPID_PUBLIC_KEY must be a 65-byte P-256 public key, base64url-encoded')
+    if (!base64url.test(pair.VAPID_PRIVATE_KEY) || Buffer.from(pair.VAPID_PRIVATE_KEY, 'base64url').length !== 32) problems.push('VAPID_PRIVATE_KEY must be a 32-byte P-256 private key, base64url-encoded')
+  }
+  if (config.VAPID_SUBJECT !== '' && !/^(mailto:\S+@\S+|https:\/\/\S+)$/.test(config.VAPID_SUBJECT)) problems.push('VAPID_SUBJECT must be a mailto: address or an https: URL')
+  if (config.VAPID_SUBJECT === '' && (config.SCANNER_WEBHOOK_TOKEN !== '' || config.PUSH_VALIDATION_TOKEN !== '')) {
+    problems.push('Web Push needs VAPID_SUBJECT (a mailto: address or an https: URL the push services may reach you at): this site has no https PUBLIC_URL or CORS_ORIGIN to use instead')
+  }
 }
 
 /**
@@ -227,6 +234,7 @@ export function loadConfig (env: Env): Config {
   }
   if (config.PUBLIC_URL !== undefined) config.PUBLIC_URL = config.PUBLIC_URL.replace(/\/$/, '')
   config.CORS_ORIGIN = config.CORS_ORIGIN.map((o) => o.replace(/\/$/, ''))
+  if (config.VAPID_SUBJECT === '') config.VAPID_SUBJECT = [config.PUBLIC_URL, config.CORS_ORIGIN[0]].find((o) => o?.startsWith('https://') === true) ?? ''
   if (problems.length === 0) crossCheck(config, problems)
   if (problems.length === 0 && !Value.Check(ConfigSchema, config)) {
     for (const error of Value.Errors(ConfigSchema, config)) problems.push(`${error.path.slice(1)} ${error.message}`)

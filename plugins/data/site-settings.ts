@@ -34,9 +34,9 @@ export interface SettingWrite {
 export type SettingGuard = (write: SettingWrite, request: FastifyRequest) => Promise<void> | void
 
 /** Keys whose value is computed or internal bookkeeping: never written through the API. */
-export const READ_ONLY_KEYS = new Set(['migration_completed', 'quick_picks_seeded', 'poracle_locale'])
-/** Keys no one sees through the API. */
-export const HIDDEN_KEYS = new Set(['migration_completed'])
+export const READ_ONLY_KEYS = new Set(['migration_completed', 'quick_picks_seeded', 'poracle_locale', 'vapid_keys'])
+/** Keys no one sees through the API (`vapid_keys` holds the Web Push private key). */
+export const HIDDEN_KEYS = new Set(['migration_completed', 'vapid_keys'])
 
 /** What non-admins may read: branding plus every feature switch. */
 const PUBLIC_KEYS = new Set(['allowed_languages', 'custom_title', 'favicon_url', 'header_logo_url', 'hide_header_logo',
@@ -194,6 +194,17 @@ function createSiteSettings (fastify: import('fastify').FastifyInstance) {
     /** Records a flag the service keeps for itself (category `internal`, read-only to admins): no request, no guard. */
     async mark (key: string, value: string): Promise<void> {
       await upsert(key, { value, category: 'internal' })
+    },
+
+    /**
+     * Stores `value` (category `internal`) unless the key holds one already, and answers the value kept:
+     * instances starting together each offer theirs and all use the first one written.
+     */
+    async keepFirst (key: string, value: string): Promise<string> {
+      await db.db.insert(siteSettings).values({ key, value, category: 'internal', valueType: 'json' }).onDuplicateKeyUpdate({ set: { key } })
+      cache.delete(key)
+      const [row] = await db.db.select({ value: siteSettings.value }).from(siteSettings).where(eq(siteSettings.key, key))
+      return row?.value ?? value
     },
 
     evict (key?: string): void {

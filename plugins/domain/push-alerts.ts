@@ -3,7 +3,9 @@ import { Counter } from 'prom-client'
 import { alarmTypesOf, type MemberState } from '../../lib/alarm-explain.js'
 import { distanceMetres } from '../../lib/alarm-match.js'
 import { decoratorPlugin } from '../../lib/decorator-plugin.js'
+import { alarmKeys, CandidateIndex, eventKeys } from '../../lib/push-index.js'
 import { notificationFor, topicOf, type Notification } from '../../lib/push-notification.js'
+import { fill, pushWordsFor } from '../../lib/push-words.js'
 import { EVENT_TYPES, type EventType } from '../../schemas/alarm-explanations.js'
 import type { AlarmType } from '../../schemas/alarm-types.js'
 import type { DeliveryMode } from '../../schemas/push.js'
@@ -13,8 +15,10 @@ import { DEFAULT_DELIVERY_MODE, type PushDeviceTarget } from './push-subscriptio
 /**
  * Alerts become push notifications (docs/push.md), from either engine generation:
  * - the scanner's own feed (PoracleJS sites): each event is matched by the explanations' matcher against
- *   the alarms of every member with a push device, kept in memory (refreshed after PUSH_MEMBER_REFRESH_SECONDS,
- *   and at once on every instance when the member changes anything or their devices change);
+ *   the alarms of the members with a push device, kept in memory and indexed by what an event can match
+ *   (lib/push-index.ts), so an event runs the matcher for the members it can alert only. A member's
+ *   alarms are read again in the background after PUSH_MEMBER_REFRESH_SECONDS, and at once on every
+ *   instance when the member changes anything or their devices change (the next events wait for that read);
  * - PoracleNG's validation hook: the engine has matched, one call per member; the answer comes from memory
  *   (false for "push only", so the engine sends no chat message) and the push follows after it.
  * Both then apply the device's alarm types and quiet hours and the member's rate limit (a flood past it
@@ -24,6 +28,7 @@ import { DEFAULT_DELIVERY_MODE, type PushDeviceTarget } from './push-subscriptio
 type Row = Record<string, unknown>
 
 interface Member {
+  userId: string
   devices: PushDeviceTarget[]
   modes: Map<number, DeliveryMode>
   state: MemberState | null
@@ -31,8 +36,6 @@ interface Member {
   /** Raised when the member changed something: a read started before it is not kept. */
   generation: number
   loading: Promise<MemberState | null> | null
-  /** The species the member's pokemon alarms name (0: any), from `state`: most members are skipped by it before the matcher. */
-  pokemonIds: ReadonlySet<number>
   /** When this member's recent pushes were sent (clock ms), within the rate window. */
   sentAt: number[]
   noticeSent: boolean
@@ -41,10 +44,15 @@ interface Member {
 /** A scanner feed item waiting to be matched. */
 interface FeedItem { type: EventType, message: Row, receivedAt: number }
 
-/** Items of the scanner feed waiting to be matched at most; past it the oldest are dropped (and counted). */
-const FEED_BACKLOG_MAX = 50_000
 /** How often a device's "last sent" is written at most: it is shown to its owner, not counted. */
 const MARK_SENT_EVERY_MS = 60_000
+/**
+ * How long the feed's matching runs before it lets the event loop answer others (the validation hook
+ * above all, whose answer holds the engine): a slice of matching is the hook's worst wait.
+ */
+const MATCH_SLICE_MS = 2
+/** How often members whose alarms were read longer than PUSH_MEMBER_REFRESH_SECONDS ago are looked for. */
+const REFRESH_SWEEP_MS = 1000
 
 /** Golbat's webhook types as the matcher's event types; a pokestop with a lure is a lure event. */
 export function eventTypeOf (type: string, message: Row): EventType | null {
@@ -69,9 +77,9 @@ export function inQuietHours (quiet: PushDeviceTarget['quietHours'], atMs: numbe
 }
 
 function createPushAlerts (fastify: FastifyInstance) {
-  const { config, clock, log, pushSender, pushSubscriptions, alarmExplanations, masterNames, cacheEviction } = fastify
-  const feedEnabled = pushSender.enabled && config.SCANNER_WEBHOOK_TOKEN !== ''
-  const hookEnabled = pushSender.enabled && config.PUSH_VALIDATION_TOKEN !== ''
+  const { config, clock, log, pushSender, pushSubscriptions, alarmExplanations, masterNames, cacheEviction, engineFences } = fastify
+  const feedEnabled = config.SCANNER_WEBHOOK_TOKEN !== ''
+  const hookEnabled = config.PUSH_VALIDATION_TOKEN !== ''
   const windowMs = config.PUSH_RATE_WINDOW_SECONDS * 1000
 
   const registers = fastify.metrics.registry === null ? [] : [fastify.metrics.registry]
@@ -88,6 +96,13 @@ function createPushAlerts (fastify: FastifyInstance) {
   let rosterLoading: Promise<Map<string, Member>> | null = null
   const namesByLanguage = new Map<string, Promise<Record<number, string>>>()
   const lastMarked = new Map<number, number>()
+  const index = new CandidateIndex<Member>()
+  /** Reads of members whose alarms the next event must see: new members, and members who changed something. */
+  const pending = new Set<Promise<unknown>>()
+  const waitFor = (read: Promise<unknown>) => {
+    pending.add(read)
+    read.finally(() => pending.delete(read)).catch(() => {})
+  }
 
   async function loadRoster (): Promise<Map<string, Member>> {
     rosterStale = false
@@ -99,13 +114,14 @@ function createPushAlerts (fastify: FastifyInstance) {
     // A member already in memory keeps its object: its alarms, its rate window, a read in flight.
     const next = new Map<string, Member>()
     for (const [userId, list] of devices) {
-      const member = roster?.get(userId) ?? { devices: [], modes: new Map(), state: null, pokemonIds: new Set<number>(), stateAt: 0, generation: 0, loading: null, sentAt: [], noticeSent: false }
+      const member = roster?.get(userId) ?? { userId, devices: [], modes: new Map(), state: null, stateAt: 0, generation: 0, loading: null, sentAt: [], noticeSent: false }
       member.devices = list
       member.modes = choices.get(userId) ?? new Map()
       next.set(userId, member)
     }
+    for (const [userId, member] of roster ?? []) if (!next.has(userId)) index.remove(member)
     roster = next
-    warmStates(next).catch(() => {})
+    waitFor(readUnread(next))
     return next
   }
 
@@ -122,6 +138,7 @@ function createPushAlerts (fastify: FastifyInstance) {
       member.stateAt = 0
       member.generation++
       member.loading = null
+      waitFor(stateOf(member))
     }
   }
   // Anything a member writes through the API (alarms, profiles, location, areas, pausing) is seen on every instance.
@@ -137,21 +154,38 @@ function createPushAlerts (fastify: FastifyInstance) {
     await currentRoster().catch(() => {})
   })
 
-  /** Reads the alarms of members not yet in memory, one at a time, so the hook finds their active profile. */
-  async function warmStates (members: Map<string, Member>): Promise<void> {
-    for (const [userId, member] of members) if (member.state === null) await stateOf(member, userId)
+  const isFresh = (member: Member) => member.state !== null && clock.now() - member.stateAt < config.PUSH_MEMBER_REFRESH_SECONDS * 1000
+
+  /** Reads the alarms of members not yet in memory, one at a time (one engine call each). */
+  async function readUnread (members: Map<string, Member>): Promise<void> {
+    for (const member of members.values()) if (member.state === null) await stateOf(member)
   }
 
-  async function stateOf (member: Member, userId: string): Promise<MemberState | null> {
-    if (member.state !== null && clock.now() - member.stateAt < config.PUSH_MEMBER_REFRESH_SECONDS * 1000) return member.state
+  /** Reads again, one at a time in the background, the alarms of members read longer ago than PUSH_MEMBER_REFRESH_SECONDS. */
+  let refreshing = false
+  let sweptAt = 0
+  function refreshStale (): void {
+    if (refreshing || roster === null || clock.now() - sweptAt < REFRESH_SWEEP_MS) return
+    sweptAt = clock.now()
+    const stale = [...roster.values()].filter((member) => !isFresh(member))
+    if (stale.length === 0) return
+    refreshing = true
+    ;(async () => {
+      for (const member of stale) await stateOf(member)
+    })().catch(() => {}).finally(() => { refreshing = false })
+  }
+
+  async function stateOf (member: Member): Promise<MemberState | null> {
+    if (isFresh(member)) return member.state
     const generation = member.generation
-    member.loading ??= alarmExplanations.memberState(userId).then((state) => {
-      if (generation !== member.generation) return stateOf(member, userId)
+    member.loading ??= alarmExplanations.memberState(member.userId).then((state) => {
+      if (generation !== member.generation) return stateOf(member)
       member.state = state
-      member.pokemonIds = new Set(state.alarms.filter((a) => a.type === 'pokemon').map((a) => Number(a.row.pokemon_id ?? 0)))
       member.stateAt = clock.now()
+      if (roster?.get(member.userId) === member) index.file(member, alarmKeys(state))
       return state
     }, (error: unknown) => {
+      const userId = member.userId
       log.warn({ userId, error: (error as Error).message }, 'push alerts: the member\'s alarms could not be read; their last known ones are used')
       return member.state
     })
@@ -192,6 +226,7 @@ function createPushAlerts (fastify: FastifyInstance) {
 
   /** Sends a matched event to the member's devices that want it, within quiet hours and the rate limit. */
   function deliver (member: Member, notification: Notification, alarmTypes: readonly AlarmType[], eventAt: number): void {
+    const { words } = pushWordsFor(member.state?.language)
     const nowMs = clock.now()
     const wanting = member.devices.filter((d) => d.types === null || alarmTypes.some((type) => d.types?.includes(type)))
     const awake = wanting.filter((d) => !inQuietHours(d.quietHours, nowMs))
@@ -204,8 +239,8 @@ function createPushAlerts (fastify: FastifyInstance) {
       ? { kind: 'alert', title: notification.title, body: notification.body, tag: notification.tag, url: notification.url }
       : {
           kind: 'rate-limited',
-          title: 'Too many alerts',
-          body: `More than ${config.PUSH_RATE_MAX} alerts in ${Math.round(config.PUSH_RATE_WINDOW_SECONDS / 60)} min: the next ones are not shown until it calms down.`,
+          title: words.rateLimitedTitle,
+          body: fill(words.rateLimitedBody, { max: config.PUSH_RATE_MAX, minutes: Math.round(config.PUSH_RATE_WINDOW_SECONDS / 60) }),
           tag: 'rate-limited',
           url: '/'
         }
@@ -221,7 +256,7 @@ function createPushAlerts (fastify: FastifyInstance) {
     }
   }
 
-  async function notificationOf (type: EventType, message: Row, state: MemberState | null, profileNo: number | null): Promise<Notification> {
+  async function notificationOf (type: EventType, message: Row, state: MemberState | null, profileNo: number | null, area: string | null): Promise<Notification> {
     const names = await pokemonNames(state?.language)
     const place = state?.profiles.find((p) => p.profileNo === profileNo)?.place ?? null
     const lat = Number(message.latitude)
@@ -231,24 +266,33 @@ function createPushAlerts (fastify: FastifyInstance) {
       : distanceMetres(place, lat, lon)
     return notificationFor(type, message, {
       pokemonName: (id) => names[id] ?? `#${id}`,
+      language: state?.language ?? null,
+      area,
       nowS: Math.floor(clock.now() / 1000),
       metres,
       mapTemplate: config.PUSH_MAP_URL
     })
   }
 
-  /** One scanner event against every member with a push device. */
+  /** The name of the engine's fence the event is in (shown in the text), null when none or unknown. */
+  async function areaOf (message: Row): Promise<string | null> {
+    const lat = Number(message.latitude)
+    const lon = Number(message.longitude)
+    return Number.isFinite(lat) && Number.isFinite(lon) ? engineFences.areaAt(lat, lon).catch(() => null) : null
+  }
+
+  /** One scanner event against the members whose alarms can match it (the index), from memory. */
   async function matchEvent ({ type, message, receivedAt }: FeedItem): Promise<void> {
     const members = await currentRoster()
+    while (pending.size > 0) await Promise.all(pending)
+    refreshStale()
     if (members.size === 0) return
     const prepared = await alarmExplanations.prepare(type, message, Math.floor(receivedAt / 1000))
     if (prepared === null) return feedDropped.inc({ reason: 'invalid' })
-    const species = type === 'pokemon' ? Number(message.pokemon_id) : null
-    for (const [userId, member] of members) {
-      const state = await stateOf(member, userId)
+    let area: Promise<string | null> | undefined
+    for (const member of index.candidates(eventKeys(prepared.event, prepared.fences.at))) {
+      const state = member.state
       if (state === null) continue
-      // A pokemon alarm matches its species only, or any (0): a member with neither cannot be alerted.
-      if (species !== null && !member.pokemonIds.has(species) && !member.pokemonIds.has(0)) continue
       const timeZone = member.devices.find((d) => d.quietHours !== null)?.quietHours?.timeZone ?? 'UTC'
       const result = alarmExplanations.decide(state, prepared, receivedAt, timeZone)
       if (!result.alerted) continue
@@ -257,7 +301,8 @@ function createPushAlerts (fastify: FastifyInstance) {
         continue
       }
       const alarmTypes = result.alarms.filter((a) => a.matches && a.active).map((a) => a.type)
-      deliver(member, await notificationOf(type, message, state, result.activeProfileNo), alarmTypes, receivedAt)
+      area ??= areaOf(message)
+      deliver(member, await notificationOf(type, message, state, result.activeProfileNo, await area), alarmTypes, receivedAt)
     }
   }
 
@@ -275,6 +320,7 @@ function createPushAlerts (fastify: FastifyInstance) {
     if (draining) return
     draining = true
     try {
+      let sliceStart = performance.now()
       while (backlog.length > 0) {
         const batch = backlog
         backlog = []
@@ -283,6 +329,11 @@ function createPushAlerts (fastify: FastifyInstance) {
             await matchEvent(item)
           } catch (error) {
             log.warn({ type: item.type, error: (error as Error).message }, 'push alerts: a scanner event could not be matched')
+          }
+          // Awaits of what is in memory never give the event loop back: the slice does.
+          if (performance.now() - sliceStart >= MATCH_SLICE_MS) {
+            await new Promise((resolve) => setImmediate(resolve))
+            sliceStart = performance.now()
           }
         }
       }
@@ -306,6 +357,8 @@ function createPushAlerts (fastify: FastifyInstance) {
      */
     acceptFeed (items: ReadonlyArray<{ type: string, message: Row }>): number {
       const receivedAt = clock.now()
+      // Switched off by the admin: the scanner keeps sending, nothing is taken.
+      if (!pushSender.offeredNow()) return 0
       let taken = 0
       for (const { type, message } of items) {
         const eventType = eventTypeOf(type, message)
@@ -313,9 +366,9 @@ function createPushAlerts (fastify: FastifyInstance) {
         backlog.push({ type: eventType, message, receivedAt })
         taken++
       }
-      if (backlog.length > FEED_BACKLOG_MAX) {
-        feedDropped.inc({ reason: 'backlog' }, backlog.length - FEED_BACKLOG_MAX)
-        backlog = backlog.slice(backlog.length - FEED_BACKLOG_MAX)
+      if (backlog.length > config.PUSH_FEED_BACKLOG_MAX) {
+        feedDropped.inc({ reason: 'backlog' }, backlog.length - config.PUSH_FEED_BACKLOG_MAX)
+        backlog = backlog.slice(backlog.length - config.PUSH_FEED_BACKLOG_MAX)
       }
       if (taken > 0) setImmediate(() => { drain().catch(() => {}) })
       return taken
@@ -328,17 +381,19 @@ function createPushAlerts (fastify: FastifyInstance) {
      */
     validate (userId: string, type: string, message: Row): boolean {
       const receivedAt = clock.now()
+      if (!pushSender.offeredNow()) return true
       if (roster === null || rosterStale) currentRoster().catch(() => {})
       const member = roster?.get(userId)
       if (member === undefined || member.devices.length === 0) return true
-      if (member.state === null) stateOf(member, userId).catch(() => {})
+      if (!isFresh(member)) stateOf(member).catch(() => {})
       const profileNo = member.state?.currentProfileNo ?? null
       const mode = (profileNo === null ? undefined : member.modes.get(profileNo)) ?? DEFAULT_DELIVERY_MODE
       const eventType = eventTypeOf(type, message)
       if (mode === 'chat' || eventType === null) return true
       hookPushes++
       setImmediate(() => {
-        notificationOf(eventType, message, member.state, profileNo)
+        areaOf(message)
+          .then((area) => notificationOf(eventType, message, member.state, profileNo, area))
           .then((notification) => deliver(member, notification, alarmTypesOf(eventType), receivedAt))
           .catch((error: unknown) => log.warn({ type, error: (error as Error).message }, 'push alerts: a validated event could not be pushed'))
           .finally(() => { hookPushes-- })
@@ -349,12 +404,12 @@ function createPushAlerts (fastify: FastifyInstance) {
     /** Settles when the member's devices, choices and alarms are in this instance's memory (as the hook reads them). */
     async whenKnown (userId: string): Promise<void> {
       const member = (await currentRoster()).get(userId)
-      if (member !== undefined) await stateOf(member, userId)
+      if (member !== undefined) await stateOf(member)
     },
 
     /** Settles when the feed's backlog is matched and the hook's pushes are queued (tests and the benchmark wait for it). */
     async idle (): Promise<void> {
-      const busy = () => draining || backlog.length > 0 || hookPushes > 0
+      const busy = () => draining || backlog.length > 0 || hookPushes > 0 || pending.size > 0
       while (busy()) await new Promise((resolve) => setTimeout(resolve, 5))
     }
   }
@@ -366,4 +421,4 @@ declare module 'fastify' {
   }
 }
 
-export default decoratorPlugin('push-alerts', createPushAlerts, ['config', 'clock', 'push-sender', 'push-subscriptions', 'alarm-explanations', 'master-names', 'cache-eviction'])
+export default decoratorPlugin('push-alerts', createPushAlerts, ['config', 'clock', 'push-sender', 'push-subscriptions', 'alarm-explanations', 'master-names', 'cache-eviction', 'engine-fences'])

@@ -15,6 +15,10 @@ import { isInsideAddress, isInsideRefusal, outsideOnly } from '../../lib/outside
  * wait in one bounded queue drained by PUSH_CONCURRENCY workers: past PUSH_QUEUE_MAX the oldest waiting
  * message is dropped; 429 and 5xx are retried after the push service's Retry-After; 404 and 410 mean the
  * device unsubscribed (its listeners prune it); 413 is dropped. Endpoints and keys are never logged.
+ * Push is offered once a source of alerts is configured (the scanner feed's or the validation hook's
+ * token) and until the admin switches it off (`disable_push`). The VAPID pair is the operator's, else one
+ * the service made on its first start and keeps in its site settings (hidden, read-only), so every
+ * instance signs with the same key and devices stay subscribed across restarts.
  */
 
 export type Urgency = 'very-low' | 'low' | 'normal' | 'high'
@@ -44,6 +48,18 @@ export type PushOutcome = 'sent' | 'gone' | 'too_large' | 'expired' | 'failed'
 
 /** Web Push services accept 4 KB of encrypted payload; the notification's JSON stays well under it. */
 export const MAX_PAYLOAD_BYTES = 3072
+/** The admin's switch (site settings): "true" stops offering push, the sources included. */
+export const PUSH_SWITCH_KEY = 'disable_push'
+/** Where a VAPID pair the service made is kept (hidden from the settings API). */
+const VAPID_SETTING_KEY = 'vapid_keys'
+/** How often the hook's in-memory view of the admin's switch asks the settings (their own cache) again. */
+const SWITCH_REREAD_MS = 10_000
+/** A VAPID token is signed once per push service for this long (the library's own default, 12 h)... */
+const VAPID_TOKEN_MS = 12 * 3600_000
+/** ...and signed again when less than this is left, so none goes out about to expire. */
+const VAPID_RENEW_MS = 3600_000
+/** Push services whose token is kept at most (there are a handful; the bound only guards memory). */
+const VAPID_AUDIENCES_MAX = 1000
 /** The longest wait a Retry-After is honoured for; past it the message is given up. */
 const MAX_RETRY_WAIT_MS = 300_000
 
@@ -77,9 +93,11 @@ export function retryAfterMs (value: string | string[] | undefined, now: number)
 }
 
 function createPushSender (fastify: FastifyInstance) {
-  const { config, clock, log } = fastify
-  const enabled = config.VAPID_PUBLIC_KEY !== '' && config.VAPID_PRIVATE_KEY !== '' && config.VAPID_SUBJECT !== ''
-  const vapidDetails = { subject: config.VAPID_SUBJECT, publicKey: config.VAPID_PUBLIC_KEY, privateKey: config.VAPID_PRIVATE_KEY }
+  const { config, clock, log, siteSettings } = fastify
+  const enabled = config.SCANNER_WEBHOOK_TOKEN !== '' || config.PUSH_VALIDATION_TOKEN !== ''
+  let vapidDetails = { subject: config.VAPID_SUBJECT, publicKey: config.VAPID_PUBLIC_KEY, privateKey: config.VAPID_PRIVATE_KEY }
+  let switchedOff = false
+  let switchReadAt = -Infinity
   const allowed = parseHostEntries(config.PUSH_ENDPOINT_HOSTS)
   const outside = outsideOnly(allowed.map((entry) => entry.host))
   const goneListeners: Array<(subscriptionId: number) => void> = []
@@ -110,6 +128,34 @@ function createPushSender (fastify: FastifyInstance) {
     registers
   })
   const showDepth = () => queueDepth.set(waiting() + retryTimers.size)
+
+  fastify.addHook('onReady', async () => {
+    if (!enabled) return
+    await readSwitch()
+    if (vapidDetails.publicKey !== '') return
+    const kept = JSON.parse(await siteSettings.keepFirst(VAPID_SETTING_KEY, JSON.stringify(webPush.generateVAPIDKeys()))) as { publicKey: string, privateKey: string }
+    vapidDetails = { ...vapidDetails, publicKey: kept.publicKey, privateKey: kept.privateKey }
+  })
+
+  // Signing a VAPID token (ES256) cost three times the encryption of the message: one token per push
+  // service is signed and reused until near its expiry. Its expiry is read by the push service against
+  // the real time, so it is kept on that (Date.now), as the library does.
+  const vapidTokens = new Map<string, { authorization: string, until: number }>()
+  function vapidAuthorization (audience: string): string {
+    const kept = vapidTokens.get(audience)
+    if (kept !== undefined && kept.until - Date.now() > VAPID_RENEW_MS) return kept.authorization
+    if (vapidTokens.size >= VAPID_AUDIENCES_MAX) vapidTokens.clear()
+    const until = Date.now() + VAPID_TOKEN_MS
+    const { Authorization: authorization } = webPush.getVapidHeaders(audience, vapidDetails.subject, vapidDetails.publicKey, vapidDetails.privateKey, 'aes128gcm', Math.floor(until / 1000))
+    vapidTokens.set(audience, { authorization, until })
+    return authorization
+  }
+
+  async function readSwitch (): Promise<boolean> {
+    switchReadAt = clock.now()
+    switchedOff = await siteSettings.isTrue(PUSH_SWITCH_KEY)
+    return switchedOff
+  }
 
   fastify.addHook('onClose', async () => {
     closed = true
@@ -147,7 +193,7 @@ function createPushSender (fastify: FastifyInstance) {
     if (leftSeconds <= 0) return 'expired'
     const { target } = message
     const details = webPush.generateRequestDetails({ endpoint: target.endpoint, keys: { p256dh: target.p256dh, auth: target.auth } }, message.payload, {
-      vapidDetails,
+      headers: { Authorization: vapidAuthorization(new URL(target.endpoint).origin) },
       TTL: leftSeconds,
       urgency: message.urgency,
       contentEncoding: 'aes128gcm',
@@ -223,9 +269,25 @@ function createPushSender (fastify: FastifyInstance) {
   }
 
   return {
-    /** Whether the operator configured VAPID keys: without them nothing is sent and the routes answer 404. */
+    /** Whether the operator configured a source of alerts: without one nothing is sent and the routes answer 404. */
     enabled,
-    publicKey: config.VAPID_PUBLIC_KEY,
+    /** The VAPID public key the site signs with (base64url). */
+    publicKey: (): string => vapidDetails.publicKey,
+
+    /** Whether push is offered now: a source configured and the admin's switch on (read through the settings' cache). */
+    async offered (): Promise<boolean> {
+      return enabled && !(await readSwitch())
+    },
+
+    /**
+     * The same from memory, for the validation hook, which must not wait: the switch as last read, read
+     * again in the background when that is older than SWITCH_REREAD_MS.
+     */
+    offeredNow (): boolean {
+      if (!enabled) return false
+      if (clock.now() - switchReadAt >= SWITCH_REREAD_MS) readSwitch().catch(() => {})
+      return !switchedOff
+    },
 
     /** Queues a message; resolves with what became of it (tests and the test route read it, others need not). */
     enqueue (message: PushMessage): Promise<PushOutcome> {
@@ -288,4 +350,4 @@ declare module 'fastify' {
   }
 }
 
-export default decoratorPlugin('push-sender', createPushSender, ['config', 'clock', 'metrics'])
+export default decoratorPlugin('push-sender', createPushSender, ['config', 'clock', 'metrics', 'site-settings'])

@@ -13,13 +13,13 @@ const NO_DEVICE = 'No such device.'
 /**
  * Push alerts on this device (`/api/push`, docs/push.md): the site's VAPID key, the member's device
  * subscriptions (their own only: another member's id is 404), a test message, and where each profile's
- * alerts go. All 404 while the operator has not set the VAPID keys.
+ * alerts go. All 404 while no source of alerts is configured or the admin switched push off.
  */
 const pushRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   const { auth, rateLimits, pushSender, pushSubscriptions, clock } = fastify
 
   fastify.addHook('onRequest', async (request, reply) => {
-    if (!pushSender.enabled) throw notFound('Push alerts are not offered on this site.')
+    if (!(await pushSender.offered())) throw notFound('Push alerts are not offered on this site.')
     await auth.authenticate(request, reply)
   })
 
@@ -31,7 +31,7 @@ const pushRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   fastify.get('/key', {
     config: { rateLimit: rateLimits.authRead },
     schema: { tags: ['push'], summary: 'The site\'s VAPID public key, for PushManager.subscribe', response: { 200: PushKeySchema, ...errors(401, 404, 429) } }
-  }, async () => ({ publicKey: pushSender.publicKey }))
+  }, async () => ({ publicKey: pushSender.publicKey() }))
 
   fastify.post('/subscriptions', {
     preHandler: ownerOnly,

@@ -20,7 +20,7 @@ const HOOK = 'hook-token-0123456789abcdef'
 const CENTRE: Array<[number, number]> = [[51, 7], [51, 7.2], [51.2, 7.2], [51.2, 7]]
 const NOW_S = Date.parse('2026-11-26T12:00:00Z') / 1000
 
-async function setup (t: Test, env: Record<string, string> = {}) {
+async function setup (t: Test, env: Record<string, string> = {}, language: string | null = null) {
   const push = await startPushService(certificateDir)
   t.teardown(() => push.close())
   const s = await build(t, {
@@ -37,7 +37,7 @@ async function setup (t: Test, env: Record<string, string> = {}) {
     }
   })
   s.engine.set({ fences: [{ name: 'Centre', path: CENTRE }] })
-  await seedHuman(s, { id: MEMBER, area: ['centre'], latitude: 51.1, longitude: 7.1 })
+  await seedHuman(s, { id: MEMBER, area: ['centre'], latitude: 51.1, longitude: 7.1, language })
   const member = bearer(s.app, { userId: MEMBER })
   const alarm = await s.app.inject({ method: 'POST', url: '/api/monsters', headers: member, payload: { pokemon_id: 25, min_iv: 90 } })
   if (alarm.statusCode >= 300) throw new Error(`alarm: ${alarm.statusCode} ${alarm.body}`)
@@ -86,7 +86,7 @@ t.test('the feed: a matching event pushes once, with the alert\'s text, tag, TTL
   const shown = JSON.parse(got?.payload ?? '{}') as Record<string, string>
   t.equal(shown.kind, 'alert')
   t.match(shown.title, /100% · L30 · CP 900$/)
-  t.match(shown.body, /^20 min left · \d+ m$/)
+  t.match(shown.body, /^20 min left · Centre · \d+ m$/)
   t.equal(shown.tag, `pokemon-${event.message.encounter_id}`)
   t.equal(shown.url, 'https://map.example.org/@/51.100000/7.110000/16')
   t.ok((got?.ttl ?? 0) > 1100 && (got?.ttl ?? 0) <= 1200, `TTL ${got?.ttl} is the time left`)
@@ -140,6 +140,34 @@ t.test('the rate limit folds a flood into one notice', async (t) => {
   // Sent side by side, so they may arrive in any order.
   t.same(kinds.sort(), ['alert', 'alert', 'alert', 'rate-limited'])
   t.match(s.push.received.map((r) => JSON.parse(r.payload) as { kind: string }).find((p) => p.kind === 'rate-limited'), { title: 'Too many alerts', tag: 'rate-limited' })
+})
+
+t.test('the notification is in the member\'s language: the game data\'s species name, the words, the numbers', async (t) => {
+  const s = await setup(t, {}, 'de')
+  s.engine.set({ monsterNames: { de: { 1: 'Bisasam' } } })
+  t.equal((await s.app.inject({ method: 'POST', url: '/api/monsters', headers: s.member, payload: { pokemon_id: 1, min_iv: 0 } })).statusCode < 300, true)
+  await s.subscribe(s.push.browser())
+  await s.feed([pikachu({ pokemon_id: 1, latitude: 51.11 })])
+  await s.settled()
+  const shown = JSON.parse(s.push.received[0]?.payload ?? '{}') as Record<string, string>
+  t.equal(shown.title, 'Bisasam 100% · L30 · CP 900')
+  t.match(shown.body, /^noch 20 Min\. · Centre · 1,\d km$/)
+})
+
+t.test('the feed\'s backlog: no event lost below its bound; past it the oldest are dropped first, and counted', async (t) => {
+  const s = await setup(t, { PUSH_FEED_BACKLOG_MAX: '5', PUSH_RATE_MAX: '100' })
+  await s.subscribe(s.push.browser())
+  const below = Array.from({ length: 5 }, () => pikachu())
+  t.same((await s.feed(below)).json(), { accepted: 5 })
+  await s.settled()
+  t.same(s.push.received.map((r) => (JSON.parse(r.payload) as { tag: string }).tag).sort(), below.map((e) => `pokemon-${e.message.encounter_id}`).sort(), 'every one pushed')
+  const past = Array.from({ length: 8 }, () => pikachu())
+  await s.feed(past)
+  await s.settled()
+  const tags = s.push.received.slice(5).map((r) => (JSON.parse(r.payload) as { tag: string }).tag).sort()
+  t.same(tags, past.slice(3).map((e) => `pokemon-${e.message.encounter_id}`).sort(), 'the newest five pushed, the oldest three dropped')
+  const metrics = (await s.app.inject({ url: '/metrics', headers: { authorization: 'Bearer metrics-token-for-tests' } })).body
+  t.match(metrics, /^alarm_web_push_feed_dropped_total\{reason="backlog"\} 3$/m)
 })
 
 t.test('an alarm written through the site is matched at once, not after the refresh time', async (t) => {

@@ -2,7 +2,7 @@ import t from 'tap'
 import webPush from 'web-push'
 import { eq } from 'drizzle-orm'
 import { pushSubscriptions } from '../../db/schema/service.js'
-import { bearer, build, type Test } from '../helper.js'
+import { bearer, build, buildInstance, type Test } from '../helper.js'
 import { startPushService, type FakeBrowser } from '../fakes/push-service.js'
 import type { PushMessage } from '../../plugins/domain/push-sender.js'
 
@@ -15,6 +15,7 @@ import type { PushMessage } from '../../plugins/domain/push-sender.js'
 const certificateDir = process.env.PUSH_SERVICE_CERT_DIR as string
 const vapid = webPush.generateVAPIDKeys()
 const SUBJECT = 'mailto:admin@alarms.example.org'
+const FEED = 'feed-token-0123456789abcdef'
 const MEMBER = '100000000000000001'
 const OTHER = '100000000000000002'
 
@@ -22,7 +23,7 @@ async function setup (t: Test, env: Record<string, string> = {}) {
   const push = await startPushService(certificateDir)
   t.teardown(() => push.close())
   const testApp = await build(t, {
-    env: { VAPID_PUBLIC_KEY: vapid.publicKey, VAPID_PRIVATE_KEY: vapid.privateKey, VAPID_SUBJECT: SUBJECT, PUSH_ENDPOINT_HOSTS: push.host, ...env },
+    env: { VAPID_PUBLIC_KEY: vapid.publicKey, VAPID_PRIVATE_KEY: vapid.privateKey, VAPID_SUBJECT: SUBJECT, SCANNER_WEBHOOK_TOKEN: FEED, PUSH_ENDPOINT_HOSTS: push.host, ...env },
     logLevel: 'info'
   })
   const { app } = testApp
@@ -45,8 +46,8 @@ const message = (id: number, browser: FakeBrowser, at: number, extra: Partial<Pu
   ...extra
 })
 
-t.test('without the VAPID keys push is off: every /api/push route is 404', async (t) => {
-  const { app } = await build(t)
+t.test('without a source of alerts push is off: every /api/push route is 404', async (t) => {
+  const { app } = await build(t, { env: { VAPID_PUBLIC_KEY: vapid.publicKey, VAPID_PRIVATE_KEY: vapid.privateKey } })
   const member = bearer(app, { userId: MEMBER })
   for (const url of ['/api/push/key', '/api/push/subscriptions', '/api/push/delivery']) {
     const response = await app.inject({ url, headers: member })
@@ -55,9 +56,52 @@ t.test('without the VAPID keys push is off: every /api/push route is 404', async
   t.equal(app.pushSender.enabled, false)
 })
 
-t.test('half of the VAPID values is refused at start', async (t) => {
-  await t.rejects(build(t, { env: { VAPID_PUBLIC_KEY: vapid.publicKey } }), /VAPID_PRIVATE_KEY and VAPID_SUBJECT together/)
-  await t.rejects(build(t, { env: { VAPID_PUBLIC_KEY: 'short', VAPID_PRIVATE_KEY: vapid.privateKey, VAPID_SUBJECT: SUBJECT } }), /VAPID_PUBLIC_KEY must be a 65-byte/)
+t.test('half of the VAPID pair is refused at start; so is a source without a subject to sign with', async (t) => {
+  await t.rejects(build(t, { env: { VAPID_PUBLIC_KEY: vapid.publicKey } }), /VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY together/)
+  await t.rejects(build(t, { env: { VAPID_PUBLIC_KEY: 'short', VAPID_PRIVATE_KEY: vapid.privateKey } }), /VAPID_PUBLIC_KEY must be a 65-byte/)
+  await t.rejects(build(t, { env: { SCANNER_WEBHOOK_TOKEN: FEED, CORS_ORIGIN: 'http://localhost' } }), /needs VAPID_SUBJECT/)
+  const { config } = await build(t, { env: { SCANNER_WEBHOOK_TOKEN: FEED } })
+  t.equal(config.VAPID_SUBJECT, 'https://alarms.example.org', 'the site\'s https origin by default')
+})
+
+t.test('without the operator\'s pair the service makes one on its first start, keeps it hidden, and every instance signs with it', async (t) => {
+  const push = await startPushService(certificateDir)
+  t.teardown(() => push.close())
+  const first = await build(t, { env: { SCANNER_WEBHOOK_TOKEN: FEED, PUSH_ENDPOINT_HOSTS: push.host } })
+  const member = bearer(first.app, { userId: MEMBER })
+  const made = (await first.app.inject({ url: '/api/push/key', headers: member })).json<{ publicKey: string }>().publicKey
+  t.equal(Buffer.from(made, 'base64url').length, 65, 'an uncompressed P-256 point')
+  const restarted = await buildInstance(t, first)
+  t.equal(restarted.pushSender.publicKey(), made, 'a restart keeps the pair')
+
+  // Instances starting together on an empty store: each offers a pair, all keep the first written.
+  await first.app.db.pool.query('DELETE FROM site_settings WHERE `key` = \'vapid_keys\'')
+  const offers = ['a', 'b', 'c', 'd'].map((pair) => JSON.stringify({ pair }))
+  const kept = await Promise.all(offers.map((offer) => first.app.siteSettings.keepFirst('vapid_keys', offer)))
+  t.equal(new Set(kept).size, 1, 'one pair for all')
+  t.ok(offers.includes(kept[0] as string))
+
+  const admin = bearer(first.app, { userId: OTHER, isAdmin: true })
+  const settings = (await first.app.inject({ url: '/api/settings', headers: admin })).json<Array<{ key: string }>>()
+  t.notOk(settings.some((row) => row.key === 'vapid_keys'), 'the private key is never answered')
+  t.equal((await first.app.inject({ method: 'PUT', url: '/api/settings/vapid_keys', headers: admin, payload: { value: '{}' } })).statusCode, 400, 'nor written through the API')
+
+  const browser = push.browser()
+  t.equal(await restarted.pushSender.enqueue(message(1, browser, first.clock.now())), 'sent')
+  t.same(push.refused, [], 'the push service verified the signature with the kept key')
+  t.equal(push.received[0]?.vapid.publicKey, made)
+})
+
+t.test('the admin switches push off: the routes are 404 and the sources take nothing', async (t) => {
+  const { app, member } = await setup(t, { PUSH_VALIDATION_TOKEN: 'hook-token-0123456789abcdef' })
+  const admin = bearer(app, { userId: OTHER, isAdmin: true })
+  t.equal((await app.inject({ url: '/api/push/key', headers: member })).statusCode, 200)
+  t.equal((await app.inject({ method: 'PUT', url: '/api/settings/disable_push', headers: admin, payload: { value: 'true' } })).statusCode, 200)
+  t.equal((await app.inject({ url: '/api/push/key', headers: member })).statusCode, 404)
+  const feed = await app.inject({ method: 'POST', url: `/api/scanner-webhook/${FEED}`, payload: [{ type: 'pokemon', message: { pokemon_id: 1, latitude: 1, longitude: 1 } }] })
+  t.same(feed.json(), { accepted: 0 })
+  const hook = await app.inject({ method: 'POST', url: '/api/push/validation/hook-token-0123456789abcdef', payload: { type: 'pokemon', message: {}, target: { id: MEMBER } } })
+  t.same(hook.json(), { success: true }, 'the engine sends its chat message')
 })
 
 t.test('the key is for signed-in members', async (t) => {

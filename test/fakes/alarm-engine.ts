@@ -41,6 +41,8 @@ export interface FakeFence {
 
 export interface FakeEngineSettings {
   locale: string
+  /** NG's `?locale=` of /api/masterdata/monsters: species names by locale, over the English sample (none by default). */
+  monsterNames: Record<string, Record<number, string>>
   /** null: the generation's own version ("5.1.0" or "4.8.3"). */
   version: string | null
   admins: { discord: string[], telegram: string[] }
@@ -297,6 +299,7 @@ export async function startAlarmEngineFake (options: AlarmEngineFakeOptions): Pr
   let secret = options.secret
   const settings: FakeEngineSettings = {
     locale: 'en',
+    monsterNames: {},
     version: null,
     admins: { discord: [], telegram: [] },
     disabledHooks: [],
@@ -1178,7 +1181,12 @@ export async function startAlarmEngineFake (options: AlarmEngineFakeOptions): Pr
   route('GET', '/api/geofence/distanceMap/:lat/:lon/:distance', async (ctx) => staticMap(`distance-${ctx.params.lat as string}-${ctx.params.lon as string}-${ctx.params.distance as string}`))
   route('GET', '/api/geofence/locationMap/:lat/:lon', async (ctx) => staticMap(`location-${ctx.params.lat as string}-${ctx.params.lon as string}`))
 
-  route('GET', '/api/masterdata/monsters', async () => new Answer(200, SAMPLE_MONSTERS))
+  route('GET', '/api/masterdata/monsters', async (ctx) => {
+    const names = mode === 'ng' ? settings.monsterNames[String(ctx.query.locale ?? '')] : undefined
+    return new Answer(200, names === undefined
+      ? SAMPLE_MONSTERS
+      : Object.fromEntries(Object.entries(SAMPLE_MONSTERS).map(([key, entry]) => [key, { ...entry, name: names[entry.id] ?? entry.name }])))
+  })
   route('GET', '/api/masterdata/grunts', async () => new Answer(200, SAMPLE_GRUNTS))
   route('GET', '/api/dts/templates', async () => ok({ templates: dtsEntries() }), { ngOnly: true })
   route('POST', '/api/dts/enrich', enrichWebhook, { ngOnly: true })
