@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { fileURLToPath } from 'node:url'
-import { chromium, type Browser, type Locator, type Page } from 'playwright-core'
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Locator, type Page } from 'playwright-core'
 import { bearer, build, seedHuman, type BuildOptions, type Test, type TestApp } from './helper.js'
 import type { SeedHuman } from './fakes/engine-db.js'
 import { readStrings } from '../scripts/i18n-missing.js'
@@ -19,13 +19,28 @@ export const browserMissing = (): string | undefined => !existsSync(CHROMIUM)
   : !existsSync(CLIENT_BUILD) ? 'the client is not built (npm run build:client)' : undefined
 
 /** A headless Chromium; every launch starts on a new, empty profile of its own. */
+// Without the background-networking flags Chromium keeps dialling out, which this closed network refuses.
+const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync']
+
 export async function launchChromium (): Promise<Browser> {
-  return await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    // Without the background-networking flags Chromium keeps dialling out, which this closed network refuses.
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync']
-  })
+  return await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS })
+}
+
+/**
+ * A headless Chromium on a profile kept in `userDataDir`, not off the record like launchChromium's
+ * contexts: an off-the-record profile installs no app (Chromium says `in-incognito`).
+ */
+export async function launchPersistentChromium (userDataDir: string, options: BrowserContextOptions = {}): Promise<BrowserContext> {
+  return await chromium.launchPersistentContext(userDataDir, { executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS, ...options })
+}
+
+/** Signs `page` in as `human` (seeded into the engine first unless `seeded`; an admin if `isAdmin`) and opens `path`. */
+export async function signInPage (testApp: TestApp, page: Page, human: SeedHuman & { seeded?: boolean, isAdmin?: boolean }, path = '/'): Promise<void> {
+  if (human.seeded !== true) await seedHuman(testApp, human)
+  const token = bearer(testApp.app, { userId: human.id, username: human.name ?? human.id, profileNo: human.currentProfileNo ?? 1, isAdmin: human.isAdmin ?? false }).authorization.slice('Bearer '.length)
+  await page.goto('/login?loggedout=1')
+  await page.evaluate((value) => { localStorage.setItem('aw.token', value); localStorage.setItem('aw.signIn', 'discord') }, token)
+  await page.goto(path)
 }
 
 export const PHONE = { width: 360, height: 740 }
@@ -54,14 +69,10 @@ export async function startBrowserApp (t: Test, options: BuildOptions = {}): Pro
     base,
     browser,
     async signIn (test, human, path = '/', viewport = DESKTOP) {
-      if (human.seeded !== true) await seedHuman(testApp, human)
       const context = await browser.newContext({ baseURL: base, viewport })
       test.teardown(async () => { await context.close() })
       const page = await context.newPage()
-      const token = bearer(testApp.app, { userId: human.id, username: human.name ?? human.id, profileNo: human.currentProfileNo ?? 1, isAdmin: human.isAdmin ?? false }).authorization.slice('Bearer '.length)
-      await page.goto('/login?loggedout=1')
-      await page.evaluate((value) => { localStorage.setItem('aw.token', value); localStorage.setItem('aw.signIn', 'discord') }, token)
-      await page.goto(path)
+      await signInPage(testApp, page, human, path)
       return page
     },
     async rows (table, userId) {

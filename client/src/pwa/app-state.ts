@@ -47,8 +47,9 @@ window.addEventListener('appinstalled', () => {
   update({ canInstall: false })
 })
 
+// At once, not at the page's load event: this module itself comes after the first paint, often after that event.
 const updateServiceWorker = 'serviceWorker' in navigator
-  ? registerSW({ onNeedRefresh: () => { update({ updateReady: true }) } })
+  ? registerSW({ immediate: true, onNeedRefresh: () => { update({ updateReady: true }) } })
   : null
 
 /** Switches to the waiting version and reloads the page with it. */
