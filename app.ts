@@ -138,6 +138,7 @@ import adminSharedSetRoutes from './routes/admin/shared-sets/index.js'
 import pushRoutes from './routes/push/index.js'
 import pushValidationRoutes from './routes/push/validation.js'
 import scannerWebhookRoutes from './routes/scanner-webhook/index.js'
+import appManifestRoutes from './routes/app-manifest/index.js'
 // The client's pages, for every path the routes do not serve.
 import spa from './plugins/edge/spa.js'
 
@@ -306,6 +307,7 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   await fastify.register(pushRoutes, { prefix: '/api/push' })
   await fastify.register(pushValidationRoutes, { prefix: '/api/push/validation' })
   await fastify.register(scannerWebhookRoutes, { prefix: '/api/scanner-webhook' })
+  await fastify.register(appManifestRoutes, { prefix: '/api/app-manifest' })
 
   // Last: the client's pages for every non-API path a browser asks for.
   await fastify.register(spa)

@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url'
 import { defineConfig } from 'vite'
+import { VitePWA } from 'vite-plugin-pwa'
 import { compileHints, EDITOR_MODULES } from './compile-hints.ts'
 import { jsonPick } from './json-pick.ts'
 import { precompress } from './precompress.ts'
@@ -12,7 +13,27 @@ export default defineConfig({
     // React 18 (kept there for the test runner's reporter) instead of the client's React 19.
     dedupe: ['react', 'react-dom']
   },
-  plugins: [jsonPick(), compileHints(EDITOR_MODULES), precompress(outDir)],
+  plugins: [
+    jsonPick(),
+    compileHints(EDITOR_MODULES),
+    // The service worker is the client's own (sw/sw.ts: push and notification taps); Workbox writes the
+    // app shell's file list into it. The manifest is the server's (/api/app-manifest, from the branding).
+    VitePWA({
+      strategies: 'injectManifest',
+      srcDir: 'sw',
+      filename: 'sw.ts',
+      registerType: 'prompt',
+      injectRegister: false,
+      manifest: false,
+      injectManifest: {
+        // Every script, style and icon of the build: each page opens offline. The .br/.gz twins are the
+        // same files, and the server picks those itself.
+        globPatterns: ['index.html', 'assets/*.{js,css,svg,png,woff2}', 'icons/*.png', 'favicon.svg'],
+        maximumFileSizeToCacheInBytes: 3 * 1024 * 1024
+      }
+    }),
+    precompress(outDir)
+  ],
   build: {
     outDir,
     emptyOutDir: true,

@@ -3,7 +3,7 @@ import { createRequire } from 'node:module'
 import { fileURLToPath } from 'node:url'
 import tap from 'tap'
 import type { Browser, Locator, Page } from 'playwright-core'
-import { CHROMIUM, launchChromium } from '../dev/chromium.js'
+import { CHROMIUM, launchChromium, launchPersistentChromium } from '../dev/chromium.js'
 import { bearer, build, seedHuman, type BuildOptions, type Test, type TestApp } from './helper.js'
 import type { SeedHuman } from './fakes/engine-db.js'
 import { readStrings } from '../scripts/i18n-missing.js'
@@ -23,8 +23,8 @@ export const browserMissing = (): string | undefined => !existsSync(CHROMIUM)
   ? `${CHROMIUM} is not installed (apt-get install chromium)`
   : !existsSync(CLIENT_BUILD) ? 'the client is not built (npm run build:client)' : undefined
 
-/** A headless Chromium of its own, for the files that start the service their own way. */
-export { launchChromium }
+/** A headless Chromium of its own, for the files that start the service their own way; one on a kept profile, for installing the app. */
+export { launchChromium, launchPersistentChromium }
 
 let fileBrowser: Promise<Browser> | undefined
 
@@ -39,6 +39,15 @@ export async function sharedChromium (): Promise<Browser> {
     return browser
   })
   return await fileBrowser
+}
+
+/** Signs `page` in as `human` (seeded into the engine first unless `seeded`; an admin if `isAdmin`) and opens `path`. */
+export async function signInPage (testApp: TestApp, page: Page, human: SeedHuman & { seeded?: boolean, isAdmin?: boolean }, path = '/'): Promise<void> {
+  if (human.seeded !== true) await seedHuman(testApp, human)
+  const token = bearer(testApp.app, { userId: human.id, username: human.name ?? human.id, profileNo: human.currentProfileNo ?? 1, isAdmin: human.isAdmin ?? false }).authorization.slice('Bearer '.length)
+  await page.goto('/login?loggedout=1')
+  await page.evaluate((value) => { localStorage.setItem('aw.token', value); localStorage.setItem('aw.signIn', 'discord') }, token)
+  await page.goto(path)
 }
 
 export const PHONE = { width: 360, height: 740 }
@@ -66,14 +75,10 @@ export async function startBrowserApp (t: Test, options: BuildOptions = {}): Pro
     base,
     browser,
     async signIn (test, human, path = '/', viewport = DESKTOP) {
-      if (human.seeded !== true) await seedHuman(testApp, human)
       const context = await browser.newContext({ baseURL: base, viewport })
       test.teardown(async () => { await context.close() })
       const page = await context.newPage()
-      const token = bearer(testApp.app, { userId: human.id, username: human.name ?? human.id, profileNo: human.currentProfileNo ?? 1, isAdmin: human.isAdmin ?? false }).authorization.slice('Bearer '.length)
-      await page.goto('/login?loggedout=1')
-      await page.evaluate((value) => { localStorage.setItem('aw.token', value); localStorage.setItem('aw.signIn', 'discord') }, token)
-      await page.goto(path)
+      await signInPage(testApp, page, human, path)
       return page
     },
     async rows (table, userId) {

@@ -20,6 +20,8 @@ const Callback = lazy(() => import('./features/sign-in/Callback'))
 // The signed-in frame (navigation, profile, menus) is not part of the sign-in path either, nor are the
 // words of the pages behind it.
 const Layout = lazy(async () => (await Promise.all([import('./shell/Layout'), loadAppText()]))[0])
+// The installed app's part (service worker, offline and new-version line): its own small chunk after the first paint.
+const AppStatus = lazy(() => import('./pwa/AppStatus'))
 
 function RequireSession () {
   if (getToken() !== null) return <Layout />
@@ -59,6 +61,9 @@ void setUpI18n().then(() => {
       <PageBoundary>
         <Suspense fallback={<PageLoading />}>
           <App />
+        </Suspense>
+        <Suspense fallback={null}>
+          <AppStatus />
         </Suspense>
       </PageBoundary>
     </StrictMode>

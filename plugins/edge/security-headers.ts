@@ -63,6 +63,16 @@ export const RESOURCE_HEADERS: Readonly<Record<string, string>> = {
 }
 
 /**
+ * The service worker's script (client/sw/sw.ts): a worker runs under the policy its script came with, and
+ * this one fetches the app shell's files from this origin to keep them, nothing else.
+ */
+const SERVICE_WORKER_PATH = '/sw.js'
+const WORKER_HEADERS: Readonly<Record<string, string>> = {
+  ...RESOURCE_HEADERS,
+  'content-security-policy': "default-src 'none'; connect-src 'self'; frame-ancestors 'none'"
+}
+
+/**
  * The kind of an answer, for its headers: an HTML document, or anything else. An answer without a body
  * (a 304 above all, which carries no content type) is what the browser asked for: a navigation (Accept:
  * text/html, the rule the client's pages are served by) revalidates a page, anything else a resource.
@@ -101,7 +111,7 @@ export default fp(async (fastify) => {
   const documentHeaders = headersOf(documentPolicy(tileImageSource(config.MAP_TILE_URL) ?? "'self'"))
   const hsts = config.HSTS_MAX_AGE > 0 ? `max-age=${config.HSTS_MAX_AGE}` : null
   fastify.addHook('onSend', (request, reply, payload, done) => {
-    reply.headers(isDocument(request, reply) ? documentHeaders : RESOURCE_HEADERS)
+    reply.headers(isDocument(request, reply) ? documentHeaders : request.url === SERVICE_WORKER_PATH ? WORKER_HEADERS : RESOURCE_HEADERS)
     if (hsts !== null && request.protocol === 'https') reply.header('strict-transport-security', hsts)
     done(null, payload)
   })

@@ -10,6 +10,7 @@ import { useFormat } from '../../i18n/format'
 import { Status } from '../../shell/Status'
 import { useLoad } from '../../shell/useLoad'
 import { usePageTitle } from '../../shell/usePageTitle'
+import { PushSection } from './PushSection'
 import './devices.css'
 
 /** What the one confirmation dialog of the page is asking about. */
@@ -93,6 +94,7 @@ export default function Devices () {
           </section>
         )}
       </Status>
+      <PushSection />
     </div>
   )
 }
