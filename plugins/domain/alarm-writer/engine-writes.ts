@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import { ERRORS } from '../../edge/errors.js'
 import { EngineError } from '../../data/engine.js'
-import { splitOverrideAreas } from '../user-geofences.js'
+import { splitOverrideAreas } from '../user-geofences/fence-rules.js'
 import { engineRules, type AlarmKind, type DiffRules } from '../../../schemas/alarm-types.js'
 import { sameAlarm } from '../../../lib/alarm-diff.js'
 import { Undo } from '../../../lib/undo.js'
