@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net'
 import { build, bearer, seedHuman, type Test, type TestApp } from './helper.js'
 import { startKojiFake, type KojiFake, type KojiFence } from './fakes/koji.js'
 import { userGeofences } from '../db/schema/service.js'
-import { FEED_FINGERPRINT_TTL_MS } from '../plugins/domain/user-geofences.js'
+import { FEED_FINGERPRINT_TTL_MS } from '../plugins/domain/user-geofences/fence-rules.js'
 import { BLOCK_IDS, createFeedBodies, type FenceText } from '../lib/geofence-feed-body.js'
 
 const OWNER = '555555555555555555'

@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto'
 import type { FastifyInstance } from 'fastify'
-import { parsePolygon } from './user-geofences.js'
+import { parsePolygon } from './user-geofences/fence-rules.js'
 import type { AdminFences } from './koji.js'
 import { decoratorPlugin } from '../../lib/decorator-plugin.js'
 import { openRing, ringProblem, type LatLon } from '../../lib/polygon.js'

@@ -1,9 +1,10 @@
 import * as oauth from 'oauth4webapi'
-import { createRemoteJWKSet, jwtVerify, type JWTPayload } from 'jose'
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify'
 import { SignInError } from '../../schemas/refusals.js'
 import { decoratorPlugin } from '../../lib/decorator-plugin.js'
 import { TtlCache } from '../../lib/ttl-cache.js'
+import { mapIdentity, type MappedIdentity } from './oidc-client/identity-claims.js'
+import { createLogoutTokens } from './oidc-client/logout-tokens.js'
 
 /** How long one call to the provider may take before it counts as failed. */
 const PROVIDER_TIMEOUT_MS = 10_000
@@ -47,25 +48,9 @@ export interface CodeExchange {
   issuer: string
 }
 
-export interface MappedIdentity {
-  /** The engine user id: the OIDC_IDENTITY_CLAIM claim, else `sub`. */
-  userId: string
-  /** The provider's `sub`, or the user id when the provider sends none. */
-  subject: string
-  username?: string
-  avatarUrl?: string
-}
-
 const OAUTH_ERROR = /^[\w.-]{1,64}$/
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value)
-
-/** A claim usable as an id or a name: a non-blank string or a finite number, as text. */
-function claimText (value: unknown): string | undefined {
-  if (typeof value === 'string') return value.trim() === '' ? undefined : value.trim()
-  if (typeof value === 'number' && Number.isFinite(value)) return String(value)
-  return undefined
-}
 
 /**
  * Top-level members whose value is an integer literal beyond 2^53, exactly as written. JSON.parse
@@ -125,19 +110,6 @@ function failure (code: OidcCallFailure, error: unknown): OidcClientError {
   return new OidcClientError(code, typeof named.code === 'string' ? named.code : typeof named.name === 'string' ? named.name : 'unknown')
 }
 
-/** The member of a logout token's `events` claim that makes it a back-channel logout token. */
-const BACKCHANNEL_EVENT = 'http://schemas.openid.net/event/backchannel-logout'
-/** Logout tokens older than this are refused (and their `jti` need not be remembered longer). */
-export const LOGOUT_TOKEN_MAX_AGE_SECONDS = 600
-
-/** A logout token that did not verify; `reason` is safe to log (never the token). */
-export class LogoutTokenRefused extends Error {
-  constructor (readonly reason: string) {
-    super(`logout token refused: ${reason}`)
-    this.name = 'LogoutTokenRefused'
-  }
-}
-
 /** How long the provider's discovery document is reused (a failed read is retried after a minute). */
 const DISCOVERY_TTL_MS = 3_600_000
 const DISCOVERY_RETRY_MS = 60_000
@@ -154,8 +126,6 @@ function createOidcClient (fastify: FastifyInstance) {
   const { config, clock, log } = fastify
   const client: oauth.Client = { client_id: config.OIDC_CLIENT_ID }
   const discovered = new TtlCache<string, ProviderMetadata>(clock, 1)
-  /** The provider's key set, fetched and refreshed (on an unknown key id) by jose. */
-  let jwks: { url: string, set: ReturnType<typeof createRemoteJWKSet> } | undefined
 
   /**
    * OIDC_ISSUER's discovery document, when an issuer is configured (without one there is no trusted
@@ -382,25 +352,8 @@ function createOidcClient (fastify: FastifyInstance) {
       return body
     },
 
-    /**
-     * Who the userinfo says the user is: OIDC_IDENTITY_CLAIM else `sub` (text or number), the display
-     * name from OIDC_USERNAME_CLAIM and an http(s) avatar from OIDC_AVATAR_CLAIM.
-     * Throws SignInError('oidc_no_identity') when neither id claim is there.
-     */
-    mapIdentity (userinfo: Record<string, unknown>): MappedIdentity {
-      const subject = claimText(userinfo.sub)
-      const userId = claimText(userinfo[config.OIDC_IDENTITY_CLAIM]) ?? subject
-      if (userId === undefined) throw new SignInError('oidc_no_identity')
-      const username = claimText(userinfo[config.OIDC_USERNAME_CLAIM])
-      const avatar = userinfo[config.OIDC_AVATAR_CLAIM]
-      const avatarUrl = typeof avatar === 'string' && /^https?:\/\/\S+$/i.test(avatar) ? avatar : undefined
-      return {
-        userId,
-        subject: subject ?? userId,
-        ...(username !== undefined && { username }),
-        ...(avatarUrl !== undefined && { avatarUrl })
-      }
-    },
+    /** Who the userinfo says the user is (`oidc-client/identity-claims.ts`). */
+    mapIdentity: (userinfo: Record<string, unknown>): MappedIdentity => mapIdentity(config, userinfo),
 
     /** RFC 7009 revocation of a provider refresh token at OIDC_REVOCATION_URL; nothing without one. */
     async revoke (providerRefreshToken: string): Promise<void> {
@@ -416,43 +369,8 @@ function createOidcClient (fastify: FastifyInstance) {
       }
     },
 
-    /**
-     * Verifies an OpenID Connect Back-Channel Logout 1.0 logout token (section 2.6): signed by a key of
-     * the provider's JWKS (OIDC_JWKS_URL, else the discovery document's), `iss` OIDC_ISSUER, `aud` this
-     * client, `iat` within the last ten minutes, `exp` (when present) not passed, a `jti`, the back-channel
-     * `events` member, `sid` or
-     * `sub`, and no `nonce`. Throws LogoutTokenRefused with a loggable reason.
-     */
-    async verifyLogoutToken (token: string): Promise<{ jti: string, iat: number, sid?: string, sub?: string }> {
-      if (config.OIDC_ISSUER === '') throw new LogoutTokenRefused('no_issuer_configured')
-      const jwksUrl = config.OIDC_JWKS_URL !== '' ? config.OIDC_JWKS_URL : (await metadata()).jwksUri
-      if (jwksUrl === undefined) throw new LogoutTokenRefused('no_jwks')
-      jwks ??= { url: jwksUrl, set: createRemoteJWKSet(new URL(jwksUrl), { timeoutDuration: PROVIDER_TIMEOUT_MS }) }
-      if (jwks.url !== jwksUrl) jwks = { url: jwksUrl, set: createRemoteJWKSet(new URL(jwksUrl), { timeoutDuration: PROVIDER_TIMEOUT_MS }) }
-      let payload: JWTPayload
-      try {
-        ({ payload } = await jwtVerify(token, jwks.set, {
-          issuer: config.OIDC_ISSUER,
-          audience: config.OIDC_CLIENT_ID,
-          requiredClaims: ['iat', 'jti'],
-          maxTokenAge: LOGOUT_TOKEN_MAX_AGE_SECONDS,
-          clockTolerance: 30,
-          currentDate: new Date(clock.now())
-        }))
-      } catch (error) {
-        throw new LogoutTokenRefused((error as { code?: string }).code ?? 'invalid')
-      }
-      // jose lets `exp` pass within the clock tolerance; a logout token past its own end is refused outright.
-      if (typeof payload.exp === 'number' && payload.exp * 1000 <= clock.now()) throw new LogoutTokenRefused('expired')
-      const events = payload.events as Record<string, unknown> | undefined
-      if (!isObject(events) || !isObject(events[BACKCHANNEL_EVENT])) throw new LogoutTokenRefused('no_logout_event')
-      if (payload.nonce !== undefined) throw new LogoutTokenRefused('nonce_present')
-      const sid = typeof payload.sid === 'string' && payload.sid !== '' ? payload.sid : undefined
-      const sub = typeof payload.sub === 'string' && payload.sub !== '' ? payload.sub : undefined
-      if (sid === undefined && sub === undefined) throw new LogoutTokenRefused('no_sid_or_sub')
-      if (typeof payload.jti !== 'string' || payload.jti === '' || payload.jti.length > 255) throw new LogoutTokenRefused('bad_jti')
-      return { jti: payload.jti, iat: payload.iat as number, ...(sid !== undefined && { sid }), ...(sub !== undefined && { sub }) }
-    },
+    /** Verifies a back-channel logout token (`oidc-client/logout-tokens.ts`); throws LogoutTokenRefused. */
+    verifyLogoutToken: createLogoutTokens(fastify, metadata, PROVIDER_TIMEOUT_MS),
 
     /** RP-initiated logout: the end-session URL (its own query string kept) for this client. */
     endSessionUrl (postLogoutRedirectUri: string): string {

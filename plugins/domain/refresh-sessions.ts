@@ -1,54 +1,17 @@
-import { createHash, randomBytes, randomUUID } from 'node:crypto'
+import { randomUUID } from 'node:crypto'
 import fp from 'fastify-plugin'
-import { and, desc, eq, inArray, isNull, or, sql, type SQL } from 'drizzle-orm'
+import { and, desc, eq, sql } from 'drizzle-orm'
 import type { FastifyInstance } from 'fastify'
 import { oidcSessions } from '../../db/schema/service.js'
 import { fromSqlTime, toSqlTime } from '../../db/client.js'
-import { RefreshRefused, SignInError } from '../../schemas/refusals.js'
-import { engineUnavailable } from '../../schemas/errors.js'
-import { OidcClientError } from './oidc-client.js'
-import { newTokenSid, type MintedToken, type TokenClaims } from '../edge/auth.js'
-import { decryptToken, encryptToken, loadKeyRing, type KeyRing } from '../../lib/refresh-token-keys.js'
+import { RefreshRefused } from '../../schemas/refusals.js'
+import { newTokenSid, type TokenClaims } from '../edge/auth.js'
+import { encryptToken, loadKeyRing, type KeyRing } from '../../lib/refresh-token-keys.js'
+import { DAY_MS, REASON, clip, createFamilyEnds, hashToken, newOpaqueToken, usableOrRotating } from './refresh-sessions/families.js'
+import { createRotation, type ClientInfo } from './refresh-sessions/rotation.js'
 
-const DAY_MS = 86_400_000
-
-/**
- * `revoked_reason` values. ROTATING marks a row whose token has been consumed by a refresh that is still
- * talking to the provider: it is not usable, and a family revoke overwrites the mark, which is how the
- * in-flight refresh learns (under a row lock) that it must not publish its successor.
- */
-export const REASON = {
-  rotating: 'rotating',
-  rotation: 'rotation',
-  logout: 'logout',
-  replay: 'replay_detected',
-  cap: 'absolute_cap',
-  decrypt: 'decrypt_failed',
-  provider: 'provider_revoked',
-  userinfo: 'userinfo_failed',
-  subjectChanged: 'subject_changed',
-  identityChanged: 'identity_changed',
-  adminRevoked: 'admin_revoked',
-  userEnded: 'user_ended',
-  backchannel: 'backchannel_logout'
-} as const
-
-// ---------------------------------------------------------------------------------------------------
-// Opaque browser tokens
-
-/** 32 CSPRNG bytes, base64url without padding (43 characters). */
-export function newOpaqueToken (): { token: string, hash: string } {
-  const token = randomBytes(32).toString('base64url')
-  return { token, hash: hashToken(token) }
-}
-
-/** Lower-case hex SHA-256 of the token's UTF-8 bytes: the only form the database ever holds. */
-export function hashToken (token: string): string {
-  return createHash('sha256').update(token, 'utf8').digest('hex')
-}
-
-// ---------------------------------------------------------------------------------------------------
-// The service
+// The words of refresh sessions other concerns use (the parts are in plugins/domain/refresh-sessions/).
+export { REASON, hashToken, newOpaqueToken } from './refresh-sessions/families.js'
 
 export interface StartFamilyInput {
   userId: string
@@ -71,68 +34,8 @@ export interface FamilySummary {
   ipAddress: string | null
 }
 
-export interface ClientInfo {
-  ipAddress?: string | undefined
-  userAgent?: string | undefined
-}
-
-export interface RefreshGrant extends MintedToken {
-  /** The successor opaque token for the browser. */
-  refreshToken: string
-}
-
-const sessionColumns = {
-  id: oidcSessions.id,
-  familyId: oidcSessions.familyId,
-  familyIssuedAt: oidcSessions.familyIssuedAt,
-  userId: oidcSessions.userId,
-  issuer: oidcSessions.issuer,
-  subject: oidcSessions.subject,
-  encryptedRefreshToken: oidcSessions.encryptedRefreshToken,
-  encryptionKeyId: oidcSessions.encryptionKeyId,
-  expiresAt: oidcSessions.expiresAt,
-  revokedAt: oidcSessions.revokedAt,
-  revokedReason: oidcSessions.revokedReason,
-  providerSid: oidcSessions.providerSid
-}
-
-const clip = (value: string | undefined, length: number): string | null =>
-  value === undefined || value === '' ? null : value.slice(0, length)
-
-const errorKind = (error: unknown): string =>
-  error instanceof Error ? ((error as { code?: unknown }).code as string | undefined) ?? error.name : 'unknown'
-
-/** The loggable parts of a provider failure (never a token or a response body). */
-function providerFailure (error: unknown): Record<string, unknown> {
-  if (error instanceof OidcClientError) {
-    return { kind: error.failure, ...(error.status !== undefined && { status: error.status }), ...(error.providerError !== undefined && { providerError: error.providerError }) }
-  }
-  return { kind: errorKind(error) }
-}
-
-/** How long a browser is told to wait before it asks again after an engine outage postponed its refresh. */
-export const POSTPONED_RETRY_SECONDS = 5
-
-/**
- * The engine could not be asked whether the member may still sign in (down, hanging, 5xx): not a
- * refusal. Carries the provider's newest refresh token, which the claim's undo keeps.
- */
-class EngineCheckUnavailable extends Error {
-  constructor (readonly providerToken: string) {
-    super('the alarm engine could not be asked during a refresh')
-  }
-}
-
-/** Refusal of a rotation whose family was revoked by someone else while it ran: nothing left to revoke. */
-const REVOKED_MEANWHILE = 'revoked_during_rotation'
-
-/** Rows a family revoke must still end: usable ones, and the one a refresh in flight has claimed. */
-const usableOrRotating = () => or(isNull(oidcSessions.revokedAt), eq(oidcSessions.revokedReason, REASON.rotating))
-
-type SessionRow = Pick<typeof oidcSessions.$inferSelect, keyof typeof sessionColumns>
-
 function createRefreshSessions (fastify: FastifyInstance, ring: KeyRing | null) {
-  const { db, clock, config, log, auth, identity } = fastify
+  const { db, clock, config, log, auth, cacheEviction } = fastify
   const capMs = config.OIDC_REFRESH_TOKEN_LIFETIME_DAYS * DAY_MS
 
   /** The key ring exists only while the feature is on; nothing may be encrypted or decrypted otherwise. */
@@ -141,172 +44,8 @@ function createRefreshSessions (fastify: FastifyInstance, ring: KeyRing | null) 
     return ring
   }
 
-  /**
-   * Revokes every row of the family that is still usable, and the row of a rotation in flight (its
-   * ROTATING mark is overwritten). One statement, so the refusal that follows is never visible before
-   * the family is dead. Rows rotated earlier keep their own reason and time.
-   */
-  async function revokeFamily (familyId: string, reason: string): Promise<number> {
-    const now = toSqlTime(clock.now())
-    const [result] = await db.db.update(oidcSessions)
-      .set({ revokedAt: sql`COALESCE(${oidcSessions.revokedAt}, ${now})`, revokedReason: reason })
-      .where(and(eq(oidcSessions.familyId, familyId), usableOrRotating()))
-    // Its access tokens are refused from now on, on every instance (plugins/session-ends.ts).
-    await fastify.cacheEviction.evict('session-end', `family:${familyId}`)
-    return result.affectedRows
-  }
-
-  /** Ends families by id (already known to be the caller's), provider tokens included; returns how many rows ended. */
-  async function endFamilies (familyIds: string[], reason: string): Promise<number> {
-    if (familyIds.length === 0) return 0
-    const live = await liveTokens(inArray(oidcSessions.familyId, familyIds))
-    let revoked = 0
-    for (const familyId of familyIds) revoked += await revokeFamily(familyId, reason)
-    if (revoked > 0) log.info({ event: 'LogOidcRefreshFamilyRevoked', reason, families: familyIds.length, revoked }, 'refresh families revoked')
-    await revokeAtProvider(live)
-    return revoked
-  }
-
-  async function refuse (row: { familyId: string, userId: string }, reason: string, level: 'info' | 'warn' = 'info'): Promise<never> {
-    const revoked = await revokeFamily(row.familyId, reason)
-    log[level]({ event: 'LogOidcRefreshFamilyRevoked', reason, familyId: row.familyId, userId: row.userId, revoked }, 'refresh family revoked')
-    throw new RefreshRefused(reason)
-  }
-
-  /**
-   * An engine outage signs nobody out: the claim is undone (the row usable again, carrying the provider's
-   * newest refresh token, which the provider may just have rotated), nothing is revoked, so the member's
-   * access token stays valid and the same opaque token renews once the engine answers. A family revoked
-   * while the engine was being asked (a block, a logout, a replay) stays revoked: its mark is gone, so
-   * nothing matches. Answers 503 with Retry-After.
-   */
-  async function postpone (row: SessionRow, providerToken: string, ringNow: KeyRing): Promise<never> {
-    const carried = encryptToken(ringNow, providerToken, row.familyId)
-    const [undone] = await db.db.update(oidcSessions)
-      .set({ revokedAt: null, revokedReason: null, replacedByHash: null, encryptedRefreshToken: carried.ciphertext, encryptionKeyId: carried.keyId })
-      .where(and(eq(oidcSessions.id, row.id), eq(oidcSessions.revokedReason, REASON.rotating)))
-    if (undone.affectedRows !== 1) {
-      log.warn({ event: 'LogOidcRefreshFamilyRevoked', reason: REVOKED_MEANWHILE, familyId: row.familyId, userId: row.userId }, 'family revoked while its refresh was in flight')
-      throw new RefreshRefused(REVOKED_MEANWHILE)
-    }
-    log.warn({ event: 'LogOidcRefreshPostponed', familyId: row.familyId, userId: row.userId }, 'the alarm engine could not be asked: refresh postponed, the family is kept')
-    throw Object.assign(engineUnavailable(), { headers: { 'retry-after': String(POSTPONED_RETRY_SECONDS) } })
-  }
-
-  /** The encrypted provider token of each usable row of the families given (normally one per family). */
-  async function liveTokens (where: SQL): Promise<Array<{ familyId: string, encryptedRefreshToken: string, encryptionKeyId: string }>> {
-    return db.db.select({
-      familyId: oidcSessions.familyId,
-      encryptedRefreshToken: oidcSessions.encryptedRefreshToken,
-      encryptionKeyId: oidcSessions.encryptionKeyId
-    }).from(oidcSessions).where(and(where, usableOrRotating()))
-  }
-
-  /**
-   * RFC 7009 at the provider for tokens of families just ended locally. Best effort: the local revoke
-   * already ended the session; a provider that cannot be reached only keeps a grant nobody can use.
-   */
-  async function revokeAtProvider (rows: Array<{ familyId: string, encryptedRefreshToken: string, encryptionKeyId: string }>): Promise<void> {
-    if (ring === null || config.OIDC_REVOCATION_URL === '') return
-    const tokens = new Set<string>()
-    for (const row of rows) {
-      try {
-        tokens.add(decryptToken(ring, row.encryptedRefreshToken, row.encryptionKeyId, row.familyId))
-      } catch {
-        log.warn({ familyId: row.familyId }, 'a provider refresh token could not be decrypted for revocation')
-      }
-    }
-    await Promise.all([...tokens].map(async (token) => {
-      try {
-        await fastify.oidcClient.revoke(token)
-      } catch (error) {
-        log.warn(providerFailure(error), 'provider token revocation failed')
-      }
-    }))
-  }
-
-  /**
-   * Everything after the claim: the provider, the user, then publishing the successor. Throws
-   * RefreshRefused or SignInError for a refusal; the caller revokes the family for either.
-   */
-  async function renew (row: SessionRow, successor: { token: string, hash: string }, ringNow: KeyRing, now: number, client: ClientInfo): Promise<RefreshGrant> {
-    let providerToken: string
-    try {
-      providerToken = decryptToken(ringNow, row.encryptedRefreshToken, row.encryptionKeyId, row.familyId)
-    } catch {
-      throw new RefreshRefused(REASON.decrypt)
-    }
-
-    let tokens: Awaited<ReturnType<typeof fastify.oidcClient.refresh>>
-    try {
-      tokens = await fastify.oidcClient.refresh(providerToken, row.issuer)
-    } catch (error) {
-      log.info({ ...providerFailure(error), familyId: row.familyId }, 'the provider refused or failed the refresh grant')
-      throw new RefreshRefused(REASON.provider)
-    }
-    if (tokens.idTokenSubject !== undefined && tokens.idTokenSubject !== row.subject) throw new RefreshRefused(REASON.subjectChanged)
-
-    let info: Record<string, unknown>
-    try {
-      info = await fastify.oidcClient.userinfo(tokens.accessToken, row.subject)
-    } catch (error) {
-      log.info({ ...providerFailure(error), familyId: row.familyId }, 'userinfo failed during refresh')
-      throw new RefreshRefused(REASON.userinfo)
-    }
-    // The subject is derived as at sign-in (`sub`, else the identity claim), so a provider whose
-    // userinfo has no `sub` keeps working while one that changed it does not.
-    const who = fastify.oidcClient.mapIdentity(info)
-    if (who.subject !== row.subject) throw new RefreshRefused(REASON.subjectChanged)
-    if (who.userId !== row.userId) throw new RefreshRefused(REASON.identityChanged)
-    let claims: TokenClaims
-    try {
-      ({ claims } = await identity.signIn({
-        userId: who.userId,
-        method: 'oidc',
-        renewal: true,
-        ...(who.username !== undefined && { username: who.username }),
-        ...(who.avatarUrl !== undefined && { avatarUrl: who.avatarUrl })
-      }))
-    } catch (error) {
-      if (error instanceof SignInError && error.reason === 'engine_unavailable') throw new EngineCheckUnavailable(tokens.refreshToken ?? providerToken)
-      throw error
-    }
-
-    const familyIssuedAt = fromSqlTime(row.familyIssuedAt)
-    const nowSql = toSqlTime(now)
-    const carried = encryptToken(ringNow, tokens.refreshToken ?? providerToken, row.familyId)
-    const published = await db.transaction(async (tx) => {
-      // Finishing the claimed row first takes its row lock and checks its mark in one statement. A
-      // family revoke that ran while the provider was being asked has overwritten the mark: nothing
-      // matches and the successor must never exist. A revoke arriving now waits for this commit, then
-      // finds the successor through the family index and ends it as well.
-      const [finished] = await tx.update(oidcSessions).set({ revokedReason: REASON.rotation })
-        .where(and(eq(oidcSessions.id, row.id), eq(oidcSessions.revokedReason, REASON.rotating)))
-      if (finished.affectedRows !== 1) return false
-      await tx.insert(oidcSessions).values({
-        tokenHash: successor.hash,
-        familyId: row.familyId,
-        familyIssuedAt: row.familyIssuedAt,
-        userId: row.userId,
-        issuer: row.issuer,
-        subject: row.subject,
-        encryptedRefreshToken: carried.ciphertext,
-        encryptionKeyId: carried.keyId,
-        // Renewal never extends a family: every row ends at the family's cap.
-        expiresAt: toSqlTime(familyIssuedAt + capMs),
-        createdAt: nowSql,
-        ipAddress: clip(client.ipAddress, 45),
-        userAgent: clip(client.userAgent, 256),
-        providerSid: row.providerSid
-      })
-      return true
-    })
-    if (!published) {
-      log.warn({ event: 'LogOidcRefreshFamilyRevoked', reason: REVOKED_MEANWHILE, familyId: row.familyId, userId: row.userId }, 'family revoked while its refresh was in flight')
-      throw new RefreshRefused(REVOKED_MEANWHILE)
-    }
-    return { ...auth.mint({ ...claims, sid: row.familyId }, config.OIDC_ACCESS_TOKEN_MINUTES), refreshToken: successor.token }
-  }
+  const ends = createFamilyEnds(fastify, ring)
+  const { endFamilies, liveTokens, revokeFamily, revokeAtProvider } = ends
 
   /** A new family for a completed sign-in; returns the opaque token for the browser. */
   async function startFamily (input: StartFamilyInput): Promise<{ refreshToken: string, familyId: string }> {
@@ -421,42 +160,10 @@ function createRefreshSessions (fastify: FastifyInstance, ring: KeyRing | null) 
     },
 
     /**
-     * Exchanges an opaque token for a new JWT and its successor token (the state table of the spec).
+     * Exchanges an opaque token for a new JWT and its successor token (`refresh-sessions/rotation.ts`).
      * Throws RefreshRefused for every refusal; after the claim, every refusal revokes the family.
      */
-    async refresh (opaqueToken: string, client: ClientInfo = {}): Promise<RefreshGrant> {
-      const ringNow = keys()
-      const now = clock.now()
-      const [row] = await db.db.select(sessionColumns).from(oidcSessions).where(eq(oidcSessions.tokenHash, hashToken(opaqueToken))).limit(1)
-      if (row === undefined) throw new RefreshRefused('unknown_token')
-
-      // A consumed token presented again (a rotated one, one being rotated right now, or a revoked one)
-      // means two parties hold the family: end it for both.
-      if (row.revokedAt !== null) return refuse(row, REASON.replay, 'warn')
-      const familyIssuedAt = fromSqlTime(row.familyIssuedAt)
-      if (familyIssuedAt + capMs <= now) return refuse(row, REASON.cap)
-      if (fromSqlTime(row.expiresAt) <= now) throw new RefreshRefused('expired')
-
-      const successor = newOpaqueToken()
-      const nowSql = toSqlTime(now)
-      const [claim] = await db.db.update(oidcSessions)
-        .set({ revokedAt: nowSql, revokedReason: REASON.rotating, replacedByHash: successor.hash })
-        .where(and(eq(oidcSessions.id, row.id), isNull(oidcSessions.revokedAt), sql`${oidcSessions.expiresAt} > ${nowSql}`))
-      // Someone else consumed the token between the read and the claim: that is a replay too.
-      if (claim.affectedRows !== 1) return refuse(row, REASON.replay, 'warn')
-
-      try {
-        return await renew(row, successor, ringNow, now, client)
-      } catch (error) {
-        // The token is spent from here on, so whatever went wrong ends the family, but an engine outage.
-        if (error instanceof RefreshRefused && error.reason === REVOKED_MEANWHILE) throw error
-        if (error instanceof EngineCheckUnavailable) return postpone(row, error.providerToken, ringNow)
-        if (error instanceof RefreshRefused) return refuse(row, error.reason)
-        if (error instanceof SignInError) return refuse(row, error.reason)
-        log.error({ kind: errorKind(error), familyId: row.familyId }, 'refresh failed unexpectedly')
-        return refuse(row, 'internal_error')
-      }
-    },
+    refresh: createRotation(fastify, keys, capMs, ends),
 
     /** Logout: ends the family of any known token (whatever its state) and the provider's token. */
     async revoke (opaqueToken: string): Promise<{ familyId: string, userId: string } | null> {
@@ -480,7 +187,7 @@ function createRefreshSessions (fastify: FastifyInstance, ring: KeyRing | null) 
       const [result] = await db.db.update(oidcSessions)
         .set({ revokedAt: sql`COALESCE(${oidcSessions.revokedAt}, ${now})`, revokedReason: reason.slice(0, 32) })
         .where(and(eq(oidcSessions.userId, userId), usableOrRotating()))
-      for (const familyId of new Set(live.map((row) => row.familyId))) await fastify.cacheEviction.evict('session-end', `family:${familyId}`)
+      for (const familyId of new Set(live.map((row) => row.familyId))) await cacheEviction.evict('session-end', `family:${familyId}`)
       if (result.affectedRows > 0) log.info({ event: 'LogOidcRefreshFamilyRevoked', reason, userId, revoked: result.affectedRows }, 'all refresh families of a user revoked')
       await revokeAtProvider(live)
       return result.affectedRows

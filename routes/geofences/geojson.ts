@@ -1,4 +1,4 @@
-import { NAME_MAX, nameProblem, type FenceInput, type UserFence } from '../../plugins/domain/user-geofences.js'
+import { NAME_MAX, nameProblem, type FenceInput, type UserFence } from '../../plugins/domain/user-geofences/fence-rules.js'
 import { userPolygonProblem, type LatLon } from '../../lib/polygon.js'
 
 export interface ImportProblem { featureName: string, reason: string }

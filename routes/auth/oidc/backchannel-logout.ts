@@ -1,6 +1,6 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { badRequest } from '../../../plugins/edge/errors.js'
-import { LOGOUT_TOKEN_MAX_AGE_SECONDS, LogoutTokenRefused } from '../../../plugins/domain/oidc-client.js'
+import { LOGOUT_TOKEN_MAX_AGE_SECONDS, LogoutTokenRefused } from '../../../plugins/domain/oidc-client/logout-tokens.js'
 import { errors } from '../../../schemas/common.js'
 
 /** A logout token is a few hundred bytes; the form around it needs little more. */

@@ -64,12 +64,7 @@ const oidcRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     })
     const info = await oidcClient.userinfo(tokens.accessToken, tokens.idTokenSubject)
     const who = oidcClient.mapIdentity(info)
-    const { claims } = await identity.signIn({
-      userId: who.userId,
-      method: 'oidc',
-      ...(who.username !== undefined && { username: who.username }),
-      ...(who.avatarUrl !== undefined && { avatarUrl: who.avatarUrl })
-    })
+    const { claims } = await identity.signIn({ ...who, method: 'oidc' })
     const session = await refreshSessions.issue(claims,
       { refreshToken: tokens.refreshToken, issuer: tokens.issuer, subject: who.subject, sid: tokens.idTokenSid },
       { ipAddress: request.ip, userAgent: request.headers['user-agent'] })
