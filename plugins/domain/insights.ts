@@ -6,6 +6,7 @@ import { fromSqlTime, toSqlTime } from '../../db/client.js'
 import { ALARM_TABLES } from '../data/engine-db.js'
 import { ESTIMATE_TYPES } from './alarm-estimates.js'
 import { ALARM_TYPES, type AlarmType } from '../../schemas/alarm-types.js'
+import { BROWSER_FAMILIES, type BrowserFamily } from '../../lib/devices.js'
 import type { AlarmsInsight, AreasInsight, MembersInsight, NoiseInsight, SignInsInsight } from '../../schemas/insights.js'
 
 /** How long an answer serves every admin before it is recomputed (in the background). */
@@ -175,7 +176,7 @@ function createInsights (fastify: FastifyInstance) {
     }))
     const perBucket = new Map<number, number>()
     for (const total of totals.values()) {
-      const from = ALARM_BUCKETS.findLast((b) => total >= b) ?? 0
+      const from = ALARM_BUCKETS.filter((b) => total >= b).pop() ?? 0
       perBucket.set(from, (perBucket.get(from) ?? 0) + 1)
     }
     // Members without any alarm are in no table's counts: they are the rest of the members.
@@ -253,11 +254,31 @@ function createInsights (fastify: FastifyInstance) {
   }
 
   async function signIns (): Promise<Figures<SignInsInsight>> {
-    const found = await rows(db.pool, 'SELECT method, COUNT(*), COUNT(DISTINCT user_id) FROM sign_ins WHERE at >= ? GROUP BY method ORDER BY 2 DESC, 1',
-      [toSqlTime(clock.now() - METHOD_DAYS * DAY_MS)])
+    const [found, [[memberCount]], [[withPush]], browsers] = await Promise.all([
+      rows(db.pool, 'SELECT method, COUNT(*), COUNT(DISTINCT user_id) FROM sign_ins WHERE at >= ? GROUP BY method ORDER BY 2 DESC, 1',
+        [toSqlTime(clock.now() - METHOD_DAYS * DAY_MS)]),
+      rows(engineDb.pool, `SELECT COUNT(*) FROM humans WHERE ${MEMBER}`) as Promise<[Row]>,
+      rows(db.pool, 'SELECT COUNT(DISTINCT user_id) FROM push_subscriptions') as Promise<[Row]>,
+      // The stored device label is "<browser> on <system>" (lib/devices.ts): its family is the part before " on ".
+      rows(db.pool, "SELECT SUBSTRING_INDEX(device, ' on ', 1), user_id FROM push_subscriptions GROUP BY 1, 2")
+    ])
+    // Several unrecognised labels of one member are one member of "other".
+    const families = new Map<BrowserFamily | 'other', Set<string>>()
+    for (const [label, userId] of browsers) {
+      const family = BROWSER_FAMILIES.find((b) => b === label) ?? 'other'
+      families.set(family, (families.get(family) ?? new Set()).add(String(userId)))
+    }
+    const pushed = Math.min(num(withPush), num(memberCount))
     return {
       days: METHOD_DAYS,
-      byMethod: found.map((r) => ({ method: String(r[0]) as SignInsInsight['byMethod'][number]['method'], signIns: num(r[1]), members: num(r[2]) }))
+      byMethod: found.map((r) => ({ method: String(r[0]) as SignInsInsight['byMethod'][number]['method'], signIns: num(r[1]), members: num(r[2]) })),
+      devices: {
+        members: num(memberCount),
+        withPush: pushed,
+        withoutPush: num(memberCount) - pushed,
+        byBrowser: [...families].map(([browser, users]) => ({ browser, members: users.size }))
+          .sort((a, b) => b.members - a.members || a.browser.localeCompare(b.browser))
+      }
     }
   }
 
