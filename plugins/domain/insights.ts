@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify'
 import type { Pool } from 'mariadb'
 import { decoratorPlugin } from '../../lib/decorator-plugin.js'
 import { KeptAnswer } from '../../lib/kept-answer.js'
+import { inTurn } from '../../lib/in-turn.js'
 import { fromSqlTime, toSqlTime } from '../../db/client.js'
 import { ALARM_TABLES } from '../data/engine-db.js'
 import { ESTIMATE_TYPES } from './alarm-estimates.js'
@@ -18,6 +19,11 @@ const METHOD_DAYS = 30
 const TOP_TRACKED = 25
 /** Estimates of this many members run at once: each is an engine read and a pass over the scanner's rows. */
 const NOISE_PARALLEL = 2
+/**
+ * Alarm-table passes sent at once: two of the engine pool's five connections, so the rest of the site
+ * keeps its share and no statement waits for a connection past the pool's acquire timeout.
+ */
+const ALARM_PARALLEL = 2
 /** Members by number of alarms: the lower bound of each bucket (the last is open). */
 const ALARM_BUCKETS = [0, 1, 10, 50, 100, 250, 500, 1000]
 
@@ -154,16 +160,19 @@ function createInsights (fastify: FastifyInstance) {
   async function alarms (): Promise<Figures<AlarmsInsight>> {
     const width = await keyWidth()
     const tracked = ['pokemon', 'raid', 'quest'] as const
-    const [counts, tops, profiles, [[memberCount]], pokemon, items] = await Promise.all([
-      Promise.all(ALARM_TYPES.map(async (type) => await perMember(type, width))),
-      Promise.all(tracked.map(async (type) => await topTracked(type, width))),
-      rows(engineDb.pool, `${IN_MEMORY}
+    // The largest tables first, so the two lanes end together.
+    const passes = await inTurn([
+      ...tracked.map((type) => async () => await topTracked(type, width)),
+      ...ALARM_TYPES.map((type) => async () => await perMember(type, width)),
+      async () => await rows(engineDb.pool, `${IN_MEMORY}
         SELECT n, COUNT(*) FROM (SELECT h.id, COUNT(p.uid) AS n FROM humans h LEFT JOIN profiles p ON p.id = h.id WHERE h.${MEMBER} GROUP BY h.id) c
         GROUP BY n ORDER BY n`),
-      rows(engineDb.pool, `SELECT COUNT(*) FROM humans WHERE ${MEMBER}`) as Promise<[Row]>,
-      bestEffort(async () => await masterNames.pokemon('en')),
-      bestEffort(masterNames.items)
-    ])
+      async () => await rows(engineDb.pool, `SELECT COUNT(*) FROM humans WHERE ${MEMBER}`)
+    ], ALARM_PARALLEL)
+    const tops = passes.slice(0, tracked.length)
+    const counts = passes.slice(tracked.length, tracked.length + ALARM_TYPES.length)
+    const [profiles = [], [[memberCount] = []] = []] = passes.slice(tracked.length + ALARM_TYPES.length)
+    const [pokemon, items] = await Promise.all([bestEffort(async () => await masterNames.pokemon('en')), bestEffort(masterNames.items)])
     const totals = new Map<string, number>()
     const byType = Object.fromEntries(ALARM_TYPES.map((type, i) => {
       let sum = 0
@@ -232,22 +241,17 @@ function createInsights (fastify: FastifyInstance) {
     })
     const measured: NoiseInsight['members'] = []
     let failed = 0
-    let next = 0
-    const worker = async () => {
-      while (next < candidates.length) {
-        const [userId, name] = candidates[next++] as [string, string]
-        try {
-          const { recent } = await alarmEstimates.memberRecent(String(userId))
-          if (recent === null) { failed++; continue }
-          const recentPerHour = Math.round((recent / windowHours) * 100) / 100
-          measured.push({ userId: String(userId), name: String(name), recentPerHour, overLimit: recentPerHour > perHour })
-        } catch (err) {
-          failed++
-          log.warn({ reason: (err as { code?: string }).code ?? (err as Error).message }, 'insights: a member could not be estimated')
-        }
+    await inTurn(candidates.map(([userId, name]) => async () => {
+      try {
+        const { recent } = await alarmEstimates.memberRecent(String(userId))
+        if (recent === null) { failed++; return }
+        const recentPerHour = Math.round((recent / windowHours) * 100) / 100
+        measured.push({ userId: String(userId), name: String(name), recentPerHour, overLimit: recentPerHour > perHour })
+      } catch (err) {
+        failed++
+        log.warn({ reason: (err as { code?: string }).code ?? (err as Error).message }, 'insights: a member could not be estimated')
       }
-    }
-    await Promise.all(Array.from({ length: NOISE_PARALLEL }, worker))
+    }), NOISE_PARALLEL)
     if (measured.length === 0 && failed > 0) return { ...unavailable, failed }
     measured.sort((a, b) => b.recentPerHour - a.recentPerHour || a.userId.localeCompare(b.userId))
     return { basis: 'scanner', windowHours, limit, measured: measured.length, failed, members: measured }
