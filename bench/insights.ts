@@ -17,6 +17,7 @@
  * (`npm run bench:estimates`).
  */
 import { readdirSync, readFileSync } from 'node:fs'
+import { loadavg } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { gzipSync } from 'node:zlib'
@@ -101,7 +102,7 @@ async function seed (engine: Pool, service: Pool): Promise<void> {
 
 const MEMBER = "type LIKE '%:user'"
 const IN_MEMORY = 'SET STATEMENT tmp_table_size = 268435456, max_heap_table_size = 268435456 FOR'
-const KEY = (column: string) => `CAST(${column} AS CHAR(40) CHARACTER SET latin1)`
+const KEY = (width: number) => `IF(LENGTH(id) <= ${width}, CAST(id AS BINARY(${width})), NULL)`
 const NO_AREAS = "COALESCE(JSON_LENGTH(IF(JSON_VALID(area), area, '[]')), 0) = 0"
 const IDS = `SELECT id FROM humans WHERE ${MEMBER}`
 const TYPES = Object.keys(ALARM_TABLES) as EngineAlarmType[]
@@ -116,16 +117,17 @@ const FLOOR: Record<string, Array<[db: 'engine' | 'service', sql: string, params
     ['service', 'SELECT DATE_FORMAT(at, \'%Y-%m-%d\'), COUNT(*), COUNT(DISTINCT user_id) FROM sign_ins WHERE at >= ? GROUP BY 1', [sqlTime(NOW - 90 * 86_400_000)]],
     ['service', 'SELECT DATE_FORMAT(f, \'%Y-%m-%d\'), COUNT(*) FROM (SELECT MIN(at) AS f FROM sign_ins GROUP BY user_id) firsts WHERE f >= ? GROUP BY 1', [sqlTime(NOW - 84 * 86_400_000)]]
   ],
+  // The simplest correct SQL for the same figures: members by the engine's own id column, distinct members by COUNT(DISTINCT).
   alarms: [
     ['engine', TYPES.map((type) => `SELECT '${type}', COUNT(*) FROM \`${ALARM_TABLES[type]}\` WHERE id IN (${IDS})`).join(' UNION ALL ')],
-    ['engine', `${IN_MEMORY} SELECT CASE ${[1000, 500, 250, 100, 50, 10, 1].map((from) => `WHEN total >= ${from} THEN ${from}`).join(' ')} ELSE 0 END AS bucket, COUNT(*) FROM (
-      SELECT c.k, SUM(c.n) AS total FROM (${TYPES.map((type) => `SELECT ${KEY('id')} AS k, COUNT(*) AS n FROM \`${ALARM_TABLES[type]}\` GROUP BY 1`).join(' UNION ALL ')}) c
-      WHERE c.k IN (SELECT ${KEY('id')} FROM humans WHERE ${MEMBER}) GROUP BY c.k) t GROUP BY bucket`],
+    ['engine', `SELECT CASE ${[1000, 500, 250, 100, 50, 10, 1].map((from) => `WHEN total >= ${from} THEN ${from}`).join(' ')} ELSE 0 END AS bucket, COUNT(*) FROM (
+      SELECT c.id, SUM(c.n) AS total FROM (${TYPES.map((type) => `SELECT id, COUNT(*) AS n FROM \`${ALARM_TABLES[type]}\` GROUP BY id`).join(' UNION ALL ')}) c
+      WHERE c.id IN (${IDS}) GROUP BY c.id) t GROUP BY bucket`],
     ['engine', `SELECT COUNT(*) FROM humans WHERE ${MEMBER}`],
-    ['engine', `${IN_MEMORY} SELECT n, COUNT(*) FROM (SELECT h.id, COUNT(p.uid) AS n FROM humans h LEFT JOIN profiles p ON p.id = h.id WHERE h.${MEMBER} GROUP BY h.id) c GROUP BY n ORDER BY n`],
-    ['engine', `${IN_MEMORY} SELECT pokemon_id, COUNT(DISTINCT ${KEY('id')}) AS m, COUNT(*) AS n FROM monsters WHERE pokemon_id > 0 AND id IN (${IDS}) GROUP BY pokemon_id ORDER BY m DESC, n DESC, pokemon_id LIMIT 25`],
-    ['engine', `${IN_MEMORY} SELECT pokemon_id, COUNT(DISTINCT ${KEY('id')}) AS m, COUNT(*) AS n FROM raid WHERE pokemon_id > 0 AND pokemon_id <> 9000 AND id IN (${IDS}) GROUP BY pokemon_id ORDER BY m DESC, n DESC, pokemon_id LIMIT 25`],
-    ['engine', `${IN_MEMORY} SELECT reward_type, reward, COUNT(DISTINCT ${KEY('id')}) AS m, COUNT(*) AS n FROM quest WHERE reward > 0 AND id IN (${IDS}) GROUP BY reward_type, reward ORDER BY m DESC, n DESC, reward_type, reward LIMIT 25`]
+    ['engine', `SELECT n, COUNT(*) FROM (SELECT h.id, COUNT(p.uid) AS n FROM humans h LEFT JOIN profiles p ON p.id = h.id WHERE h.${MEMBER} GROUP BY h.id) c GROUP BY n ORDER BY n`],
+    ['engine', `SELECT pokemon_id, COUNT(DISTINCT id) AS m, COUNT(*) AS n FROM monsters WHERE pokemon_id > 0 AND id IN (${IDS}) GROUP BY pokemon_id ORDER BY m DESC, n DESC, pokemon_id LIMIT 25`],
+    ['engine', `SELECT pokemon_id, COUNT(DISTINCT id) AS m, COUNT(*) AS n FROM raid WHERE pokemon_id > 0 AND pokemon_id <> 9000 AND id IN (${IDS}) GROUP BY pokemon_id ORDER BY m DESC, n DESC, pokemon_id LIMIT 25`],
+    ['engine', `SELECT reward_type, reward, COUNT(DISTINCT id) AS m, COUNT(*) AS n FROM quest WHERE reward > 0 AND id IN (${IDS}) GROUP BY reward_type, reward ORDER BY m DESC, n DESC, reward_type, reward LIMIT 25`]
   ],
   areas: [
     ['engine', `${IN_MEMORY} SELECT LOWER(a.name), COUNT(DISTINCT h.id) FROM humans h JOIN JSON_TABLE(IF(JSON_VALID(h.area), h.area, '[]'), '$[*]' COLUMNS (name VARCHAR(255) PATH '$')) a
@@ -133,12 +135,16 @@ const FLOOR: Record<string, Array<[db: 'engine' | 'service', sql: string, params
     ['service', 'SELECT COUNT(*), MIN(submitted_at) FROM user_geofences WHERE status = \'pending\'']
   ],
   'sign-ins': [
-    ['service', 'SELECT method, COUNT(*), COUNT(DISTINCT user_id) FROM sign_ins WHERE at >= ? GROUP BY method ORDER BY 2 DESC, 1', [sqlTime(NOW - 30 * 86_400_000)]]
+    ['service', 'SELECT method, COUNT(*), COUNT(DISTINCT user_id) FROM sign_ins WHERE at >= ? GROUP BY method ORDER BY 2 DESC, 1', [sqlTime(NOW - 30 * 86_400_000)]],
+    ['engine', `SELECT COUNT(*) FROM humans WHERE ${MEMBER}`],
+    ['service', 'SELECT COUNT(DISTINCT user_id) FROM push_subscriptions'],
+    ['service', "SELECT SUBSTRING_INDEX(device, ' on ', 1), COUNT(DISTINCT user_id) FROM push_subscriptions GROUP BY 1"]
   ]
 }
+/** The bench's member ids are 18 characters. */
 const NOISE_SELECTION = `${IN_MEMORY} SELECT c.k, SUM(c.n) AS n FROM (
-  ${ESTIMATED.map((type) => `SELECT ${KEY('id')} AS k, profile_no AS p, COUNT(*) AS n FROM \`${ALARM_TABLES[type]}\` GROUP BY 1, 2`).join(' UNION ALL ')}
-  ) c WHERE (c.k, c.p) IN (SELECT ${KEY('id')}, current_profile_no FROM humans WHERE ${MEMBER} AND enabled = 1 AND admin_disable = 0)
+  ${ESTIMATED.map((type) => `SELECT ${KEY(18)} AS k, profile_no AS p, COUNT(*) AS n FROM \`${ALARM_TABLES[type]}\` GROUP BY 1, 2`).join(' UNION ALL ')}
+  ) c WHERE (c.k, c.p) IN (SELECT ${KEY(18)}, current_profile_no FROM humans WHERE ${MEMBER} AND enabled = 1 AND admin_disable = 0)
   GROUP BY c.k ORDER BY n DESC, c.k LIMIT 200`
 
 function chunkSize (): string {
@@ -229,6 +235,8 @@ async function main (): Promise<void> {
     }
 
     console.log(`\n${MEMBERS} members, ${ALARMS} alarms, ${FENCES} fences, ${SIGN_INS} sign-ins; ${RUNS} uncached runs, ${CACHED_RUNS} cached requests per panel`)
+    // The machine may be shared: the load average says how far the times are from an idle machine's.
+    console.log(`load average (1, 5, 15 min): ${loadavg().map((l) => l.toFixed(2)).join(', ')}`)
     console.log('panel       uncached p50  p95        plain SQL p50  p95       ratio p50   cached p50  p95')
     for (const panel of panels) {
       const u = (uncached[panel] ?? []).sort((a, b) => a - b)

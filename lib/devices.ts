@@ -1,7 +1,7 @@
 import { isIPv4, isIPv6 } from 'node:net'
 
 /** Browsers by the token that names them, most specific first (Edge and Opera also say "Chrome"). */
-const BROWSERS: Array<[RegExp, string]> = [
+const BROWSERS: Array<[RegExp, BrowserFamily]> = [
   [/\bEdg(?:e|A|iOS)?\//, 'Edge'],
   [/\bOPR\/|\bOpera\b/, 'Opera'],
   [/\bSamsungBrowser\//, 'Samsung Internet'],
@@ -9,6 +9,9 @@ const BROWSERS: Array<[RegExp, string]> = [
   [/\bChrome\/|\bCriOS\//, 'Chrome'],
   [/\bSafari\//, 'Safari']
 ]
+/** The browser families a device label can start with. */
+export const BROWSER_FAMILIES = ['Edge', 'Opera', 'Samsung Internet', 'Firefox', 'Chrome', 'Safari'] as const
+export type BrowserFamily = typeof BROWSER_FAMILIES[number]
 const SYSTEMS: Array<[RegExp, string]> = [
   [/\bAndroid\b/, 'Android'],
   [/\biPhone\b|\biPad\b|\biPod\b/, 'iOS'],

@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox'
 import { ALARM_TYPES } from './alarm-types.js'
+import { BROWSER_FAMILIES } from '../lib/devices.js'
 
 /**
  * The admin insights (`/api/admin/insights/*`): counts over the whole community, never a member's
@@ -93,6 +94,15 @@ export const SignInsInsightSchema = Type.Object({
     method: Type.Union([Type.Literal('oidc'), Type.Literal('discord'), Type.Literal('telegram')]),
     signIns: Count('Completed sign-ins with this method'),
     members: Count('Distinct members who used it')
-  }))
+  })),
+  devices: Type.Object({
+    members: Count('Members (as in the members panel)'),
+    withPush: Count('Members with at least one device subscribed to Web Push alerts (a browser or the installed app: the two look alike)'),
+    withoutPush: Count('Members with no such device: their alerts come by chat only'),
+    byBrowser: Type.Array(Type.Object({
+      browser: Type.Union([...BROWSER_FAMILIES.map((b) => Type.Literal(b)), Type.Literal('other')], { description: 'The browser family the device was subscribed from; other: not recognised' }),
+      members: Count('Members with a push device of this family (a member with several families counts in each)')
+    }), { description: 'Most members first' })
+  }, { description: 'Web Push devices, as stored now' })
 })
 export type SignInsInsight = Static<typeof SignInsInsightSchema>

@@ -177,6 +177,32 @@ t.test('sign-ins: recorded by a completed sign-in, not by a renewal; per day, pe
   t.equal(methods.body.days, 30)
 })
 
+t.test('sign-ins: members with and without a Web Push device, by browser family, against an independent count', async (t) => {
+  const s = await setup(t)
+  const people = ['400000000000000001', '400000000000000002', '400000000000000003', '400000000000000004']
+  for (const id of people) await seedHuman(s, { id })
+  await seedHuman(s, { id: '400000000000000099', type: 'discord:channel' })
+  const devices: Array<[user: string, device: string]> = [
+    ['400000000000000001', 'Firefox on Android'], ['400000000000000001', 'Chrome on Windows'],
+    ['400000000000000002', 'Safari on iOS'], ['400000000000000002', 'Safari on macOS'],
+    ['400000000000000003', ''], ['400000000000000003', 'Android']
+  ]
+  await s.app.db.pool.batch('INSERT INTO push_subscriptions (user_id, endpoint, endpoint_hash, p256dh, auth, device) VALUES (?, ?, ?, ?, ?, ?)',
+    devices.map(([user, device], i) => [user, `https://push.example.org/${i}`, `hash-${i}`, 'key', 'auth', device]))
+  const { status, body } = await get(s, 'sign-ins')
+  t.equal(status, 200)
+  const members = people.length + 1
+  const withPush = new Set(devices.map(([user]) => user)).size
+  t.same(body.devices.members, members, 'the admin and the four members; not the channel')
+  t.equal(body.devices.withPush, withPush)
+  t.equal(body.devices.withoutPush, members - withPush)
+  const family = (device: string) => ['Firefox', 'Chrome', 'Safari'].find((b) => device.startsWith(`${b} on `)) ?? 'other'
+  const byFamily = new Map<string, Set<string>>()
+  for (const [user, device] of devices) byFamily.set(family(device), (byFamily.get(family(device)) ?? new Set()).add(user))
+  t.same(body.devices.byBrowser, [...byFamily].map(([browser, users]) => ({ browser, members: users.size }))
+    .sort((a, b) => b.members - a.members || a.browser.localeCompare(b.browser)), 'each member once per family: two Safari devices are one member')
+})
+
 t.test('alarms: per type, most tracked, members by alarm and profile count, against an independent count', async (t) => {
   const s = await setup(t)
   const people = community(5)

@@ -2,10 +2,12 @@ import type { FastifyInstance } from 'fastify'
 import type { Pool } from 'mariadb'
 import { decoratorPlugin } from '../../lib/decorator-plugin.js'
 import { KeptAnswer } from '../../lib/kept-answer.js'
+import { inTurn } from '../../lib/in-turn.js'
 import { fromSqlTime, toSqlTime } from '../../db/client.js'
 import { ALARM_TABLES } from '../data/engine-db.js'
 import { ESTIMATE_TYPES } from './alarm-estimates.js'
 import { ALARM_TYPES, type AlarmType } from '../../schemas/alarm-types.js'
+import { BROWSER_FAMILIES, type BrowserFamily } from '../../lib/devices.js'
 import type { AlarmsInsight, AreasInsight, MembersInsight, NoiseInsight, SignInsInsight } from '../../schemas/insights.js'
 
 /** How long an answer serves every admin before it is recomputed (in the background). */
@@ -17,6 +19,11 @@ const METHOD_DAYS = 30
 const TOP_TRACKED = 25
 /** Estimates of this many members run at once: each is an engine read and a pass over the scanner's rows. */
 const NOISE_PARALLEL = 2
+/**
+ * Alarm-table passes sent at once: two of the engine pool's five connections, so the rest of the site
+ * keeps its share and no statement waits for a connection past the pool's acquire timeout.
+ */
+const ALARM_PARALLEL = 2
 /** Members by number of alarms: the lower bound of each bucket (the last is open). */
 const ALARM_BUCKETS = [0, 1, 10, 50, 100, 250, 500, 1000]
 
@@ -25,20 +32,22 @@ const ALARM_BUCKETS = [0, 1, 10, 50, 100, 250, 500, 1000]
  * `…:user` type); channels, groups and webhooks are not. A fixed SQL condition, no input in it.
  */
 const MEMBER = "type LIKE '%:user'"
-const MEMBER_IDS = `SELECT id FROM humans WHERE ${MEMBER}`
 /**
- * Grouping alarms by member builds a temporary table keyed by the engine's 1,020-byte id column: past the
- * server's default 16 MB (about 16,000 members) it goes to disk and runs four times slower (bench:insights).
- * These statements may keep up to 256 MB in memory while they run; they run at most once per panel and
- * instance every 10 minutes.
+ * Grouping alarms by member builds a temporary table keyed by the engine's id column. These statements may
+ * keep up to 256 MB of it in memory while they run (the server's default is 16 MB); they run at most once
+ * per panel and instance every 10 minutes.
  */
 const IN_MEMORY = 'SET STATEMENT tmp_table_size = 268435456, max_heap_table_size = 268435456 FOR'
 /**
- * A member's id as a narrow grouping key: the chat platforms' ids are at most 20 characters, and a 40-byte
- * key keeps a grouping by member seven times faster than the 1,020-byte column (bench:insights). Only two
- * ids alike in their first 40 characters would share a key.
+ * A member's id as a narrow, exact grouping key: its bytes, padded to `width`, the longest member id.
+ * Grouping or joining by the engine's own column costs a collation weight per character and 1,020-byte
+ * temporary keys; a key of about 20 bytes compares as memory and stays in memory (bench:insights). An id
+ * longer than every member's cannot be a member's and gets no key. The engine writes a member's id the same
+ * way in every table, so byte equality finds exactly the member's rows.
  */
-const KEY = (column: string) => `CAST(${column} AS CHAR(40) CHARACTER SET latin1)`
+const KEY = (width: number, column = 'id') => `IF(LENGTH(${column}) <= ${width}, CAST(${column} AS BINARY(${width})), NULL)`
+/** The members' keys, as a derived table to join on. */
+const MEMBER_KEYS = (width: number, where = '') => `(SELECT ${KEY(width)} AS k FROM humans WHERE ${MEMBER}${where})`
 
 type Row = unknown[]
 /** A panel's answer before its `computedAt` is added. */
@@ -103,16 +112,38 @@ function createInsights (fastify: FastifyInstance) {
     }
   }
 
+  /** The longest member id in bytes: the width of the members' keys (1 when there are no members). */
+  const keyWidth = async (): Promise<number> => {
+    const [[width]] = await rows(engineDb.pool, `SELECT GREATEST(COALESCE(MAX(LENGTH(id)), 1), 1) FROM humans WHERE ${MEMBER}`) as [Row]
+    return num(width)
+  }
+
+  /** Each member's number of alarms in one table: one pass over the table, members' keys only. */
+  async function perMember (type: AlarmType, width: number): Promise<Row[]> {
+    return await rows(engineDb.pool, `${IN_MEMORY}
+      SELECT g.k, g.n FROM (SELECT ${KEY(width)} AS k, COUNT(*) AS n FROM \`${ALARM_TABLES[type]}\` GROUP BY 1) g
+      JOIN ${MEMBER_KEYS(width)} m ON m.k = g.k`)
+  }
+
   type NameLists = Record<'pokemon' | 'items', Record<string, string>>
-  async function topTracked (type: 'pokemon' | 'raid' | 'quest', { pokemon, items }: NameLists): Promise<Figures<AlarmsInsight>['topTracked']> {
+  /**
+   * The most tracked of one table: its rows grouped once by member and species (or reward), then the
+   * members' groups counted per species. Counting distinct members per species in one grouping instead
+   * sorts every row once per species and took minutes at 2,500,000 rows (bench:insights).
+   */
+  async function topTracked (type: 'pokemon' | 'raid' | 'quest', width: number): Promise<Row[]> {
     const [key, where] = type === 'pokemon'
       ? ['pokemon_id', 'pokemon_id > 0']
       // 9000 is "any boss" (alarm-engine.md): a level alarm, not a tracked boss.
       : type === 'raid' ? ['pokemon_id', 'pokemon_id > 0 AND pokemon_id <> 9000'] : ['reward_type, reward', 'reward > 0']
-    const found = await rows(engineDb.pool, `${IN_MEMORY}
-      SELECT ${key}, COUNT(DISTINCT ${KEY('id')}) AS m, COUNT(*) AS n FROM \`${ALARM_TABLES[type]}\`
-      WHERE ${where} AND id IN (${MEMBER_IDS}) GROUP BY ${key} ORDER BY m DESC, n DESC, ${key} LIMIT ${TOP_TRACKED}`)
-    return found.map((r) => {
+    return await rows(engineDb.pool, `${IN_MEMORY}
+      SELECT ${key.split(', ').map((c) => `g.${c}`).join(', ')}, COUNT(*) AS m, SUM(g.n) AS n FROM (
+        SELECT ${KEY(width)} AS k, ${key}, COUNT(*) AS n FROM \`${ALARM_TABLES[type]}\` WHERE ${where} GROUP BY 1, ${key}
+      ) g JOIN ${MEMBER_KEYS(width)} m ON m.k = g.k
+      GROUP BY ${key} ORDER BY m DESC, n DESC, ${key} LIMIT ${TOP_TRACKED}`)
+  }
+  const named = (type: 'pokemon' | 'raid' | 'quest', found: Row[], { pokemon, items }: NameLists): Figures<AlarmsInsight>['topTracked'] =>
+    found.map((r) => {
       if (type !== 'quest') {
         const id = num(r[0])
         return { type, id, name: pokemon[id] ?? `#${id}`, members: num(r[1]), alarms: num(r[2]) }
@@ -121,33 +152,50 @@ function createInsights (fastify: FastifyInstance) {
       const name = (rewardType === 2 ? items[id] : pokemon[id]) ?? `#${id}`
       return { type, id, rewardType, name, members: num(r[2]), alarms: num(r[3]) }
     })
-  }
 
+  /**
+   * One statement per table and question, all sent at once: the pool runs them side by side, each a single
+   * pass over its table, and the per-member counts are added up here (at most one row per member and table).
+   */
   async function alarms (): Promise<Figures<AlarmsInsight>> {
-    const counts = new Map((await rows(engineDb.pool, ALARM_TYPES.map((type) =>
-      `SELECT '${type}', COUNT(*) FROM \`${ALARM_TABLES[type]}\` WHERE id IN (${MEMBER_IDS})`).join(' UNION ALL ')))
-      .map((r) => [String(r[0]) as AlarmType, num(r[1])]))
-    const bucketOf = `CASE ${ALARM_BUCKETS.slice(1).reverse().map((from) => `WHEN total >= ${from} THEN ${from}`).join(' ')} ELSE 0 END`
-    // Each table counted per member first, by the narrow key, then only members kept.
-    const perMember = new Map((await rows(engineDb.pool, `${IN_MEMORY}
-      SELECT ${bucketOf} AS bucket, COUNT(*) FROM (
-        SELECT c.k, SUM(c.n) AS total FROM (
-          ${ALARM_TYPES.map((type) => `SELECT ${KEY('id')} AS k, COUNT(*) AS n FROM \`${ALARM_TABLES[type]}\` GROUP BY 1`).join(' UNION ALL ')}
-        ) c WHERE c.k IN (SELECT ${KEY('id')} FROM humans WHERE ${MEMBER}) GROUP BY c.k
-      ) totals GROUP BY bucket`)).map((r) => [num(r[0]), num(r[1])]))
-    // Members without any alarm are not in the counts: they are the rest of the members.
-    const [[memberCount]] = await rows(engineDb.pool, `SELECT COUNT(*) FROM humans WHERE ${MEMBER}`) as [Row]
-    perMember.set(0, num(memberCount) - [...perMember.values()].reduce((a, b) => a + b, 0))
-    const profiles = await rows(engineDb.pool, `${IN_MEMORY}
-      SELECT n, COUNT(*) FROM (SELECT h.id, COUNT(p.uid) AS n FROM humans h LEFT JOIN profiles p ON p.id = h.id WHERE h.${MEMBER} GROUP BY h.id) c
-      GROUP BY n ORDER BY n`)
-    const names = { pokemon: await bestEffort(async () => await masterNames.pokemon('en')), items: await bestEffort(masterNames.items) }
+    const width = await keyWidth()
+    const tracked = ['pokemon', 'raid', 'quest'] as const
+    // The largest tables first, so the two lanes end together.
+    const passes = await inTurn([
+      ...tracked.map((type) => async () => await topTracked(type, width)),
+      ...ALARM_TYPES.map((type) => async () => await perMember(type, width)),
+      async () => await rows(engineDb.pool, `${IN_MEMORY}
+        SELECT n, COUNT(*) FROM (SELECT h.id, COUNT(p.uid) AS n FROM humans h LEFT JOIN profiles p ON p.id = h.id WHERE h.${MEMBER} GROUP BY h.id) c
+        GROUP BY n ORDER BY n`),
+      async () => await rows(engineDb.pool, `SELECT COUNT(*) FROM humans WHERE ${MEMBER}`)
+    ], ALARM_PARALLEL)
+    const tops = passes.slice(0, tracked.length)
+    const counts = passes.slice(tracked.length, tracked.length + ALARM_TYPES.length)
+    const [profiles = [], [[memberCount] = []] = []] = passes.slice(tracked.length + ALARM_TYPES.length)
+    const [pokemon, items] = await Promise.all([bestEffort(async () => await masterNames.pokemon('en')), bestEffort(masterNames.items)])
+    const totals = new Map<string, number>()
+    const byType = Object.fromEntries(ALARM_TYPES.map((type, i) => {
+      let sum = 0
+      for (const [key, n] of counts[i] ?? []) {
+        const id = (key as Buffer).toString('latin1')
+        totals.set(id, (totals.get(id) ?? 0) + num(n))
+        sum += num(n)
+      }
+      return [type, sum]
+    }))
+    const perBucket = new Map<number, number>()
+    for (const total of totals.values()) {
+      const from = ALARM_BUCKETS.filter((b) => total >= b).pop() ?? 0
+      perBucket.set(from, (perBucket.get(from) ?? 0) + 1)
+    }
+    // Members without any alarm are in no table's counts: they are the rest of the members.
+    perBucket.set(0, num(memberCount) - totals.size)
     return {
-      byType: Object.fromEntries(ALARM_TYPES.map((type) => [type, counts.get(type) ?? 0])),
-      topTracked: [...await topTracked('pokemon', names), ...await topTracked('raid', names), ...await topTracked('quest', names)],
+      byType: byType as AlarmsInsight['byType'],
+      topTracked: tracked.flatMap((type, i) => named(type, tops[i] ?? [], { pokemon, items })),
       membersByAlarmCount: ALARM_BUCKETS.map((from, i) => {
         const next = ALARM_BUCKETS[i + 1]
-        return { from, to: next === undefined ? null : next - 1, members: perMember.get(from) ?? 0 }
+        return { from, to: next === undefined ? null : next - 1, members: perBucket.get(from) ?? 0 }
       }),
       membersByProfileCount: profiles.map((r) => ({ profiles: num(r[0]), members: num(r[1]) }))
     }
@@ -177,14 +225,15 @@ function createInsights (fastify: FastifyInstance) {
     const unavailable = { basis: 'unavailable' as const, windowHours, limit, measured: 0, failed: 0, members: [] }
     if (fastify.scannerDb === null) return unavailable
     // The likeliest to be loud: members who receive alerts, by alarms of the estimated types in their active profile.
+    const width = await keyWidth()
     const loudest = await rows(engineDb.pool, `${IN_MEMORY}
       SELECT c.k, SUM(c.n) AS n FROM (
-        ${[...ESTIMATE_TYPES].map((type) => `SELECT ${KEY('id')} AS k, profile_no AS p, COUNT(*) AS n FROM \`${ALARM_TABLES[type]}\` GROUP BY 1, 2`).join(' UNION ALL ')}
-      ) c WHERE (c.k, c.p) IN (SELECT ${KEY('id')}, current_profile_no FROM humans WHERE ${MEMBER} AND enabled = 1 AND admin_disable = 0)
+        ${[...ESTIMATE_TYPES].map((type) => `SELECT ${KEY(width)} AS k, profile_no AS p, COUNT(*) AS n FROM \`${ALARM_TABLES[type]}\` GROUP BY 1, 2`).join(' UNION ALL ')}
+      ) c WHERE (c.k, c.p) IN (SELECT ${KEY(width)}, current_profile_no FROM humans WHERE ${MEMBER} AND enabled = 1 AND admin_disable = 0)
       GROUP BY c.k ORDER BY n DESC, c.k LIMIT ?`, [config.INSIGHTS_NOISE_MEMBERS])
     const names = new Map(loudest.length === 0
       ? []
-      : (await rows(engineDb.pool, `SELECT ${KEY('id')}, id, name FROM humans WHERE ${MEMBER} AND ${KEY('id')} IN (${loudest.map(() => '?').join(', ')})`,
+      : (await rows(engineDb.pool, `SELECT ${KEY(width)}, id, name FROM humans WHERE ${MEMBER} AND ${KEY(width)} IN (${loudest.map(() => '?').join(', ')})`,
           loudest.map((r) => r[0]))).map((r) => [String(r[0]), [String(r[1]), String(r[2])]]))
     const candidates = loudest.flatMap((r) => {
       const found = names.get(String(r[0]))
@@ -192,33 +241,48 @@ function createInsights (fastify: FastifyInstance) {
     })
     const measured: NoiseInsight['members'] = []
     let failed = 0
-    let next = 0
-    const worker = async () => {
-      while (next < candidates.length) {
-        const [userId, name] = candidates[next++] as [string, string]
-        try {
-          const { recent } = await alarmEstimates.memberRecent(String(userId))
-          if (recent === null) { failed++; continue }
-          const recentPerHour = Math.round((recent / windowHours) * 100) / 100
-          measured.push({ userId: String(userId), name: String(name), recentPerHour, overLimit: recentPerHour > perHour })
-        } catch (err) {
-          failed++
-          log.warn({ reason: (err as { code?: string }).code ?? (err as Error).message }, 'insights: a member could not be estimated')
-        }
+    await inTurn(candidates.map(([userId, name]) => async () => {
+      try {
+        const { recent } = await alarmEstimates.memberRecent(String(userId))
+        if (recent === null) { failed++; return }
+        const recentPerHour = Math.round((recent / windowHours) * 100) / 100
+        measured.push({ userId: String(userId), name: String(name), recentPerHour, overLimit: recentPerHour > perHour })
+      } catch (err) {
+        failed++
+        log.warn({ reason: (err as { code?: string }).code ?? (err as Error).message }, 'insights: a member could not be estimated')
       }
-    }
-    await Promise.all(Array.from({ length: NOISE_PARALLEL }, worker))
+    }), NOISE_PARALLEL)
     if (measured.length === 0 && failed > 0) return { ...unavailable, failed }
     measured.sort((a, b) => b.recentPerHour - a.recentPerHour || a.userId.localeCompare(b.userId))
     return { basis: 'scanner', windowHours, limit, measured: measured.length, failed, members: measured }
   }
 
   async function signIns (): Promise<Figures<SignInsInsight>> {
-    const found = await rows(db.pool, 'SELECT method, COUNT(*), COUNT(DISTINCT user_id) FROM sign_ins WHERE at >= ? GROUP BY method ORDER BY 2 DESC, 1',
-      [toSqlTime(clock.now() - METHOD_DAYS * DAY_MS)])
+    const [found, [[memberCount]], [[withPush]], browsers] = await Promise.all([
+      rows(db.pool, 'SELECT method, COUNT(*), COUNT(DISTINCT user_id) FROM sign_ins WHERE at >= ? GROUP BY method ORDER BY 2 DESC, 1',
+        [toSqlTime(clock.now() - METHOD_DAYS * DAY_MS)]),
+      rows(engineDb.pool, `SELECT COUNT(*) FROM humans WHERE ${MEMBER}`) as Promise<[Row]>,
+      rows(db.pool, 'SELECT COUNT(DISTINCT user_id) FROM push_subscriptions') as Promise<[Row]>,
+      // The stored device label is "<browser> on <system>" (lib/devices.ts): its family is the part before " on ".
+      rows(db.pool, "SELECT SUBSTRING_INDEX(device, ' on ', 1), user_id FROM push_subscriptions GROUP BY 1, 2")
+    ])
+    // Several unrecognised labels of one member are one member of "other".
+    const families = new Map<BrowserFamily | 'other', Set<string>>()
+    for (const [label, userId] of browsers) {
+      const family = BROWSER_FAMILIES.find((b) => b === label) ?? 'other'
+      families.set(family, (families.get(family) ?? new Set()).add(String(userId)))
+    }
+    const pushed = Math.min(num(withPush), num(memberCount))
     return {
       days: METHOD_DAYS,
-      byMethod: found.map((r) => ({ method: String(r[0]) as SignInsInsight['byMethod'][number]['method'], signIns: num(r[1]), members: num(r[2]) }))
+      byMethod: found.map((r) => ({ method: String(r[0]) as SignInsInsight['byMethod'][number]['method'], signIns: num(r[1]), members: num(r[2]) })),
+      devices: {
+        members: num(memberCount),
+        withPush: pushed,
+        withoutPush: num(memberCount) - pushed,
+        byBrowser: [...families].map(([browser, users]) => ({ browser, members: users.size }))
+          .sort((a, b) => b.members - a.members || a.browser.localeCompare(b.browser))
+      }
     }
   }
 

@@ -345,15 +345,39 @@ function SignInsPanel () {
     <Panel panel='sign-ins' title={t('insights.signIns.title')}>
       {(s) => {
         const method = (m: string) => t(`insights.signIns.methods.${m}`)
+        const d = s.devices
+        // Browser families are product names, the same in every language; only "other" is translated.
+        const browser = (b: string) => (b === 'other' ? t('insights.signIns.devices.other') : b)
+        const push = [t('insights.signIns.devices.with'), t('insights.signIns.devices.without')]
         return (
-          <Figure
-            title={t('insights.signIns.chart', { days: format.number(s.days) })}
-            kind='hbar'
-            labels={s.byMethod.map((m) => method(m.method))}
-            series={[{ label: t('insights.col.signIns'), values: s.byMethod.map((m) => m.signIns) }, { label: t('insights.col.members'), values: s.byMethod.map((m) => m.members) }]}
-            summary={t('insights.signIns.summary', { days: format.number(s.days), list: s.byMethod.map((m) => `${method(m.method)} ${format.number(m.signIns)}`).join(', ') })}
-            table={{ name: t('insights.signIns.title'), header: [t('insights.col.method'), t('insights.col.signIns'), t('insights.col.members')], rows: s.byMethod.map((m) => [method(m.method), m.signIns, m.members]) }}
-          />
+          <>
+            <Figure
+              title={t('insights.signIns.chart', { days: format.number(s.days) })}
+              kind='hbar'
+              labels={s.byMethod.map((m) => method(m.method))}
+              series={[{ label: t('insights.col.signIns'), values: s.byMethod.map((m) => m.signIns) }, { label: t('insights.col.members'), values: s.byMethod.map((m) => m.members) }]}
+              summary={t('insights.signIns.summary', { days: format.number(s.days), list: s.byMethod.map((m) => `${method(m.method)} ${format.number(m.signIns)}`).join(', ') })}
+              table={{ name: t('insights.signIns.title'), header: [t('insights.col.method'), t('insights.col.signIns'), t('insights.col.members')], rows: s.byMethod.map((m) => [method(m.method), m.signIns, m.members]) }}
+            />
+            <Figure
+              title={t('insights.signIns.devices.chart')}
+              kind='hbar'
+              labels={push}
+              series={[{ label: t('insights.signIns.devices.members'), values: [d.withPush, d.withoutPush] }]}
+              summary={t('insights.signIns.devices.summary', { with: format.number(d.withPush), without: format.number(d.withoutPush), members: format.number(d.members) })}
+              table={{ name: t('insights.signIns.devices.chart'), header: [t('insights.signIns.devices.push'), t('insights.signIns.devices.members')], rows: [[push[0] ?? '', d.withPush], [push[1] ?? '', d.withoutPush]] }}
+            />
+            {d.byBrowser.length > 0 && (
+              <Figure
+                title={t('insights.signIns.devices.browsersChart')}
+                kind='hbar'
+                labels={d.byBrowser.map((b) => browser(b.browser))}
+                series={[{ label: t('insights.signIns.devices.members'), values: d.byBrowser.map((b) => b.members) }]}
+                summary={t('insights.signIns.devices.browsersSummary', { list: d.byBrowser.map((b) => `${browser(b.browser)} ${format.number(b.members)}`).join(', ') })}
+                table={{ name: t('insights.signIns.devices.browsersChart'), header: [t('insights.signIns.devices.browser'), t('insights.signIns.devices.members')], rows: d.byBrowser.map((b) => [browser(b.browser), b.members]) }}
+              />
+            )}
+          </>
         )
       }}
     </Panel>
