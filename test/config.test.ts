@@ -42,11 +42,15 @@ function sample (key: string, schema: TSchema): { raw: string, parsed: unknown }
 /** Web Push's three values go together: each is read with the other two set. */
 const VAPID: Record<string, string> = { ...Object.fromEntries(Object.entries(webPush.generateVAPIDKeys()).map(([k, v]) => [k === 'publicKey' ? 'VAPID_PUBLIC_KEY' : 'VAPID_PRIVATE_KEY', v])), VAPID_SUBJECT: 'mailto:admin@example.org' }
 
+/** Defaults made from other variables when unset: VAPID_SUBJECT is the site's first https origin. */
+const DERIVED: Partial<Record<keyof Config, unknown>> = { VAPID_SUBJECT: REQUIRED.CORS_ORIGIN }
+
 t.test('every variable has its default, and both names set it', async (t) => {
   const defaults = loadConfig(REQUIRED)
   for (const [key, schema] of Object.entries(ConfigSchema.properties) as Array<[keyof Config, TSchema]>) {
     if (key in REQUIRED) continue
-    if (schema.default !== undefined) t.same(defaults[key], schema.default, `${key} defaults to ${JSON.stringify(schema.default)}`)
+    if (key in DERIVED) t.same(defaults[key], DERIVED[key], `${key} defaults to ${JSON.stringify(DERIVED[key])} (made from the others)`)
+    else if (schema.default !== undefined) t.same(defaults[key], schema.default, `${key} defaults to ${JSON.stringify(schema.default)}`)
     const { raw, parsed } = sample(key, schema)
     const together = key in VAPID ? VAPID : {}
     t.same(loadConfig({ ...REQUIRED, ...together, [key]: raw })[key], parsed, `${key} is read`)

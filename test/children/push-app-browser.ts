@@ -23,13 +23,16 @@ const missing = browserMissing()
 if (missing !== undefined) t.fail(missing)
 else await appTests()
 
-/** Polls `check` every 100 ms until it answers true, for at most 30 s. */
+/**
+ * Polls `check` every 100 ms until it answers true, for at most 90 s: generous, since the worker keeps
+ * the whole app shell (about 2 MB) before it takes the page, which is slow on a busy machine.
+ */
 async function until (check: () => Promise<boolean>): Promise<void> {
-  for (let tries = 0; tries < 300; tries++) {
+  for (let tries = 0; tries < 900; tries++) {
     if (await check()) return
     await new Promise((resolve) => setTimeout(resolve, 100))
   }
-  throw new Error('waited 30 s in vain')
+  throw new Error('waited 90 s in vain')
 }
 
 /** Waits until the page's service worker is active and controls the page; its registration's id for the DevTools protocol. */
@@ -50,7 +53,7 @@ async function appTests (): Promise<void> {
   const push = await startPushService(certificateDir)
   t.teardown(() => push.close())
   const site = await startBrowserApp(t, {
-    env: { VAPID_PUBLIC_KEY: vapid.publicKey, VAPID_PRIVATE_KEY: vapid.privateKey, VAPID_SUBJECT: 'mailto:admin@alarms.example.org', PUSH_ENDPOINT_HOSTS: push.host }
+    env: { VAPID_PUBLIC_KEY: vapid.publicKey, VAPID_PRIVATE_KEY: vapid.privateKey, VAPID_SUBJECT: 'mailto:admin@alarms.example.org', SCANNER_WEBHOOK_TOKEN: 'push-app-scanner-token-0123456789', PUSH_ENDPOINT_HOSTS: push.host }
   })
   // http://127.0.0.1 is a secure context: service workers, push and installing work there as on https.
   const origin = site.base
