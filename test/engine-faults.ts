@@ -12,12 +12,7 @@ import { TEMPLATE_PREVIEW_TYPES } from '../schemas/alarms.js'
 
 export const USER = '111111111111111111'
 export const OTHER = '222222222222222222'
-/**
- * The peer timeout the fault tables configure. The hanging and slow-body modes wait it out once per
- * route (193 routes today), so it is most of those files' time; a healthy call through the fault peer
- * takes a few tens of milliseconds on a busy two-core machine, and a set-up call that times out is repeated.
- */
-export const TIMEOUT_MS = 200
+export const TIMEOUT_MS = 300
 /** What a fault costs at most: one peer timeout, plus the slack of a shared two-core test machine. */
 export const FAST_ENOUGH_MS = TIMEOUT_MS + 1200
 
