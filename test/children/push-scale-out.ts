@@ -22,8 +22,12 @@ const spawn = (extra: Record<string, unknown> = {}) => ({
   message: { encounter_id: String(encounter++), pokemon_id: 25, form: 0, latitude: 51.1, longitude: 7.11, disappear_time: NOW_S + 1200, individual_attack: 15, individual_defense: 15, individual_stamina: 15, cp: 900, pokemon_level: 30, gender: 1, ...extra }
 })
 
-/** Settles when the other instance has heard of a change of the member (a Redis message). */
-const heard = (app: FastifyInstance) => new Promise<void>((resolve) => app.cacheEviction.on('push-member', (userId) => { if (userId === MEMBER) resolve() }))
+/**
+ * Settles when the other instance has heard of a change of the member (a Redis message): of their devices
+ * on `push-member`, of anything else they wrote on `member-state` (the explanations' signal, which push
+ * alerts hear too).
+ */
+const heard = (app: FastifyInstance, channel: 'push-member' | 'member-state') => new Promise<void>((resolve) => app.cacheEviction.on(channel, (userId) => { if (userId === MEMBER) resolve() }))
 
 t.test('scanner events through nginx to two instances: each matching one is pushed exactly once', async (t) => {
   const push = await startPushService(certificateDir)
@@ -42,7 +46,7 @@ t.test('scanner events through nginx to two instances: each matching one is push
   s.engine.set({ fences: [{ name: 'Centre', path: CENTRE }] })
   await seedHuman(s, { id: MEMBER, area: ['centre'], latitude: 51.1, longitude: 7.1 })
   const member = bearer(a, { userId: MEMBER })
-  const bHeard = heard(b)
+  const bHeard = heard(b, 'push-member')
   t.equal((await a.inject({ method: 'POST', url: '/api/push/subscriptions', headers: member, payload: push.browser('phone').subscription })).statusCode, 201)
   t.ok((await a.inject({ method: 'POST', url: '/api/monsters', headers: member, payload: { pokemon_id: 25, min_iv: 90 } })).statusCode < 300)
   await bHeard
@@ -68,7 +72,7 @@ t.test('scanner events through nginx to two instances: each matching one is push
 
   // An alarm written on A is matched on B at once, not after PUSH_MEMBER_REFRESH_SECONDS.
   const eevee = spawn({ pokemon_id: 133 })
-  const bHeardAgain = heard(b)
+  const bHeardAgain = heard(b, 'member-state')
   t.ok((await a.inject({ method: 'POST', url: '/api/monsters', headers: member, payload: { pokemon_id: 133, min_iv: 0 } })).statusCode < 300)
   await bHeardAgain
   t.same((await b.inject({ method: 'POST', url: `/api/scanner-webhook/${FEED}`, payload: [eevee] })).json(), { accepted: 1 })
