@@ -158,7 +158,7 @@ export const NO_PEER = new Set([
   'GET /api/admin/insights/members', 'GET /api/admin/insights/sign-ins',
   'GET /api/push/key', 'POST /api/push/subscriptions', 'GET /api/push/subscriptions', 'GET /api/push/subscriptions/{id}', 'PATCH /api/push/subscriptions/{id}',
   'DELETE /api/push/subscriptions/{id}', 'POST /api/push/subscriptions/{id}/test', 'GET /api/push/delivery', 'PUT /api/push/delivery',
-  'POST /api/push/validation/{token}', 'POST /api/scanner-webhook/{token}'
+  'POST /api/push/validation/{token}', 'POST /api/scanner-webhook/{token}', 'GET /api/app-manifest'
 ])
 
 /** Routes whose peer is not the engine: each has its own fault test below. */

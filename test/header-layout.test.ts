@@ -62,6 +62,8 @@ async function headerTests (): Promise<void> {
         for (const p of bar) t.ok(p.inside && p.reachable, `${width} px: ${p.what} is on screen and reachable (${p.rect})`)
 
         const inBar = width >= WIDE
+        // The switcher is drawn once the profiles are read, which may come after the profile's name shows.
+        if (inBar) await header.locator('.topbar-tools > .profile-switcher').getByLabel('Active profile').waitFor()
         t.equal(await header.locator('.topbar-tools > .profile-switcher').getByLabel('Active profile').count(), inBar ? 1 : 0, `${width} px: profile switcher ${inBar ? 'in the bar' : 'not in the bar'}`)
         t.equal(await header.locator('.topbar-tools > .alerts-toggle').getByRole('button', { name: 'Pause alerts' }).count(), inBar ? 1 : 0, `${width} px: alerts button ${inBar ? 'in the bar' : 'not in the bar'}`)
 
