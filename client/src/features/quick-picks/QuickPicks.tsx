@@ -1,5 +1,6 @@
 import { useEffect, useId, useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
+import type { TFunction } from 'i18next'
 import { ApiError, quickPicks } from '../../api'
 import type { AlarmTypeDescriptor } from '../../alarm-types'
 import { AlarmForm } from '../alarms/AlarmForm'
@@ -34,6 +35,9 @@ type PickType = typeof ALARM_TYPES[number]
 /** Picks say "monster" where the alarm types say "pokemon" (the reference's names). */
 const descriptorName = (alarmType: string): string => alarmType === 'monster' ? 'pokemon' : alarmType
 const NO_GYMS: string[] = []
+
+/** A category in the member's language: the built-in set's categories are translated, an admin's own shown as typed. */
+const categoryName = (t: TFunction, category: string): string => t(`quickPicks.builtInCategories.${category}`, { defaultValue: category })
 
 /**
  * Ready-made sets of alarms: a member applies one to the active profile with their own scope, delivery
@@ -163,13 +167,13 @@ function PickList ({ owner, entries, changed, open }: { owner: Owner, entries: E
         <div className='row pick-chips' role='group' aria-label={t('quickPicks.categories')}>
           <button type='button' className='pick-chip' aria-pressed={shown === null} onClick={() => { setShown(null) }}>{t('quickPicks.allCategories')}</button>
           {categories.map(([category, list]) => (
-            <button key={category} type='button' className='pick-chip' aria-pressed={shown === category} onClick={() => { setShown(category) }}>{t('quickPicks.categoryChip', { category, count: list.length })}</button>
+            <button key={category} type='button' className='pick-chip' aria-pressed={shown === category} onClick={() => { setShown(category) }}>{t('quickPicks.categoryChip', { category: categoryName(t, category), count: list.length })}</button>
           ))}
         </div>
       )}
       {categories.filter(([category]) => shown === null || shown === category).map(([category, list]) => (
         <div key={category} className='stack-tight'>
-          {categories.length > 1 && <h3 className='pick-category'>{category}</h3>}
+          {categories.length > 1 && <h3 className='pick-category'>{categoryName(t, category)}</h3>}
           <ul className='list pick-grid'>
             {list.map((entry) => <PickItem key={entry.definition.id} entry={entry} owner={owner} editable={editable} busy={busy} removing={removing === entry.definition.id} remove={remove} open={open} setDeleting={(pick) => { deletion.setError(null); setDeleting(pick) }} />)}
           </ul>
@@ -214,7 +218,7 @@ function PickItem ({ entry, owner, editable, busy, removing, remove, open, setDe
         <span className='pick-icon' aria-hidden='true'><AlarmIcon type={descriptorName(pick.alarmType)} alarm={pick.filters} label='' /></span>
         <div className='stack-tight'>
           <strong>{pick.name}</strong>
-          <span className='small muted'>{mine ? t(`quickPicks.types.${pick.alarmType}`) : `${pick.category} · ${t(`quickPicks.types.${pick.alarmType}`)}`}{!pick.enabled && ` · ${t('quickPicks.disabled')}`}</span>
+          <span className='small muted'>{mine ? t(`quickPicks.types.${pick.alarmType}`) : `${categoryName(t, pick.category)} · ${t(`quickPicks.types.${pick.alarmType}`)}`}{!pick.enabled && ` · ${t('quickPicks.disabled')}`}</span>
           {pick.description !== null && <span>{pick.description}</span>}
           {applied !== null && (
             <span className='badge'>
