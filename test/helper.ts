@@ -24,7 +24,8 @@ export const webhookHandle = (webhook: string): string => webhookHandles(JWT_SEC
 
 /** A connection to the server without a default database, for creating and dropping test databases. */
 export async function rootConnection (): Promise<Connection> {
-  return mariadb.createConnection({ ...ROOT, bigIntAsNumber: true, insertIdAsNumber: true, dateStrings: true })
+  // A busy machine can take more than the driver's 1 s default to open a socket.
+  return mariadb.createConnection({ ...ROOT, connectTimeout: 10_000, bigIntAsNumber: true, insertIdAsNumber: true, dateStrings: true })
 }
 
 interface TestDatabases { service: string, engine: string }
