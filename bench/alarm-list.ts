@@ -13,14 +13,10 @@ import { existsSync, readdirSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { Browser } from 'playwright-core'
-import { buildApp } from '../app.js'
-import { loadConfig } from '../plugins/data/config.js'
 import { launchChromium } from '../dev/browser.js'
-import { startAlarmEngineFake } from '../test/fakes/alarm-engine.js'
-import { startMasterfileFake } from '../test/fakes/masterfile.js'
 import { insertHuman } from '../test/fakes/engine-db.js'
 import { PAGE_TIMING, untilIdle } from './page-timing.js'
-import { benchDatabases, benchEnv, createEngineDatabase, dropDatabases, fillEngineDatabase } from './setup.js'
+import { fillEngineDatabase, startListeningBenchSite } from './setup.js'
 import { median, spread } from './stats.js'
 
 const PHONE = { latency: 150, downloadThroughput: 1_600_000 / 8, uploadThroughput: 750_000 / 8 }
@@ -32,14 +28,7 @@ const USER = '123456789012345678'
 const BATCH_USER = '123456789012345679'
 const DIST = fileURLToPath(new URL('../client/dist/assets', import.meta.url))
 
-const databases = benchDatabases('alarm_list')
-await createEngineDatabase(databases.engine)
-const masterfile = await startMasterfileFake()
-const engine = await startAlarmEngineFake({ database: databases.engine, secret: SECRET, mode: 'ng' })
-const app = await buildApp({ config: loadConfig({ ...benchEnv(databases, engine.url, SECRET), LOG_LEVEL: 'warn', MASTERFILE_URL: masterfile.url, CORS_ORIGIN: 'http://127.0.0.1' }) })
-await app.listen({ host: '127.0.0.1', port: 0 })
-const address = app.server.address()
-const base = `http://127.0.0.1:${typeof address === 'object' && address !== null ? address.port : 0}`
+const { app, engine, databases, base, close } = await startListeningBenchSite('alarm_list', SECRET)
 const token = (userId: string) => app.auth.mint({ userId, username: userId, type: 'discord:user', isAdmin: false, enabled: true, profileNo: 1 }, 60).token
 
 await fillEngineDatabase(databases.engine, async (connection) => {
@@ -136,8 +125,5 @@ try {
     `engine calls: ${calls.length} (${calls.filter((r) => r.method === 'POST').length} write, ${calls.filter((r) => r.method === 'GET').length} reads)`)
 } finally {
   await browser.close()
-  await app.close()
-  await engine.close()
-  await masterfile.close()
-  await dropDatabases(databases.service, databases.engine)
+  await close()
 }

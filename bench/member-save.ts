@@ -5,28 +5,17 @@
  * stops the run. Runs the service in this process with the built client (node scripts/builds.mjs client first).
  */
 import type { Page } from 'playwright-core'
-import { buildApp } from '../app.js'
-import { loadConfig } from '../plugins/data/config.js'
 import { launchChromium } from '../dev/chromium.js'
 import { choosePokemon } from '../test/alarm-form.js'
-import { startAlarmEngineFake } from '../test/fakes/alarm-engine.js'
-import { startMasterfileFake } from '../test/fakes/masterfile.js'
 import { insertHuman } from '../test/fakes/engine-db.js'
-import { benchDatabases, benchEnv, createEngineDatabase, dropDatabases, fillEngineDatabase } from './setup.js'
+import { fillEngineDatabase, startListeningBenchSite } from './setup.js'
 import { median } from './stats.js'
 
 const SAVES = 20
 const SECRET = 'bench-engine-secret'
 const USER = '4001'
 
-const databases = benchDatabases('member_save')
-await createEngineDatabase(databases.engine)
-const masterfile = await startMasterfileFake()
-const engine = await startAlarmEngineFake({ database: databases.engine, secret: SECRET, mode: 'ng' })
-const app = await buildApp({ config: loadConfig({ ...benchEnv(databases, engine.url, SECRET), LOG_LEVEL: 'warn', MASTERFILE_URL: masterfile.url, CORS_ORIGIN: 'http://127.0.0.1' }) })
-await app.listen({ host: '127.0.0.1', port: 0 })
-const address = app.server.address()
-const base = `http://127.0.0.1:${typeof address === 'object' && address !== null ? address.port : 0}`
+const { app, databases, base, close } = await startListeningBenchSite('member_save', SECRET)
 const authorization = `Bearer ${app.auth.mint({ userId: USER, username: `member${USER}`, type: 'discord:user', isAdmin: false, enabled: true, profileNo: 1 }, 60).token}`
 await fillEngineDatabase(databases.engine, async (connection) => {
   await insertHuman(connection, { id: USER, name: `member${USER}`, latitude: 51.5, longitude: -0.12, area: ['centre'] })
@@ -81,8 +70,5 @@ try {
   console.log(`Save to card p50 ${median(saves).toFixed(0)} ms; API create + list p50 ${median(api).toFixed(0)} ms; ratio ${(median(saves) / median(api)).toFixed(2)} (${SAVES} saves)`)
 } finally {
   await browser.close()
-  await app.close()
-  await engine.close()
-  await masterfile.close()
-  await dropDatabases(databases.service, databases.engine)
+  await close()
 }

@@ -91,3 +91,34 @@ export async function startBenchSite (databases: { service: string, engine: stri
     }
   }
 }
+
+/**
+ * A site a browser benchmark drives: the engine database, the engine and master-file fakes and the app
+ * listening on 127.0.0.1 (the origin it allows); `close` stops them all and drops the databases.
+ */
+export async function startListeningBenchSite (name: string, engineSecret: string) {
+  const { startAlarmEngineFake } = await import('../test/fakes/alarm-engine.js')
+  const { startMasterfileFake } = await import('../test/fakes/masterfile.js')
+  const { buildApp } = await import('../app.js')
+  const { loadConfig } = await import('../plugins/data/config.js')
+  const databases = benchDatabases(name)
+  await createEngineDatabase(databases.engine)
+  const masterfile = await startMasterfileFake()
+  const engine = await startAlarmEngineFake({ database: databases.engine, secret: engineSecret, mode: 'ng' })
+  const app = await buildApp({ config: loadConfig({ ...benchEnv(databases, engine.url, engineSecret), LOG_LEVEL: 'warn', MASTERFILE_URL: masterfile.url, CORS_ORIGIN: 'http://127.0.0.1' }) })
+  await app.listen({ host: '127.0.0.1', port: 0 })
+  const address = app.server.address()
+  const base = `http://127.0.0.1:${typeof address === 'object' && address !== null ? address.port : 0}`
+  return {
+    app,
+    engine,
+    databases,
+    base,
+    close: async () => {
+      await app.close()
+      await engine.close()
+      await masterfile.close()
+      await dropDatabases(databases.service, databases.engine)
+    }
+  }
+}
