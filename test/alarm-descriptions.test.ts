@@ -9,7 +9,7 @@ import { loadClientModules } from './client-modules.js'
 
 type Row = Record<string, unknown> & { uid: number }
 type Descriptor = ReturnType<typeof describeKind>
-interface Vocabulary { t: unknown, monsters: unknown[] | null, raidLevels: unknown[] | null, number: unknown, numberRange: unknown, gymNames: Map<string, string> }
+interface Vocabulary { t: unknown, monsters: unknown[] | null, raidLevels: unknown[] | null, number: unknown, numberRange: unknown, gymNames: Map<string, string>, moves?: Record<string, string> | null }
 interface Describe {
   describeAlarm: (type: Descriptor, alarm: Row, v: Vocabulary) => string
   describeCard: (type: Descriptor, alarm: Row, v: Vocabulary) => { subject: string, sentence: string, pills: Array<{ key: string, text: string, tone: string }> }
@@ -54,6 +54,9 @@ t.test('defaults are not filters: an alarm at every default says only its subjec
 t.test('the other types name what the member tracks in game words', async (t) => {
   t.equal(describe('raid', { pokemon_id: 9000, level: 5 }), 'Raids: 5-Star Raid, in your areas', 'a level from the game data\'s names')
   t.equal(describe('raid', { pokemon_id: 150, level: 9000 }), 'Raids: Mewtwo, in your areas', 'a boss by name')
+  t.equal(describe('raid', { pokemon_id: 150, level: 9000, move: 14 }, { ...vocabulary(), moves: { 14: 'Hyper Beam' } }), 'Raids: Mewtwo, Move: Hyper Beam, in your areas', 'the boss\'s move by name')
+  t.equal(describe('raid', { pokemon_id: 150, level: 9000, move: 14 }), 'Raids: Mewtwo, Move: 14, in your areas', 'its id while the names are not loaded')
+  t.equal(describe('raid', { pokemon_id: 150, level: 9000, move: 9000 }), 'Raids: Mewtwo, in your areas', 'any move is no filter')
   t.equal(describe('egg', { level: 5 }), 'Eggs: 5-Star Raid, in your areas')
   t.equal(describe('invasion', { grunt_type: 'fire', gender: 0 }), 'Fire grunts, in your areas')
   t.equal(describe('quest', { reward_type: 3, reward: 1000 }), 'Stardust quests of at least 1,000, in your areas')

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url'
 import type { Page } from 'playwright-core'
 import { axeViolations, browserMissing, choosePokemon, countRequests, DESKTOP, PHONE, startBrowserApp, startPokemonAlarm } from './browser.js'
 import { insertAlarm } from './fakes/engine-db.js'
+import { startMasterfileFake } from './fakes/masterfile.js'
 
 /**
  * The alarm editor and list in Chromium on a 360-px phone and a desktop, against the whole service and
@@ -19,7 +20,10 @@ else {
 }
 
 async function editorTests (t: Test, engineMode: 'ng' | 'js'): Promise<void> {
-  const env = await startBrowserApp(t, { engineMode })
+  // The master file names the bosses' moves.
+  const masterfile = await startMasterfileFake()
+  t.teardown(() => masterfile.close())
+  const env = await startBrowserApp(t, { engineMode, env: { MASTERFILE_URL: masterfile.url } })
   const { testApp, rows } = env
   const pool = testApp.app.engineDb.pool
   let nextUser = 5000
@@ -282,10 +286,18 @@ async function editorTests (t: Test, engineMode: 'ng' | 'js'): Promise<void> {
     const before = await page.locator('.alarm-title strong').allTextContents()
     await page.getByRole('button', { name: /^Edit: Raids: 1-Star/ }).click()
     await page.getByLabel('Team').selectOption({ label: 'Mystic (blue)' })
+    // The boss's move by name from the game data, never the engine's 9000 in a box.
+    await page.getByText('More filters', { exact: true }).click()
+    const move = page.getByLabel('Move', { exact: true })
+    await move.locator('option', { hasText: 'Hyper Beam' }).waitFor({ state: 'attached' })
+    t.same(await move.locator('option').allTextContents(), ['Any move', 'Hyper Beam', 'Wrap'], '"any move" first, then the moves by name')
+    await move.selectOption({ label: 'Hyper Beam' })
     await page.getByRole('button', { name: 'Save', exact: true }).click()
     await page.getByText('Saved.').waitFor()
     t.same(await page.locator('.alarm-title strong').allTextContents(), before, 'the card kept its place')
     t.match(await page.locator('.alarm-card').first().textContent(), /Mystic/, 'the raid\'s team is on its card')
+    t.match(await page.locator('.alarm-card').first().textContent(), /Hyper Beam/, 'and its move by name')
+    t.match((await rows('raid', user.id)).find((r) => r.level === 1), { team: 1, move: 14 }, 'the engine has the move\'s id')
   })
 
   t.test('desktop: without the engine\'s configuration the editor offers the standard leagues and saves; the next opening reads it again', async (t) => {

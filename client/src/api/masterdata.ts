@@ -13,6 +13,9 @@ export const monsters = async (locale: string): Promise<GameData> => await api(w
 
 export const grunts = async (): Promise<GameData> => await api('/api/masterdata/grunts')
 
+/** Move names by id, in English: the master file names them in no other language. */
+export const moves = async (): Promise<Record<string, string>> => await api('/api/masterdata/moves')
+
 export const raidLevels = async (): Promise<RaidLevel[]> => await api('/api/masterdata/raid-levels')
 
 export const maxLevels = async (): Promise<RaidLevel[]> => await api('/api/masterdata/max-levels')

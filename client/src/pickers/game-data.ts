@@ -33,6 +33,9 @@ export const loadMonsters = (locale: string): Promise<Monster[]> => readOnce(mon
   return Object.values(data).sort((a, b) => a.id - b.id || a.form.id - b.form.id)
 })
 
+/** A raid or max battle boss's moves by id, for the move picker and the cards. */
+export const loadMoves = (): Promise<Record<string, string>> => readOnce('moves', async () => await masterdata.moves())
+
 export const loadRaidLevels = (): Promise<RaidLevel[]> => readOnce('raid-levels', async () => await masterdata.raidLevels())
 
 /** Max battle levels (1-5 stars, 7 and 8 Gigantamax): their own list, the raid levels do not apply. */

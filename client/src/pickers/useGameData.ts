@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { gymLabel, loadGrunts, loadGym, loadGymPickerAvailable, loadedMonsters, loadMonsters, type Grunt, type Monster } from './game-data'
+import { gymLabel, loadGrunts, loadMoves, loadGym, loadGymPickerAvailable, loadedMonsters, loadMonsters, type Grunt, type Monster } from './game-data'
 
 /**
  * The pokemon of the game data for a component; null while loading or when no game data could be read
@@ -28,6 +28,18 @@ export function useGrunts (): Record<string, Grunt> | null {
     return () => { live = false }
   }, [])
   return grunts
+}
+
+/** Move names by id when `wanted` (a type with a move filter); null otherwise, while loading, or when they cannot be read. */
+export function useMoves (wanted: boolean): Record<string, string> | null {
+  const [moves, setMoves] = useState<Record<string, string> | null>(null)
+  useEffect(() => {
+    if (!wanted) return
+    let live = true
+    loadMoves().then((m) => { if (live) setMoves(m) }, () => {})
+    return () => { live = false }
+  }, [wanted])
+  return moves
 }
 
 /** Whether the gym picker is offered (the site has a scanner database); false until known. */

@@ -16,7 +16,7 @@ import { recreateBody, type Alarm } from './form-model'
 import { useAnnouncer } from './useAnnouncer'
 import { formatNumber, formatNumberRange, nameCollator } from '../../i18n/format'
 import { loadRaidLevels, type RaidLevel } from '../../pickers/game-data'
-import { useGymNames, useMonsters } from '../../pickers/useGameData'
+import { useGymNames, useMonsters, useMoves } from '../../pickers/useGameData'
 import { featureOff, useSession } from '../../shell/session-context'
 import { ShareForm } from '../shared-sets/ShareForm'
 import { whenIdle } from '../../shell/idle'
@@ -111,6 +111,7 @@ function AlarmList ({ type }: { type: AlarmTypeDescriptor }) {
   }, [editUid, alarms])
   const gymIds = useMemo(() => list.flatMap((a) => typeof a.gym_id === 'string' && a.gym_id !== '' ? [a.gym_id] : []), [list])
   const gymNames = useGymNames(gymIds)
+  const moves = useMoves(type.fields.some((f) => f.name === 'move'))
   // Made once per language and data: every memoised card and the sorted list are keyed on it, so a new
   // vocabulary on each render of the page would draw every card and sort all 1,000 alarms again.
   const language = i18n.language
@@ -120,8 +121,9 @@ function AlarmList ({ type }: { type: AlarmTypeDescriptor }) {
     raidLevels,
     number: (value, options) => formatNumber(language, value, options),
     numberRange: (start, end, options) => formatNumberRange(language, start, end, options),
-    gymNames
-  }), [t, monsters, raidLevels, language, gymNames])
+    gymNames,
+    moves
+  }), [t, monsters, raidLevels, language, gymNames, moves])
   useEffect(() => whenIdle(() => { prepareCardFormats(language) }), [language])
 
   // Each alarm's subject, the name sort's key: worked out once per list and language, not on every re-sort.

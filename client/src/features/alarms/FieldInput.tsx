@@ -1,8 +1,11 @@
+import { useCallback } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { AlarmTypeDescriptor, FieldDescriptor } from '../../alarm-types'
 import { ChoiceGridPicker, PokemonGridPicker, type SeenNowSource } from '../picker'
 import { ChoicePicker, type Choice } from '../../pickers/ChoicePicker'
 import { GymPicker } from '../../pickers/GymPicker'
+import { loadMoves } from '../../pickers/game-data'
+import { nameCollator } from '../../i18n/format'
 import { TemplateInput } from './TemplateInput'
 import { listItems, type FormValues } from './form-model'
 
@@ -21,7 +24,10 @@ const NAMED_NUMBERS: Record<string, number[]> = {
 const CHANGE_TYPES = ['name', 'location', 'image_url', 'removal', 'new', 'description']
 
 /** Fields chosen with a picker rather than typed. */
-const PICKED = new Set(['pokemon_id', 'level', 'reward', 'clean', 'gym_id'])
+const PICKED = new Set(['pokemon_id', 'level', 'reward', 'clean', 'gym_id', 'move'])
+
+/** The engine's "any move". */
+const ANY_MOVE = '9000'
 
 /** The bits of `clean` (1 delete after expiry, 2 edit in place, 4 quest summary: quests only). */
 export const cleanBits = (type: string): number[] => type === 'quest' ? [1, 2, 4] : [1, 2]
@@ -53,7 +59,14 @@ interface Props {
  * text and its error, all tied together for screen readers (aria-describedby, aria-invalid).
  */
 export function FieldInput ({ type, field, values, error, set, picks }: Props) {
-  const { t } = useTranslation()
+  const { t, i18n } = useTranslation()
+  // The boss's moves by name (the game data has about 400), "any move" first; a stable loader, so the
+  // picker reads them once.
+  const moveChoices = useCallback(async (): Promise<Choice[]> => {
+    const collator = nameCollator(i18n.language)
+    const named = Object.entries(await loadMoves()).map(([value, label]) => ({ value, label })).sort((a, b) => collator.compare(a.label, b.label))
+    return [{ value: ANY_MOVE, label: t('pickers.anyMove') }, ...named]
+  }, [t, i18n.language])
   const id = `field-${type.type}-${field.name}`
   const helpId = `${id}-help`
   const errorId = `${id}-error`
@@ -110,6 +123,8 @@ export function FieldInput ({ type, field, values, error, set, picks }: Props) {
     control = <ChoiceGridPicker kind={kind} label={label} describedBy={describedBy} invalid={invalid} {...grid()} />
   } else if (field.name === 'gym_id') {
     control = <GymPicker inputId={id} describedBy={describedBy} value={value} invalid={invalid} onChange={change} />
+  } else if (field.name === 'move') {
+    control = <ChoicePicker inputId={id} describedBy={describedBy} value={value} invalid={invalid} choices={moveChoices} onChange={change} />
   } else if (field.name === 'grunt_type') {
     selfLabelled = true
     control = <ChoiceGridPicker kind='grunt' label={label} describedBy={describedBy} invalid={invalid} {...grid(value.toLowerCase())} />

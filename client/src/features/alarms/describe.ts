@@ -15,6 +15,8 @@ export interface Vocabulary {
   numberRange: (start: number, end: number, options?: Intl.NumberFormatOptions) => string
   /** Gym names by id, from the scanner; an id without a name is shown as it is. */
   gymNames: Map<string, string>
+  /** A boss's move names by id, where the list's type has a move filter; a move without one is its number. */
+  moves?: Record<string, string> | null
 }
 
 /** Fields the subject or the scope already say, or that do not narrow what matches. */
@@ -111,6 +113,7 @@ function subject (type: AlarmTypeDescriptor, alarm: Alarm, v: Vocabulary): strin
 
 function valueText (field: FieldDescriptor, value: unknown, v: Vocabulary): string {
   if (field.name === 'gym_id') return v.gymNames.get(String(value)) ?? String(value)
+  if (field.name === 'move') return v.moves?.[String(value)] ?? String(value)
   if (field.kind === 'boolean') return fieldLabel(v.t, field.name)
   if (field.kind === 'enum' || NAMED.has(field.name)) return word(v.t, `pickers.values.${field.name}.${String(value)}`, () => v.t(`pickers.values.${field.name}.${String(value)}`, { defaultValue: String(value) }))
   if (Array.isArray(value)) return value.join(', ')
