@@ -46,6 +46,16 @@ function pickField (type: string, values: FormValues): string | null {
   return null
 }
 
+/**
+ * A quest's reward and amount wait for the reward's kind; the engine counts `amount` for items, candy and
+ * mega energy only (a stardust quest's floor is its `reward`, an encounter has no amount).
+ */
+function questFieldWaits (field: string, rewardType: string): boolean {
+  if (field === 'reward') return rewardType === ''
+  if (field === 'amount') return !['2', '4', '12'].includes(rewardType)
+  return false
+}
+
 export type BatchItem = Awaited<ReturnType<typeof alarmsApi.createBatch>>['results'][number]
 export type Outcome =
   | { kind: 'saved', alarm: Alarm, replaces: number }
@@ -349,7 +359,8 @@ export function AlarmForm ({ type, alarm, vocabulary, mine = [], onDone, onCance
 
   const visible = formFields(type).filter((f) => !HANDLED_ELSEWHERE.has(f.name) && !rangeFields.has(f.name) && (f.name !== 'gym_id' || gymPicker))
   const byLevel = BY_LEVEL.has(type.type) && values.pokemon_id === '9000'
-  const hiddenByMode = (f: FieldDescriptor): boolean => BY_LEVEL.has(type.type) && (byLevel ? f.name === 'pokemon_id' : f.name === 'level')
+  const hiddenByMode = (f: FieldDescriptor): boolean => (BY_LEVEL.has(type.type) && (byLevel ? f.name === 'pokemon_id' : f.name === 'level')) ||
+    (type.type === 'quest' && questFieldWaits(f.name, values.reward_type ?? ''))
   const primaryNames = PRIMARY[type.type] ?? visible.filter((f) => !DELIVERY.has(f.name) && !PVP.has(f.name)).map((f) => f.name)
   const primary = visible.filter((f) => primaryNames.includes(f.name) && !hiddenByMode(f) && !(MANY.has(type.type) && f.name === 'pokemon_id'))
   const more = visible.filter((f) => !primaryNames.includes(f.name) && !DELIVERY.has(f.name) && !PVP.has(f.name))

@@ -8,6 +8,7 @@ import { loadMoves } from '../../pickers/game-data'
 import { nameCollator } from '../../i18n/format'
 import { TemplateInput } from './TemplateInput'
 import { listItems, type FormValues } from './form-model'
+import { OPEN_TOP } from './game-words'
 
 /** Integer fields whose numbers name something (team 4 is "any team"): offered as a list of names. */
 const NAMED_NUMBERS: Record<string, number[]> = {
@@ -24,7 +25,7 @@ const NAMED_NUMBERS: Record<string, number[]> = {
 const CHANGE_TYPES = ['name', 'location', 'image_url', 'removal', 'new', 'description']
 
 /** Fields chosen with a picker rather than typed. */
-const PICKED = new Set(['pokemon_id', 'level', 'reward', 'clean', 'gym_id', 'move'])
+const PICKED = new Set(['pokemon_id', 'level', 'reward', 'reward_type', 'clean', 'gym_id', 'move'])
 
 /** The engine's "any move". */
 const ANY_MOVE = '9000'
@@ -78,7 +79,11 @@ export function FieldInput ({ type, field, values, error, set, picks }: Props) {
   const help = t([field.helpKey, `alarms.help.all.${field.name}`], { defaultValue: '' })
   // A picker or a list of names shows what may be chosen; a number box says its range.
   const picked = PICKED.has(field.name) || NAMED_NUMBERS[field.name] !== undefined
-  const range = field.kind !== 'integer' || picked ? '' : field.unit !== undefined ? t('fields.rangeUnit', { min: field.min, max: field.max, unit: field.unit }) : t('fields.range', { min: field.min, max: field.max })
+  const range = field.kind !== 'integer' || picked
+    ? ''
+    : field.max !== undefined && field.max >= OPEN_TOP
+      ? t('fields.rangeOpen', { min: field.min ?? 0 })
+      : field.unit !== undefined ? t('fields.rangeUnit', { min: field.min, max: field.max, unit: field.unit }) : t('fields.range', { min: field.min, max: field.max })
   const describedBy = [help !== '' || range !== '' ? helpId : '', error !== undefined ? errorId : ''].filter((s) => s !== '').join(' ') || undefined
   const invalid = error !== undefined
   const change = (next: string) => { set({ [field.name]: next }) }
@@ -125,6 +130,9 @@ export function FieldInput ({ type, field, values, error, set, picks }: Props) {
     control = <GymPicker inputId={id} describedBy={describedBy} value={value} invalid={invalid} onChange={change} />
   } else if (field.name === 'move') {
     control = <ChoicePicker inputId={id} describedBy={describedBy} value={value} invalid={invalid} choices={moveChoices} onChange={change} />
+  } else if (field.name === 'reward_type' && type.type === 'quest') {
+    selfLabelled = true
+    control = <ChoiceGridPicker kind='reward' label={label} describedBy={describedBy} invalid={invalid} {...grid()} />
   } else if (field.name === 'grunt_type') {
     selfLabelled = true
     control = <ChoiceGridPicker kind='grunt' label={label} describedBy={describedBy} invalid={invalid} {...grid(value.toLowerCase())} />

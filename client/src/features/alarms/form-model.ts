@@ -1,6 +1,7 @@
 import type { TFunction } from 'i18next'
 import type { AlarmTypeDescriptor, FieldDescriptor } from '../../alarm-types'
 import type { FieldProblem } from '../../api'
+import { OPEN_TOP } from './game-words'
 
 /**
  * The alarm form's state and its conversions: every field is edited as text (what an input holds), turned
@@ -82,7 +83,8 @@ export function validate (type: AlarmTypeDescriptor, values: FormValues, t: TFun
       const n = Number(text)
       if (!Number.isInteger(n)) errors[field.name] = t('fields.errors.wholeNumber')
       else if ((field.min !== undefined && n < field.min) || (field.max !== undefined && n > field.max)) {
-        errors[field.name] = t('fields.errors.range', { min: field.min, max: field.max })
+        // The engine's largest integer bounds nothing a member would type: "at least 0", never "0 to 2147483647".
+        errors[field.name] = field.max !== undefined && field.max >= OPEN_TOP ? t('fields.errors.atLeast', { min: field.min ?? 0 }) : t('fields.errors.range', { min: field.min, max: field.max })
       }
     } else if ((field.kind === 'string' || field.kind === 'template') && field.maxLength !== undefined && text.length > field.maxLength) {
       errors[field.name] = t('fields.errors.tooLong', { max: field.maxLength })
