@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url'
 import t from 'tap'
 import type { Connection } from 'mariadb'
 import { bearer, rootConnection } from './helper.js'
@@ -60,6 +61,10 @@ async function browserTests (): Promise<void> {
     t.equal(await sentence.innerText(), 'You already get every alert of this alarm from your alarm “Every pokémon, IV ≥ 90%, in your areas”', 'the covering alarm in words')
     t.equal(await sentence.getByRole('link').getAttribute('href'), `/alarms/monsters?edit=${uid}`, 'the link opens the covering alarm\'s editor')
     t.same(await axeViolations(page), [], 'axe-clean with the estimate and the overlap shown')
+    if (process.env.SCREENSHOTS === '1') {
+      await sentence.scrollIntoViewIfNeeded()
+      await page.screenshot({ path: fileURLToPath(new URL('../docs/screenshots/overlap-note-phone.png', import.meta.url)) })
+    }
     await page.getByRole('button', { name: 'Create 1 alarm', exact: true }).click()
     await page.getByText('Pikachu, IV ≥ 100%, in your areas', { exact: true }).waitFor()
     await page.goto('/')

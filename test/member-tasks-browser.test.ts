@@ -186,7 +186,11 @@ async function taskTests (): Promise<void> {
     await dialog(page).getByRole('button', { name: /^Create/ }).click()
     await dialog(page).getByText('Must be at least 0.').waitFor()
     t.same(await axeViolations(page), [], 'axe-clean with the tiles and the error')
-    if (process.env.SCREENSHOTS === '1') await page.screenshot({ path: 'docs/screenshots/quest-reward-kinds-phone.png' })
+    t.equal(await dialog(page).getByText('For stardust, the minimum amount.').count(), 0, 'a candy reward is a pokémon: no word of stardust')
+    if (process.env.SCREENSHOTS === '1') {
+      await kinds.scrollIntoViewIfNeeded()
+      await page.screenshot({ path: 'docs/screenshots/quest-reward-kinds-phone.png' })
+    }
   })
 
   t.test('the table', async (t: Test) => {

@@ -102,6 +102,7 @@ async function pickTests (): Promise<void> {
       t.equal(await site.locator('.pick-icon .game-icon').count(), 8, 'each pick shows its alarm\'s game icon (placeholders here: no icon set is configured)')
       t.same(await axeViolations(page), [], `axe: the picks by category at ${size}`)
       await chips.getByRole('button', { name: 'All', exact: true }).click()
+      if (process.env.SCREENSHOTS === '1' && viewport === DESKTOP) await page.screenshot({ path: fileURLToPath(new URL('../docs/screenshots/quick-picks-desktop.png', import.meta.url)), fullPage: true })
       await site.getByRole('button', { name: 'Apply Giovanni' }).waitFor()
 
       await page.getByRole('button', { name: 'Apply Starters' }).click()

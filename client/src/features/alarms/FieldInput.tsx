@@ -76,7 +76,8 @@ export function FieldInput ({ type, field, values, error, set, picks }: Props) {
   // Help comes from the language file: this type's text, else the field's text for every type. The
   // descriptor's `description` is the API's English documentation (raw numbers such as "4 = any team"
   // that the pickers already name) and is never shown.
-  const help = t([field.helpKey, `alarms.help.all.${field.name}`], { defaultValue: '' })
+  // A quest's reward help speaks of stardust's floor: the other kinds pick an item or a pokémon instead.
+  const help = type.type === 'quest' && field.name === 'reward' && values.reward_type !== '3' ? '' : t([field.helpKey, `alarms.help.all.${field.name}`], { defaultValue: '' })
   // A picker or a list of names shows what may be chosen; a number box says its range.
   const picked = PICKED.has(field.name) || NAMED_NUMBERS[field.name] !== undefined
   const range = field.kind !== 'integer' || picked

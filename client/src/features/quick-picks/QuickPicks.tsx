@@ -218,7 +218,7 @@ function PickItem ({ entry, owner, editable, busy, removing, remove, open, setDe
         <span className='pick-icon' aria-hidden='true'><AlarmIcon type={descriptorName(pick.alarmType)} alarm={pick.filters} label='' /></span>
         <div className='stack-tight'>
           <strong>{pick.name}</strong>
-          <span className='small muted'>{mine ? t(`quickPicks.types.${pick.alarmType}`) : `${categoryName(t, pick.category)} · ${t(`quickPicks.types.${pick.alarmType}`)}`}{!pick.enabled && ` · ${t('quickPicks.disabled')}`}</span>
+          <span className='small muted'>{mine ? t(`quickPicks.types.${pick.alarmType}`) : [...new Set([categoryName(t, pick.category), t(`quickPicks.types.${pick.alarmType}`)])].join(' · ')}{!pick.enabled && ` · ${t('quickPicks.disabled')}`}</span>
           {pick.description !== null && <span>{pick.description}</span>}
           {applied !== null && (
             <span className='badge'>
