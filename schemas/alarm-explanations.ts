@@ -110,7 +110,8 @@ function FortSnapshot () {
     type: Type.Optional(FreeText({ maxLength: 40 })),
     name: Type.Optional(Type.Union([FreeText({ maxLength: 500 }), Type.Null()])),
     description: Type.Optional(Type.Union([FreeText({ maxLength: 2000, multiline: true }), Type.Null()])),
-    location: Type.Optional(Type.Object(place))
+    // Golbat's fort webhook places a fort by `lat` and `lon`, unlike its other messages.
+    location: Type.Optional(Type.Object({ lat: Lat, lon: Lon }))
   }), Type.Null()])
 }
 

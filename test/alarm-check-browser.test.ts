@@ -1,7 +1,7 @@
 import t from 'tap'
 import { fileURLToPath } from 'node:url'
 import type { Connection } from 'mariadb'
-import type { Page } from 'playwright-core'
+import type { Locator, Page } from 'playwright-core'
 import { bearer, rootConnection, seedHuman } from './helper.js'
 import { axeViolations, browserMissing, DESKTOP, PHONE, startBrowserApp } from './browser.js'
 import { golbatDatabase } from './fakes/golbat-db.js'
@@ -12,7 +12,8 @@ import { golbatDatabase } from './fakes/golbat-db.js'
  * point of the map by keyboard, a raid alarm's boss (yes) and an egg (no);
  * "Why no alert?" opening the editor at the failed filter with focus there (and at a field of a closed
  * section); "Add an alarm for this" prefilled from the event; axe-clean. At 360 px, quests, invasions and
- * lures described by their own fields (a reward and its amount, a grunt, a kind of lure), each both ways.
+ * lures described by their own fields (a reward and its amount, a grunt, a kind of lure), each both ways,
+ * and so eggs, nests, gyms, fort changes and max battles; a grunt list that cannot be read is said, with a retry.
  * `SCREENSHOTS=1` saves the check to docs/screenshots/.
  */
 const missing = browserMissing()
@@ -179,5 +180,53 @@ async function browserTests (): Promise<void> {
     t.pass('a glacial lure: yes; a mossy one: no')
     t.same(await axeViolations(page), [], 'axe-clean: a lure described')
     t.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), 'nothing wider than the 360 px screen')
+  })
+  t.test('360 px: eggs, nests, gyms, fort changes and max battles described by their own fields, each both ways; an invasion\'s grunt list that fails says so and is read again', async (t) => {
+    const id = '8874'
+    const user = { id, name: `member${id}`, latitude: 51.1, longitude: 7.1, area: ['centre'] }
+    const headers = bearer(app, { userId: id })
+    await seedHuman(env.testApp, user)
+    /** An alarm of each type, the event the check starts from (which it meets), and one change that it does not. */
+    const cases: Array<{ type: string, page: string, payload: object, change: (check: Locator) => Promise<void> }> = [
+      { type: 'egg', page: 'eggs', payload: { level: 5 }, change: async (c) => { await c.getByLabel('Raid level', { exact: true }).selectOption('3') } },
+      { type: 'nest', page: 'nests', payload: { pokemon_id: 129, min_spawn_avg: 10 }, change: async (c) => { await c.getByLabel('Spawns per hour', { exact: true }).fill('2') } },
+      { type: 'gym', page: 'gyms', payload: { team: 1 }, change: async (c) => { await c.getByLabel('Team', { exact: true }).selectOption('2') } },
+      { type: 'fort', page: 'fort-changes', payload: { fort_type: 'pokestop', change_types: ['new'] }, change: async (c) => { await c.getByLabel('What changed', { exact: true }).selectOption('removal') } },
+      { type: 'maxbattle', page: 'maxbattles', payload: { level: 1 }, change: async (c) => { await c.getByLabel('Battle level', { exact: true }).selectOption('3') } }
+    ]
+    let page: Page | undefined
+    for (const { type, page: list, payload, change } of cases) {
+      const res = await app.inject({ method: 'POST', url: `/api/${list}`, headers, payload })
+      t.equal(res.statusCode, 201, `${type}: ${res.body}`)
+      const path = `/alarms/${list}?edit=${(res.json() as { uid: number }).uid}`
+      if (page === undefined) page = await env.signIn(t, { ...user, seeded: true }, path, PHONE)
+      else await page.goto(path)
+      const dialog = page.getByRole('dialog')
+      await dialog.getByRole('button', { name: 'Check this alarm' }).click()
+      const check = dialog.locator('.alarm-check')
+      await check.getByText(/Point: 51\.1, 7\.1/).waitFor()
+      const verdict = async (text: string | RegExp): Promise<void> => {
+        await check.getByRole('button', { name: 'Check', exact: true }).click()
+        await check.getByText(text).waitFor()
+      }
+      await verdict('This alarm would alert you.')
+      await change(check)
+      await verdict(/^This alarm would not alert you: /)
+      t.pass(`${type}: the alarm's own event alerts; the changed one does not`)
+      t.same(await axeViolations(page), [], `axe-clean: ${type} described`)
+    }
+
+    const invasion = await app.inject({ method: 'POST', url: '/api/invasions', headers, payload: { grunt_type: 'fire' } })
+    const grunts = '**/api/masterdata/grunts'
+    await page!.route(grunts, async (route) => { await route.abort('internetdisconnected') })
+    await page!.goto(`/alarms/invasions?edit=${(invasion.json() as { uid: number }).uid}`)
+    const dialog = page!.getByRole('dialog')
+    await dialog.getByRole('button', { name: 'Check this alarm' }).click()
+    const failed = dialog.getByRole('alert').filter({ hasText: 'The list of grunts could not be loaded.' })
+    await failed.waitFor()
+    t.same(await axeViolations(page!), [], 'axe-clean with the failure said')
+    await page!.unroute(grunts)
+    await failed.getByRole('button', { name: 'Try again' }).click()
+    t.equal(await dialog.locator('.alarm-check').getByLabel('Grunt type', { exact: true }).inputValue(), '18', 'read again: the alarm\'s fire grunt')
   })
 }

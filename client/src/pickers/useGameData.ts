@@ -19,15 +19,21 @@ export function useMonsters (): { monsters: Monster[] | null, failed: boolean } 
   return { monsters, failed }
 }
 
-/** The engine's grunts by game id; null while loading or when they cannot be read. */
-export function useGrunts (): Record<string, Grunt> | null {
+/**
+ * The engine's grunts by game id: null while loading or when they cannot be read (`failed`, and `retry`
+ * asks again: a failed read is not kept).
+ */
+export function useGrunts (): { grunts: Record<string, Grunt> | null, failed: boolean, retry: () => void } {
   const [grunts, setGrunts] = useState<Record<string, Grunt> | null>(null)
+  const [failed, setFailed] = useState(false)
+  const [attempt, setAttempt] = useState(0)
   useEffect(() => {
     let live = true
-    loadGrunts().then((g) => { if (live) setGrunts(g) }, () => {})
+    setFailed(false)
+    loadGrunts().then((g) => { if (live) setGrunts(g) }, () => { if (live) setFailed(true) })
     return () => { live = false }
-  }, [])
-  return grunts
+  }, [attempt])
+  return { grunts, failed, retry: () => { setAttempt((n) => n + 1) } }
 }
 
 /** Move names by id when `wanted` (a type with a move filter); null otherwise, while loading, or when they cannot be read. */

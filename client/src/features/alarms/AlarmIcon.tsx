@@ -40,7 +40,7 @@ export function AlarmIcon ({ type, alarm, label }: Props) {
 }
 
 function InvasionIcon ({ type, alarm, label }: Props) {
-  const grunts = useGrunts()
+  const { grunts } = useGrunts()
   const request = alarmIconRequest(type, alarm, grunts)
   return request === null ? null : <GameIcon icon={request} label={label} />
 }

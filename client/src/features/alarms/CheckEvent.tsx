@@ -95,7 +95,7 @@ interface FieldsProps { type: string, values: CheckValues, set: (field: string, 
 /** The fields that describe an event of the type. */
 export function EventFields ({ type, values, set, id, species }: FieldsProps) {
   const { t } = useTranslation()
-  const grunts = useGrunts()
+  const { grunts, failed: gruntsFailed, retry: retryGrunts } = useGrunts()
   const [levels, setLevels] = useState<RaidLevel[] | null>(null)
   useEffect(() => {
     if (type !== 'egg' && type !== 'maxbattle') return
@@ -146,9 +146,15 @@ export function EventFields ({ type, values, set, id, species }: FieldsProps) {
         </>
       )
     case 'invasion':
-      return grunts === null
-        ? <p className='small muted' role='status'>{t('status.loading')}</p>
-        : select('grunt', t('alarms.fields.grunt_type'), gruntChoices)
+      if (grunts !== null) return select('grunt', t('alarms.fields.grunt_type'), gruntChoices)
+      return gruntsFailed
+        ? (
+          <div className='notice notice-error' role='alert'>
+            <p>{t('check.gruntsFailed')}</p>
+            <button type='button' className='button' onClick={retryGrunts}>{t('status.retry')}</button>
+          </div>
+          )
+        : <p className='small muted' role='status'>{t('status.loading')}</p>
     case 'lure':
       return select('lure', t('alarms.fields.lure_id'), LURES.map((lure) => ({ value: lure, label: t(`pickers.values.lure_id.${lure}`) })))
     case 'nest':

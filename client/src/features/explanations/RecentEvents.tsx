@@ -89,7 +89,7 @@ export function RecentEvents ({ userId }: { userId?: string }) {
   const format = useFormat()
   const { alarmTypes, user } = useSession()
   const { monsters } = useMonsters()
-  const grunts = useGrunts()
+  const { grunts } = useGrunts()
   const [raidLevels, setRaidLevels] = useState<RaidLevel[] | null>(null)
   useEffect(() => { void loadRaidLevels().then(setRaidLevels, () => undefined) }, [])
   const [type, setType] = useState<RecentEventType>('pokemon')
