@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto'
 import Fastify, { type FastifyInstance } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 // Configuration and time: read by every plugin, so registered before all of them.
-import config, { type Config } from './plugins/data/config.js'
-import clock, { type Clock } from './plugins/data/clock.js'
+import config, { type Config } from './plugins/base/config.js'
+import clock, { type Clock } from './plugins/base/clock.js'
 // Edge: how every request is received and answered; needs only configuration and time.
 import errors, { answerError } from './plugins/edge/errors.js'
 import metrics from './plugins/edge/metrics.js'

@@ -1,6 +1,6 @@
 import closeWithGrace from 'close-with-grace'
 import { buildApp } from './app.js'
-import { ConfigError, configFromProcess, summarize } from './plugins/data/config.js'
+import { ConfigError, configFromProcess, summarize } from './plugins/base/config.js'
 
 /** After the grace time, closing the pools and Redis may take this much longer before the exit is forced. */
 const CLOSE_MARGIN_MS = 5000

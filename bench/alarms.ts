@@ -45,7 +45,7 @@ async function engineRole (): Promise<void> {
 
 async function serviceRole (): Promise<void> {
   const { buildApp } = await import('../app.js')
-  const { loadConfig } = await import('../plugins/data/config.js')
+  const { loadConfig } = await import('../plugins/base/config.js')
   const app = await buildApp({ config: loadConfig(process.env as Record<string, string>), logger: { level: 'info', stream: { write: () => {} } } })
   await app.listen({ port: 0, host: '127.0.0.1' })
   const address = app.server.address()

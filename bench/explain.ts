@@ -22,7 +22,7 @@
  */
 import { loadavg } from 'node:os'
 import { buildApp } from '../app.js'
-import { loadConfig } from '../plugins/data/config.js'
+import { loadConfig } from '../plugins/base/config.js'
 import { fenceSet } from '../plugins/domain/engine-fences.js'
 import mariadb from 'mariadb'
 import { activeProfileAt, explain, readEvent, type MemberState } from '../lib/alarm-explain.js'

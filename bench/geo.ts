@@ -13,7 +13,7 @@
 import type { AddressInfo } from 'node:net'
 import Fastify from 'fastify'
 import { buildApp } from '../app.js'
-import { loadConfig } from '../plugins/data/config.js'
+import { loadConfig } from '../plugins/base/config.js'
 import { startAlarmEngineFake } from '../test/fakes/alarm-engine.js'
 import { startKojiFake, type KojiFence } from '../test/fakes/koji.js'
 import { firstContaining, pointInPolygon, withBox, type LatLon } from '../lib/polygon.js'

@@ -54,7 +54,7 @@ async function bareRole (): Promise<void> {
 
 async function serviceRole (): Promise<void> {
   const { buildApp } = await import('../app.js')
-  const { loadConfig } = await import('../plugins/data/config.js')
+  const { loadConfig } = await import('../plugins/base/config.js')
   const app = await buildApp({ config: loadConfig(process.env as Record<string, string>), logger: SILENT_LOG })
   app.get('/api/_bench/open', async () => ANSWER)
   app.get('/api/_bench/auth', { onRequest: app.auth.authenticate }, async (request) => ({ userId: request.user.userId, profileNo: request.user.profileNo }))

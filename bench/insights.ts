@@ -162,8 +162,8 @@ function chunkSize (): string {
 async function main (): Promise<void> {
   const { startAlarmEngineFake } = await import('../test/fakes/alarm-engine.js')
   const { buildApp } = await import('../app.js')
-  const { loadConfig } = await import('../plugins/data/config.js')
-  const { ManualClock } = await import('../plugins/data/clock.js')
+  const { loadConfig } = await import('../plugins/base/config.js')
+  const { ManualClock } = await import('../plugins/base/clock.js')
   await createEngineDatabase(DATABASES.engine)
   const engine = mariadb.createPool({ ...BENCH_DB, database: DATABASES.engine, bigIntAsNumber: true, connectionLimit: 2 })
   let service: Pool | undefined

@@ -85,7 +85,7 @@ type ServiceQuestion =
 /** The service: the whole app, plus the refresh loops without HTTP and the cleanup timing on request. */
 async function serviceRole (): Promise<void> {
   const { buildApp } = await import('../app.js')
-  const { loadConfig } = await import('../plugins/data/config.js')
+  const { loadConfig } = await import('../plugins/base/config.js')
   const provider = process.env.BENCH_PROVIDER_URL ?? ''
   const config = {
     ...loadConfig(process.env as Record<string, string>),

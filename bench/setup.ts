@@ -73,7 +73,7 @@ export interface BenchSite {
 export async function startBenchSite (databases: { service: string, engine: string }, engineSecret: string): Promise<BenchSite> {
   const { startAlarmEngineFake } = await import('../test/fakes/alarm-engine.js')
   const { buildApp } = await import('../app.js')
-  const { loadConfig } = await import('../plugins/data/config.js')
+  const { loadConfig } = await import('../plugins/base/config.js')
   await createEngineDatabase(databases.engine)
   const pool = mariadb.createPool({ ...BENCH_DB, database: databases.engine, bigIntAsNumber: true, insertIdAsNumber: true, connectionLimit: 2 })
   const fake = await startAlarmEngineFake({ database: databases.engine, secret: engineSecret, mode: 'ng' })
@@ -100,7 +100,7 @@ export async function startListeningBenchSite (name: string, engineSecret: strin
   const { startAlarmEngineFake } = await import('../test/fakes/alarm-engine.js')
   const { startMasterfileFake } = await import('../test/fakes/masterfile.js')
   const { buildApp } = await import('../app.js')
-  const { loadConfig } = await import('../plugins/data/config.js')
+  const { loadConfig } = await import('../plugins/base/config.js')
   const databases = benchDatabases(name)
   await createEngineDatabase(databases.engine)
   const masterfile = await startMasterfileFake()

@@ -25,7 +25,7 @@ import { randomBytes } from 'node:crypto'
 import { readFile, stat } from 'node:fs/promises'
 import mariadb, { type Connection } from 'mariadb'
 import { buildApp } from '../app.js'
-import { loadConfig } from '../plugins/data/config.js'
+import { loadConfig } from '../plugins/base/config.js'
 import { ALARM_DEFAULTS, ALARM_TABLES, insertHuman, insertProfile, type EngineAlarmType } from '../test/fakes/engine-db.js'
 
 const { values: args } = parseArgs({

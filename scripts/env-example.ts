@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { resolve } from 'node:path'
 import type { TSchema } from '@sinclair/typebox'
-import { ConfigSchema, JWT_SECRET_PLACEHOLDER } from '../plugins/data/config.js'
+import { ConfigSchema, JWT_SECRET_PLACEHOLDER } from '../plugins/base/config.js'
 
 /** Groups of `.env.example`, by the first prefix that matches a variable name. */
 const GROUPS: Array<[string, RegExp]> = [

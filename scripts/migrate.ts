@@ -1,4 +1,4 @@
-import { configFromProcess, ConfigError } from '../plugins/data/config.js'
+import { configFromProcess, ConfigError } from '../plugins/base/config.js'
 import { migrateServiceDb } from '../db/migrate.js'
 
 /** `npm run db:migrate`: applies the service database's migrations without starting the service. */

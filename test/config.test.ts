@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import t from 'tap'
 import webPush from 'web-push'
 import type { TSchema } from '@sinclair/typebox'
-import { ConfigError, ConfigSchema, JWT_SECRET_PLACEHOLDER, loadConfig, mask, readDotEnv, summarize, type Config } from '../plugins/data/config.js'
+import { ConfigError, ConfigSchema, JWT_SECRET_PLACEHOLDER, loadConfig, mask, readDotEnv, summarize, type Config } from '../plugins/base/config.js'
 import { JWT_SECRET } from './helper.js'
 
 /** Two more strong values (`openssl rand -base64 48` and `-base64 32`). */

@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify'
 import { build, bearer, seedHuman, type Test, type TestApp } from './helper.js'
 import { startChatPlatformFake, type ChatPlatformFake } from './fakes/chat-platform.js'
 import { followLogin, type FollowLoginOptions, type LoginFlow } from './fakes/browser-flow.js'
-import type { Config } from '../plugins/data/config.js'
+import type { Config } from '../plugins/base/config.js'
 
 const ALICE = { id: '200000000000000001', username: 'alice', avatar: 'a_0123abcd' }
 const BOB = { id: '200000000000000002', username: 'bob', avatar: null }

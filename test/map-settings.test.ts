@@ -1,6 +1,6 @@
 import t from 'tap'
 import { baseEnv, bearer, build, testDatabases } from './helper.js'
-import { ConfigError, loadConfig, tileImageSource } from '../plugins/data/config.js'
+import { ConfigError, loadConfig, tileImageSource } from '../plugins/base/config.js'
 
 t.test('GET /api/map: the configured tile URL and attribution, for signed-in users only', async (t) => {
   const { app } = await build(t, {

@@ -10,7 +10,7 @@ import { bearer, build, buildInstance, seedHuman, JWT_SECRET, type Test, type Te
 import { startOidcProvider, type OidcProviderHandle } from './fakes/oidc-provider.js'
 import { followLogin } from './fakes/browser-flow.js'
 import { toSqlTime } from '../db/client.js'
-import type { Config } from '../plugins/data/config.js'
+import type { Config } from '../plugins/base/config.js'
 import { hashToken, newOpaqueToken } from '../plugins/domain/refresh-sessions.js'
 import { KEY_FILE, KeySetupError, decryptToken, derivedKey, encryptToken, keyId, keyRingOf, loadKeyRing } from '../lib/refresh-token-keys.js'
 import { CLEANUP_LOCK, cleanupPass, runSessionCleanup } from '../plugins/domain/session-cleanup.js'

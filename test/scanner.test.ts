@@ -143,7 +143,7 @@ t.test('no scanner database: fallbacks and the gym picker off', async (t) => {
 
 t.test('SCANNER_DB_CONNECTION: URL or key=value form, password never echoed', async (t) => {
   const { scannerConnection } = await import('../plugins/data/scanner-db.js')
-  const { loadConfig } = await import('../plugins/data/config.js')
+  const { loadConfig } = await import('../plugins/base/config.js')
   const base = { JWT_SECRET, NODE_ENV: 'development' }
   t.same(scannerConnection(loadConfig({ ...base, SCANNER_DB_CONNECTION: 'mysql://golbat:p%40ss@db.local:3307/scan' })), { host: 'db.local', port: 3307, user: 'golbat', password: 'p@ss', database: 'scan' })
   t.same(scannerConnection(loadConfig({ ...base, ConnectionStrings__ScannerDb: 'Server=db;Port=3308;Database=golbat;User=me;Password=a=b' })), { host: 'db', port: 3308, user: 'me', password: 'a=b', database: 'golbat' })

@@ -72,3 +72,45 @@ tap.test(`no function under plugins/ spans more than ${MAX_LINES} lines`, async 
   t.same([...STILL_LONG].filter((named) => !long.some((span) => key(span) === named)), [], 'every factory still named as long is still long')
   t.comment(`still over ${MAX_LINES} lines: ${long.map(({ where, name, lines }) => `${where} ${name} (${lines})`).join(', ')}`)
 })
+
+/**
+ * The plugin layers in the order app.ts registers them (docs/architecture.md): a layer imports only from
+ * itself and the layers before it, so no import runs back up and edge and data never import each other
+ * both ways. `import type` counts too: a type shared downwards belongs to the lower layer.
+ */
+const LAYERS = ['base', 'edge', 'data', 'domain']
+
+/** The relative imports of a file (static, dynamic and type-only), as written. */
+function importsOf (file: string, text: string): string[] {
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS)
+  const found: string[] = []
+  const visit = (node: ts.Node): void => {
+    if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier !== undefined && ts.isStringLiteral(node.moduleSpecifier)) found.push(node.moduleSpecifier.text)
+    if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword && node.arguments[0] !== undefined && ts.isStringLiteral(node.arguments[0])) found.push(node.arguments[0].text)
+    ts.forEachChild(node, visit)
+  }
+  visit(source)
+  return found.filter((specifier) => specifier.startsWith('.'))
+}
+
+tap.test('the plugin layers import only downwards: base ← edge ← data ← domain', async (t) => {
+  const entries = await readdir(PLUGINS, { recursive: true, withFileTypes: true })
+  const files = entries.filter((entry) => entry.isFile() && entry.name.endsWith('.ts')).map((entry) => path.join(entry.parentPath, entry.name))
+  t.same(files.map((file) => path.relative(PLUGINS, file).split(path.sep)[0]).filter((layer) => !LAYERS.includes(layer ?? '')), [], 'every plugin is in a layer')
+  const wrong: string[] = []
+  let crossing = 0
+  for (const file of files) {
+    const layer = LAYERS.indexOf(path.relative(PLUGINS, file).split(path.sep)[0] ?? '')
+    for (const specifier of importsOf(file, await readFile(file, 'utf8'))) {
+      const target = path.relative(PLUGINS, path.resolve(path.dirname(file), specifier))
+      if (target.startsWith('..')) continue
+      const targetLayer = LAYERS.indexOf(target.split(path.sep)[0] ?? '')
+      if (targetLayer !== layer) crossing++
+      if (targetLayer > layer) wrong.push(`${path.relative(ROOT, file)} imports ${specifier}`)
+    }
+  }
+  t.ok(crossing > 50, `imports between layers are seen (${crossing})`)
+  t.same(wrong, [], 'no import runs back up')
+  t.same(importsOf('x.ts', "import a from '../edge/errors.js'\nimport type { B } from './b.js'\nconst c = await import('../domain/c.js')\nexport { d } from '../data/d.js'\nimport e from 'fastify'"),
+    ['../edge/errors.js', './b.js', '../domain/c.js', '../data/d.js'], 'static, type-only, dynamic and re-exports are read; packages are not')
+})

@@ -1,6 +1,6 @@
 import t from 'tap'
 import { TtlCache } from '../lib/ttl-cache.js'
-import { ManualClock } from '../plugins/data/clock.js'
+import { ManualClock } from '../plugins/base/clock.js'
 
 t.test('an entry lives until its end, on the given clock', async (t) => {
   const clock = new ManualClock(1_000_000)

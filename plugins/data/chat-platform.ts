@@ -2,7 +2,7 @@ import fp from 'fastify-plugin'
 import { FormData, request as send } from 'undici'
 import { deadline } from '../../lib/deadline.js'
 import { BodyTooLargeError, readBounded } from '../../lib/fetch-json.js'
-import type { Config } from './config.js'
+import type { Config } from '../base/config.js'
 import { ERRORS } from '../edge/errors.js'
 import type { SiteSettings } from './site-settings.js'
 

@@ -1,6 +1,6 @@
 import fp from 'fastify-plugin'
 import { createDb, type ConnectionOptions, type Db } from '../../db/client.js'
-import type { Config } from './config.js'
+import type { Config } from '../base/config.js'
 import { migrateServiceDb } from '../../db/migrate.js'
 
 declare module 'fastify' {

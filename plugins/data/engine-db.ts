@@ -1,7 +1,7 @@
 import fp from 'fastify-plugin'
 import { and, eq } from 'drizzle-orm'
 import { createDb, type ConnectionOptions, type Db } from '../../db/client.js'
-import type { Config } from './config.js'
+import type { Config } from '../base/config.js'
 import { humans, profiles } from '../../db/schema/engine.js'
 import type { AlarmType } from '../../schemas/alarm-types.js'
 

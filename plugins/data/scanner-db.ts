@@ -1,6 +1,6 @@
 import fp from 'fastify-plugin'
 import { createDb, type ConnectionOptions, type Db } from '../../db/client.js'
-import type { Config } from './config.js'
+import type { Config } from '../base/config.js'
 
 /**
  * Where the optional scanner database is: SCANNER_DB_CONNECTION as a URL (mysql://user:pass@host:3306/golbat)

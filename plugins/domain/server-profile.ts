@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify'
 import type { EngineGeneration } from '../../schemas/alarm-types.js'
 import { engineCapabilities, engineName } from '../data/engine/capabilities.js'
 import type { DiscordConfig, ServerProfile, TelegramConfig } from '../../schemas/server-profile.js'
-import { mask, maskPartly } from '../data/config.js'
+import { mask, maskPartly } from '../base/config.js'
 import { decoratorPlugin } from '../../lib/decorator-plugin.js'
 
 /** How long a profile is reused; the admin card's refresh button asks again at once. */

@@ -3,7 +3,7 @@ import rateLimit, { normalizeIP, type RateLimitOptions } from '@fastify/rate-lim
 import type { FastifyBaseLogger, FastifyRequest } from 'fastify'
 import { RedisLink } from '../../lib/redis-link.js'
 import { TtlCache } from '../../lib/ttl-cache.js'
-import { systemClock } from '../data/clock.js'
+import { systemClock } from '../base/clock.js'
 
 const WINDOW_MS = 60_000
 

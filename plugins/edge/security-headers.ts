@@ -1,7 +1,7 @@
 import fp from 'fastify-plugin'
 import helmet, { type HelmetOptions } from 'helmet'
 import cors from '@fastify/cors'
-import { tileImageSource } from '../data/config.js'
+import { tileImageSource } from '../base/config.js'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { acceptsHtml } from './spa.js'

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { mask } from '../../plugins/data/config.js'
+import { mask } from '../../plugins/base/config.js'
 import { badRequest, conflict } from '../../plugins/edge/errors.js'
 import { errors } from '../../schemas/common.js'
 import { OidcConfigSchema } from '../../schemas/sign-in.js'

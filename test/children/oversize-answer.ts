@@ -1,6 +1,6 @@
 import { buildApp } from '../../app.js'
-import { loadConfig } from '../../plugins/data/config.js'
-import { ManualClock } from '../../plugins/data/clock.js'
+import { loadConfig } from '../../plugins/base/config.js'
+import { ManualClock } from '../../plugins/base/clock.js'
 import { bearer } from '../helper.js'
 
 /**

@@ -7,7 +7,7 @@ import { CircuitBreaker } from '../../../lib/circuit-breaker.js'
 import { deadline } from '../../../lib/deadline.js'
 import { startPeerCall } from '../../../lib/peer-calls.js'
 import { BodyTooLargeError, readBounded } from '../../../lib/fetch-json.js'
-import { systemClock, type Clock } from '../clock.js'
+import { systemClock, type Clock } from '../../base/clock.js'
 
 /**
  * The HTTP side of the engine client: every call carries the shared secret and a timeout, percent-encodes
