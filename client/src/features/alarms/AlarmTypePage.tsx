@@ -64,6 +64,9 @@ const QUICK: Record<Quick, (a: Alarm) => boolean> = {
   distance: (a) => Number(a.distance ?? 0) > 0
 }
 /** "Everything" alarms (pokemon 0, every level) come first whatever the sort. */
+/** The engine's "any move" of a raid or max battle alarm. */
+const ANY_MOVE = 9000
+
 const isEverything = (a: Alarm): boolean => a.pokemon_id === 0 || a.level === 90 || (a.reward === 0 && a.reward_type !== undefined)
 
 function AlarmList ({ type }: { type: AlarmTypeDescriptor }) {
@@ -111,7 +114,8 @@ function AlarmList ({ type }: { type: AlarmTypeDescriptor }) {
   }, [editUid, alarms])
   const gymIds = useMemo(() => list.flatMap((a) => typeof a.gym_id === 'string' && a.gym_id !== '' ? [a.gym_id] : []), [list])
   const gymNames = useGymNames(gymIds)
-  const moves = useMoves(type.fields.some((f) => f.name === 'move'))
+  // Read only for a list that names a move: most raid lists have none, and the names come from the master file.
+  const moves = useMoves(list.some((a) => a.move !== undefined && a.move !== null && Number(a.move) !== ANY_MOVE))
   // Made once per language and data: every memoised card and the sorted list are keyed on it, so a new
   // vocabulary on each render of the page would draw every card and sort all 1,000 alarms again.
   const language = i18n.language

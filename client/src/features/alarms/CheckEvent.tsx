@@ -146,7 +146,8 @@ export function EventFields ({ type, values, set, id, species }: FieldsProps) {
         </>
       )
     case 'invasion':
-      if (grunts !== null) return select('grunt', t('alarms.fields.grunt_type'), gruntChoices)
+      // Drawn once the alarm's grunt is chosen: before that the list would show its first grunt for a moment.
+      if (grunts !== null && (values.grunt !== '' || firstGrunt === undefined)) return select('grunt', t('alarms.fields.grunt_type'), gruntChoices)
       return gruntsFailed
         ? (
           <div className='notice notice-error' role='alert'>
