@@ -67,6 +67,21 @@ export const AreasInsightSchema = Type.Object({
 })
 export type AreasInsight = Static<typeof AreasInsightSchema>
 
+export const AreaInsightSchema = Type.Object({
+  name: Type.String({ description: 'The fence as the engine lists it (or as members selected it)' }),
+  known: Type.Boolean({ description: 'False for an area members selected that the engine has no fence for' }),
+  members: Count('Members who have this area selected (their active profile)'),
+  topTracked: Type.Array(Type.Object({
+    id: Type.Integer(),
+    name: Type.String(),
+    members: Count('Members of this area tracking the species'),
+    alarms: Count('Their alarms for it')
+  }), { description: 'The pokémon these members track most, most members first (at most 3)' })
+}, { description: 'One area of the map, read when asked' })
+export type AreaInsight = Static<typeof AreaInsightSchema>
+
+export const AreaInsightParamsSchema = Type.Object({ name: Type.String({ minLength: 1, maxLength: 255 }) })
+
 export const NoiseInsightSchema = Type.Object({
   computedAt: ComputedAt,
   basis: Type.Union([Type.Literal('scanner'), Type.Literal('unavailable')], { description: 'unavailable: no scanner database, so no estimates' }),

@@ -77,7 +77,7 @@ async function browserTests (): Promise<void> {
   }
 
   t.test('features switched off on the settings page leave a member\'s navigation and API', async (t) => {
-    t.teardown(async () => { for (const key of ['disable_areas', 'disable_profiles']) await put(key, null) })
+    t.teardown(async () => { for (const key of ['disable_areas', 'disable_profiles', 'disable_push']) await put(key, null) })
     const member = await open(t, { userId: MEMBER })
     await member.page.goto('/')
     let nav = await openNav(member.page)
@@ -95,6 +95,12 @@ async function browserTests (): Promise<void> {
     await areas.click()
     for (let i = 0; i < 50 && await setting('disable_areas') !== 'true'; i++) await page.waitForTimeout(100)
     t.equal(await setting('disable_areas'), 'true', 'stored as the reference\'s switch')
+    // Web Push has its switch beside the others (what it takes away is tested in test/push-subscriptions.test.ts).
+    const push = features.getByRole('checkbox', { name: 'Alerts on members\' phones' })
+    t.ok(await push.isChecked(), 'push: on by default')
+    await push.click()
+    for (let i = 0; i < 50 && await setting('disable_push') !== 'true'; i++) await page.waitForTimeout(100)
+    t.equal(await setting('disable_push'), 'true', 'push switched off is stored as disable_push')
     await features.getByRole('checkbox', { name: 'Profiles' }).click()
     for (let i = 0; i < 50 && await setting('disable_profiles') !== 'true'; i++) await page.waitForTimeout(100)
     const adminNav = await openNav(page)

@@ -134,6 +134,7 @@ export const ENGINE_ANSWERS: Record<string, { status: number, why: string }> = {
   'POST /api/shared-sets/{token}/copy': { status: 404, why: 'as GET /api/shared-sets/{token}' },
   'GET /api/admin/insights/alarms': { status: 200, why: 'species and item names are a nicety: entries are named by their ids' },
   'GET /api/admin/insights/areas': { status: 200, why: 'the areas members selected, without the engine\'s list of fences' },
+  'GET /api/admin/insights/areas/{name}': { status: 404, why: 'read in the engine database; without the engine\'s fences, an area nobody selected is unknown' },
   'GET /api/admin/insights/noise': { status: 200, why: 'a member the engine cannot answer for is counted as failed (and without a scanner nothing is estimated)' }
 }
 

@@ -127,4 +127,26 @@ async function browserTests (): Promise<void> {
     await alarms.getByText(/^Figures as of /).waitFor()
     t.equal(await alarms.getByRole('alert').count(), 0, 'the retry loaded the panel')
   })
+  t.test('the areas map: fences shaded by members; a click on one, or the list, reads its members and the pokémon tracked most there', async (t) => {
+    const site = await startBrowserApp(t)
+    await seedHuman(site.testApp, { id: ADMIN, name: 'Ada' })
+    await community(site)
+    for (const viewport of [PHONE, DESKTOP]) {
+      const page = await open(t, site, viewport, 'light')
+      const areas = page.getByRole('region', { name: 'Areas', exact: true })
+      const town = areas.locator('path.insight-area[data-area="Town"]')
+      await town.waitFor()
+      const shade = async (name: string) => Number(await areas.locator(`path.insight-area[data-area="${name}"]`).getAttribute('fill-opacity'))
+      t.equal(await town.getAttribute('data-members'), '8')
+      t.ok(await shade('Town') > await shade('Harbour'), `${viewport.width} px: Town (8 members) is darker than Harbour (4)`)
+      await town.click()
+      const figures = areas.locator('.insight-area-figures')
+      await figures.getByText('Town — members: 8. Tracked most there: Pikachu (8), Mewtwo (7), Bulbasaur (6).').waitFor()
+      t.pass(`${viewport.width} px: a click names the area's members and its most tracked pokémon`)
+      await areas.getByLabel('Area', { exact: true }).selectOption('Harbour')
+      await figures.getByText(/^Harbour — members: 4\. Tracked most there: /).waitFor()
+      t.same(await axeViolations(page), [], `${viewport.width} px: axe-clean with the map and an area's figures`)
+      t.ok(await noSidewaysScroll(page), `${viewport.width} px: nothing wider than the screen`)
+    }
+  })
 }

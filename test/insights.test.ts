@@ -274,6 +274,38 @@ t.test('areas: members per fence (every engine fence, unknown areas said), pendi
   t.notMatch(raw, /51\.1|7\.1\b|polygon|path/, 'no position, no polygon')
 })
 
+t.test('one area of the map: its members and the pokémon their active profiles track most, against an independent count', async (t) => {
+  const s = await setup(t)
+  const people = community(11)
+  await seedCommunity(s, people)
+  const members = people.filter(isMember)
+  for (const [asked, name, known] of [['town', 'Town', true], ['Nowhere Land', 'nowhere land', false], ['Quiet Hills', 'Quiet Hills', true]] as const) {
+    const inArea = members.filter((p) => (p.area ?? []).some((a) => a.toLowerCase() === asked.toLowerCase()))
+    const bySpecies = new Map<number, { members: Set<string>, alarms: number }>()
+    for (const p of inArea) {
+      for (const row of p.alarms?.pokemon ?? []) {
+        const id = Number(row.pokemon_id)
+        if (id === 0) continue
+        const entry = bySpecies.get(id) ?? { members: new Set(), alarms: 0 }
+        entry.members.add(p.id)
+        entry.alarms++
+        bySpecies.set(id, entry)
+      }
+    }
+    const top = [...bySpecies].map(([id, e]) => ({ id, members: e.members.size, alarms: e.alarms }))
+      .sort((a, b) => b.members - a.members || b.alarms - a.alarms || a.id - b.id).slice(0, 3)
+    const { status, body, raw } = await get(s, `areas/${encodeURIComponent(asked)}`)
+    t.equal(status, 200, asked)
+    t.match(body, { name, known, members: inArea.length }, `${asked}: named as the engine lists it, its members counted`)
+    t.same(body.topTracked.map((e: { id: number, members: number, alarms: number }) => ({ id: e.id, members: e.members, alarms: e.alarms })), top, `${asked}: the species tracked most there`)
+    t.notMatch(raw, /51\.1|7\.1\b|polygon|path/, 'no position')
+  }
+  t.ok(members.some((p) => (p.area ?? []).includes('Town')), 'the seed puts members in Town')
+  t.equal((await get(s, 'areas/Atlantis')).status, 404, 'neither a fence nor anyone\'s area')
+  t.equal((await get(s, 'areas/Town', bearer(s.app, { userId: '200000000000000001' }))).status, 403, 'a member is refused')
+  t.equal((await get(s, `areas/${'x'.repeat(256)}`)).status, 400, 'a name longer than a fence name')
+})
+
 t.test('admins only: a member is refused, an impersonation of a member is refused, no token is a 401', async (t) => {
   const s = await setup(t)
   await seedHuman(s, { id: '400000000000000001', name: 'Mia' })

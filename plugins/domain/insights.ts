@@ -8,7 +8,7 @@ import { ALARM_TABLES } from '../data/engine-db.js'
 import { ESTIMATE_TYPES } from './alarm-estimates.js'
 import { ALARM_TYPES, type AlarmType } from '../../schemas/alarm-types.js'
 import { BROWSER_FAMILIES, type BrowserFamily } from '../../lib/devices.js'
-import type { AlarmsInsight, AreasInsight, MembersInsight, NoiseInsight, SignInsInsight } from '../../schemas/insights.js'
+import type { AlarmsInsight, AreaInsight, AreasInsight, MembersInsight, NoiseInsight, SignInsInsight } from '../../schemas/insights.js'
 
 /** How long an answer serves every admin before it is recomputed (in the background). */
 const INSIGHTS_FRESH_MS = 10 * 60_000
@@ -17,6 +17,8 @@ const SIGN_IN_DAYS = 90
 const NEW_MEMBER_WEEKS = 12
 const METHOD_DAYS = 30
 const TOP_TRACKED = 25
+/** The species named for one area of the map. */
+const AREA_TOP_TRACKED = 3
 /** Estimates of this many members run at once: each is an engine read and a pass over the scanner's rows. */
 const NOISE_PARALLEL = 2
 /**
@@ -218,6 +220,31 @@ function createInsights (fastify: FastifyInstance) {
     return { areas: listed, pendingFences: num(pending), oldestPendingSince: oldest === null ? null : iso(String(oldest)) }
   }
 
+  /**
+   * One area, as a click on the areas map asks for it: the members who have it selected and the species their
+   * active profiles track most. Null for a name that is neither a fence of the engine nor anyone's area.
+   * Read when asked (an admin's click), not kept: one member-filtered pass over the pokémon alarms.
+   */
+  async function area (name: string): Promise<AreaInsight | null> {
+    const lower = name.toLowerCase()
+    const fence = (await engineFences.current()).fences.find((f) => f.name === lower)
+    const hasArea = `h.${MEMBER} AND JSON_VALID(h.area) AND JSON_CONTAINS(LOWER(h.area), JSON_QUOTE(?))`
+    const [[members]] = await rows(engineDb.pool, `SELECT COUNT(*) FROM humans h WHERE ${hasArea}`, [lower]) as [Row]
+    if (fence === undefined && num(members) === 0) return null
+    const [top, pokemon] = await Promise.all([
+      rows(engineDb.pool, `SELECT m.pokemon_id, COUNT(DISTINCT h.id), COUNT(*) FROM humans h
+        JOIN monsters m ON m.id = h.id AND m.profile_no = h.current_profile_no
+        WHERE ${hasArea} AND m.pokemon_id > 0 GROUP BY 1 ORDER BY 2 DESC, 3 DESC, 1 LIMIT ${AREA_TOP_TRACKED}`, [lower]),
+      bestEffort(async () => await masterNames.pokemon('en'))
+    ])
+    return {
+      name: fence?.displayName ?? lower,
+      known: fence !== undefined,
+      members: num(members),
+      topTracked: top.map((r) => ({ id: num(r[0]), name: pokemon[num(r[0])] ?? `#${num(r[0])}`, members: num(r[1]), alarms: num(r[2]) }))
+    }
+  }
+
   async function noise (): Promise<Figures<NoiseInsight>> {
     const perHour = (config.INSIGHTS_ALERT_LIMIT * 3600) / config.INSIGHTS_ALERT_LIMIT_SECONDS
     const limit = { alerts: config.INSIGHTS_ALERT_LIMIT, seconds: config.INSIGHTS_ALERT_LIMIT_SECONDS, perHour }
@@ -301,6 +328,7 @@ function createInsights (fastify: FastifyInstance) {
     members: kept('members', members),
     alarms: kept('alarms', alarms),
     areas: kept('areas', areas),
+    area,
     noise: kept('noise', noise),
     signIns: kept('sign-ins', signIns)
   }

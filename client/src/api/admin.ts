@@ -5,11 +5,11 @@ import type {
 import type { AuditPageSchema, AuditQuerySchema } from '../../../schemas/audit'
 import type { DelegateListSchema, WebhookWithDelegatesSchema } from '../../../schemas/delegates'
 import type { IconSetCheckSchema } from '../../../schemas/icon-sets'
-import type { AlarmsInsightSchema, AreasInsightSchema, MembersInsightSchema, NoiseInsightSchema, SignInsInsightSchema } from '../../../schemas/insights'
+import type { AlarmsInsightSchema, AreaInsightSchema, AreasInsightSchema, MembersInsightSchema, NoiseInsightSchema, SignInsInsightSchema } from '../../../schemas/insights'
 import type { RevokedSessionsSchema } from '../../../schemas/refresh-sessions'
 import type { ServerProfileSchema } from '../../../schemas/server-profile'
 import type { ImpersonationTokenSchema } from '../../../schemas/session-user'
-import { api, withQuery, type Query } from './transport'
+import { api, segment, withQuery, type Query } from './transport'
 
 type UserDetail = Static<typeof AdminUserDetailSchema>
 
@@ -87,3 +87,7 @@ export interface InsightPanels {
 
 export const insight = async <P extends keyof InsightPanels>(panel: P, signal?: AbortSignal): Promise<InsightPanels[P]> =>
   await api(`/api/admin/insights/${panel}`, { signal })
+
+/** One area of the insights map: its members and the pokémon they track most. */
+export const areaInsight = async (name: string, signal?: AbortSignal): Promise<Static<typeof AreaInsightSchema>> =>
+  await api(`/api/admin/insights/areas/${segment(name)}`, { signal })

@@ -1,4 +1,4 @@
-import { useCallback, useId, useMemo, useState } from 'react'
+import { lazy, Suspense, useCallback, useId, useMemo, useState } from 'react'
 import { Link } from 'react-router'
 import { useTranslation } from 'react-i18next'
 import { admin } from '../../api'
@@ -240,6 +240,8 @@ function AlarmsPanel () {
   )
 }
 
+const AreaMap = lazy(() => import('./AreaMap'))
+
 /** Areas drawn as bars: the 20 with the most members (every area is in the table). */
 const AREA_BARS = 20
 
@@ -266,6 +268,7 @@ function AreasPanel () {
               summary={t('insights.areas.summary', { count: format.number(a.areas.length), name: shown[0]?.name ?? '', most: format.number(shown[0]?.members ?? 0) })}
               table={{ name: t('insights.areas.chart'), header: [t('insights.col.area'), t('insights.col.members'), t('insights.col.known')], rows: a.areas.map((x) => [x.name, x.members, x.known]) }}
             />
+            <Suspense fallback={null}><AreaMap areas={a.areas} /></Suspense>
           </>
         )
       }}

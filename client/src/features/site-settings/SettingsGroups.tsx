@@ -12,7 +12,7 @@ type Save = (key: string, value: string | null, category: string) => Promise<voi
 
 /** The member features an admin can switch off, with the page each one takes away, and the texts that say so. */
 const FEATURES = [
-  ...['disable_profiles', 'disable_location', 'disable_areas', 'disable_user_geofences', 'disable_nominatim'].map((key) => ({ key, texts: `siteSettings.features.${key}` })),
+  ...['disable_profiles', 'disable_location', 'disable_areas', 'disable_user_geofences', 'disable_nominatim', 'disable_push'].map((key) => ({ key, texts: `siteSettings.features.${key}` })),
   { key: 'disable_sharing', texts: 'sharedSets.switches.sharing' },
   { key: 'disable_shared_catalogue', texts: 'sharedSets.switches.catalogue' }
 ]
