@@ -1,6 +1,7 @@
 import t from 'tap'
 import { build, bearer, rootConnection, seedHuman, type Test, type TestApp } from './helper.js'
 import { golbatDatabase } from './fakes/golbat-db.js'
+import { insertAlarm, insertProfile } from './fakes/engine-db.js'
 
 /**
  * POST /api/alarm-explanations and its admin twin: the member's alarms of every profile against one
@@ -219,4 +220,27 @@ t.test('the same events through estimates and explanations agree, alarm by alarm
   t.equal(uids.length, 4)
   t.same(uids.map((uid) => [uid, estimates.alarms[uid]?.recent]), uids.map((uid) => [uid, matched.get(uid) ?? 0]), 'each alarm\'s figure is the number of events its explanation says it matches')
   t.ok(uids.filter((uid) => (matched.get(uid) ?? 0) > 0).length >= 3, 'and the events give most alarms something to match')
+})
+
+t.test('many members read at once from the engine\'s database are the states the engine\'s API gives one by one', async (t) => {
+  for (const engineMode of ['ng', 'js'] as const) {
+    const s = await build(t, { engineMode })
+    const pool = s.app.engineDb.pool
+    const ids = ['610000000000000001', '610000000000000002', '610000000000000003']
+    await seedHuman(s, { id: ids[0] as string, name: 'One', area: ['Centre'], latitude: 51.1, longitude: 7.1 })
+    await seedHuman(s, { id: ids[1] as string, name: 'Two', enabled: false, language: 'de' })
+    await seedHuman(s, { id: ids[2] as string, name: 'Three', currentProfileNo: 2 })
+    await insertProfile(pool, { id: ids[2] as string, profileNo: 2, name: 'Work', area: ['Harbour'], activeHours: [{ day: 1, hours: 9, mins: 0 }] })
+    await insertAlarm(pool, 'pokemon', { id: ids[0] as string, pokemon_id: 25, min_iv: 90, override_areas: JSON.stringify(['harbour']) })
+    await insertAlarm(pool, 'raid', { id: ids[0] as string, pokemon_id: 9000, level: 5 })
+    await insertAlarm(pool, 'quest', { id: ids[1] as string, reward_type: 2, reward: 1301 })
+    await insertAlarm(pool, 'pokemon', { id: ids[2] as string, pokemon_id: 0, min_iv: 100, profile_no: 2, pvp_ranking_league: 1500, pvp_ranking_worst: 10 })
+    const atOnce = await s.app.alarmExplanations.memberStates([...ids, '610000000000000009'])
+    t.same([...atOnce.keys()].sort(), ids, `${engineMode}: each member the engine knows, no other`)
+    // PoracleJS words its alarms (`description`) whatever it is asked; no rule reads the wording.
+    const withoutWording = (state: Awaited<ReturnType<typeof s.app.alarmExplanations.memberState>>) =>
+      ({ ...state, alarms: state.alarms.map(({ type, row: { description: _description, ...row } }) => ({ type, row })) })
+    for (const id of ids) t.same(atOnce.get(id), withoutWording(await s.app.alarmExplanations.memberState(id)), `${engineMode}: ${id} as the engine's API gives it`)
+    t.equal(atOnce.get(ids[0] as string)?.alarms.length, 2, 'the rows are there to compare')
+  }
 })

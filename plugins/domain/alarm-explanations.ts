@@ -12,6 +12,7 @@ import { TtlCache } from '../../lib/ttl-cache.js'
 import { parseAreaText } from './area-selection.js'
 import { storedActiveHours } from './profiles.js'
 import type { EngineFence } from './engine-fences.js'
+import type { MemberRows } from '../data/engine-db.js'
 import { MESSAGE_SCHEMAS, type EventType, type Explanation, type ExplanationRequest, type RecentList, type RecentQuery } from '../../schemas/alarm-explanations.js'
 import { ALARM_TYPES, type AlarmType } from '../../schemas/alarm-types.js'
 
@@ -30,7 +31,7 @@ const MEMBERS_KEPT = 500
 export interface PreparedEvent { type: EventType, event: ScannerEvent, fences: EventFences }
 
 function createAlarmExplanations (fastify: FastifyInstance) {
-  const { config, clock, engine, engineFences, alarmEstimates, recentEvents, cacheEviction } = fastify
+  const { config, clock, engine, engineDb, engineFences, alarmEstimates, recentEvents, cacheEviction } = fastify
   const ids = eventIds(config.JWT_SECRET)
   // Messages are only read here, never stored: the free-text keyword of the schemas is not needed.
   const ajv = new Ajv({ allErrors: true, strict: false })
@@ -67,29 +68,35 @@ function createAlarmExplanations (fastify: FastifyInstance) {
   async function member (userId: string): Promise<MemberState> {
     // Without the engine's descriptions: it would word each of a thousand alarms for an answer that names them itself.
     const { human, alarms, profiles } = await engine.tracking.allProfiles(userId, { includeDescriptions: false })
+    return stateFrom({ human: human as unknown as Row, alarms: alarms as MemberRows['alarms'], profiles: profiles as unknown as Row[] })
+  }
+
+  /** A member's state from the engine's rows, however they were read (its API for one member, its database for many). */
+  function stateFrom ({ human, alarms, profiles }: MemberRows): MemberState {
     const current = Number(human.current_profile_no)
     const place = (lat: unknown, lon: unknown) => ({ latitude: Number(lat), longitude: Number(lon) })
+    const text = (value: unknown): string | null => typeof value === 'string' ? value : null
     const list: MemberProfile[] = profiles.map((p) => ({
       profileNo: Number(p.profile_no),
-      name: p.name,
-      areas: parseAreaText(p.area ?? '[]').map((a) => a.toLowerCase()),
+      name: String(p.name ?? ''),
+      areas: parseAreaText(text(p.area) ?? '[]').map((a) => a.toLowerCase()),
       place: place(p.latitude, p.longitude),
       activeHours: storedActiveHours(typeof p.active_hours === 'string' ? p.active_hours : JSON.stringify(p.active_hours ?? []))
     }))
     // The active profile's areas and location are the human's (setAreas and setLocation write both, the human first).
-    const humanSide = { areas: parseAreaText(human.area).map((a) => a.toLowerCase()), place: place(human.latitude, human.longitude) }
+    const humanSide = { areas: parseAreaText(text(human.area)).map((a) => a.toLowerCase()), place: place(human.latitude, human.longitude) }
     const active = list.find((p) => p.profileNo === current)
     if (active === undefined) list.push({ profileNo: current, name: 'Default', activeHours: [], ...humanSide })
     else Object.assign(active, humanSide)
-    const blocked = parseAreaText(human.blocked_alerts ?? '[]')
+    const blocked = parseAreaText(text(human.blocked_alerts) ?? '[]')
     return {
-      language: human.language ?? null,
+      language: text(human.language),
       enabled: Number(human.enabled) === 1,
       adminDisabled: Number(human.admin_disable) === 1,
       blockedAlerts: blocked,
       currentProfileNo: current,
       profiles: list,
-      alarms: (ALARM_TYPES as AlarmType[]).flatMap((type) => (alarms[type] ?? []).map((row) => ({ type, row: row as Row })))
+      alarms: (ALARM_TYPES as AlarmType[]).flatMap((type) => (alarms[type] ?? []).map((row) => ({ type, row })))
     }
   }
 
@@ -152,6 +159,16 @@ function createAlarmExplanations (fastify: FastifyInstance) {
 
     /** Every profile and alarm of the member, as the matcher reads them (one engine call, never kept). */
     memberState: member,
+
+    /**
+     * The same for many members at once, from the engine's database (one pass over each table, where one
+     * engine call each scans every table each time): push alerts' members, read when an instance starts.
+     * A member the engine does not know is absent.
+     */
+    async memberStates (userIds: readonly string[]): Promise<Map<string, MemberState>> {
+      const rows = await engineDb.memberRows(userIds)
+      return new Map([...rows].map(([userId, member]) => [userId, stateFrom(member)]))
+    },
 
     /** Calls `listener` with each member whose alarms, profiles or settings changed (on any instance). */
     onMemberChange (listener: (userId: string) => void): void { changeListeners.push(listener) },
@@ -238,4 +255,4 @@ declare module 'fastify' {
   }
 }
 
-export default decoratorPlugin('alarm-explanations', createAlarmExplanations, ['config', 'clock', 'engine', 'engine-fences', 'alarm-estimates', 'recent-events', 'cache-eviction'])
+export default decoratorPlugin('alarm-explanations', createAlarmExplanations, ['config', 'clock', 'engine', 'engine-db', 'engine-fences', 'alarm-estimates', 'recent-events', 'cache-eviction'])
