@@ -3,22 +3,21 @@ import { Counter } from 'prom-client'
 import { alarmTypesOf, type MemberState } from '../../lib/alarm-explain.js'
 import { distanceMetres } from '../../lib/alarm-match.js'
 import { decoratorPlugin } from '../../lib/decorator-plugin.js'
-import { alarmKeys, CandidateIndex, eventKeys } from '../../lib/push-index.js'
+import { eventKeys } from '../../lib/push-index.js'
 import { notificationFor, topicOf, type Notification } from '../../lib/push-notification.js'
 import { fill, pushWordsFor } from '../../lib/push-words.js'
 import { EVENT_TYPES, type EventType } from '../../schemas/alarm-explanations.js'
 import type { AlarmType } from '../../schemas/alarm-types.js'
-import type { DeliveryMode } from '../../schemas/push.js'
 import { sameToken } from '../edge/metrics.js'
 import { DEFAULT_DELIVERY_MODE, type PushDeviceTarget } from './push-subscriptions.js'
+import { createPushRoster, type Member } from './push-alerts/roster.js'
 
 /**
  * Alerts become push notifications (docs/push.md), from either engine generation:
  * - the scanner's own feed (PoracleJS sites): each event is matched by the explanations' matcher against
  *   the alarms of the members with a push device, kept in memory and indexed by what an event can match
- *   (lib/push-index.ts), so an event runs the matcher for the members it can alert only. A member's
- *   alarms are read again in the background after PUSH_MEMBER_REFRESH_SECONDS, and at once on every
- *   instance when the member changes anything or their devices change (the next events wait for that read);
+ *   (push-alerts/roster.ts, lib/push-index.ts), so an event runs the matcher for the members it can alert
+ *   only;
  * - PoracleNG's validation hook: the engine has matched, one call per member; the answer comes from memory
  *   (false for "push only", so the engine sends no chat message) and the push follows after it.
  * Both then apply the device's alarm types and quiet hours and the member's rate limit (a flood past it
@@ -26,20 +25,6 @@ import { DEFAULT_DELIVERY_MODE, type PushDeviceTarget } from './push-subscriptio
  */
 
 type Row = Record<string, unknown>
-
-interface Member {
-  userId: string
-  devices: PushDeviceTarget[]
-  modes: Map<number, DeliveryMode>
-  state: MemberState | null
-  stateAt: number
-  /** Raised when the member changed something: a read started before it is not kept. */
-  generation: number
-  loading: Promise<MemberState | null> | null
-  /** When this member's recent pushes were sent (clock ms), within the rate window. */
-  sentAt: number[]
-  noticeSent: boolean
-}
 
 /** A scanner feed item waiting to be matched. */
 interface FeedItem { type: EventType, message: Row, receivedAt: number }
@@ -51,8 +36,6 @@ const MARK_SENT_EVERY_MS = 60_000
  * above all, whose answer holds the engine): a slice of matching is the hook's worst wait.
  */
 const MATCH_SLICE_MS = 2
-/** How often members whose alarms were read longer than PUSH_MEMBER_REFRESH_SECONDS ago are looked for. */
-const REFRESH_SWEEP_MS = 1000
 
 /** Golbat's webhook types as the matcher's event types; a pokestop with a lure is a lure event. */
 export function eventTypeOf (type: string, message: Row): EventType | null {
@@ -77,7 +60,7 @@ export function inQuietHours (quiet: PushDeviceTarget['quietHours'], atMs: numbe
 }
 
 function createPushAlerts (fastify: FastifyInstance) {
-  const { config, clock, log, pushSender, pushSubscriptions, alarmExplanations, masterNames, cacheEviction, engineFences } = fastify
+  const { config, clock, log, pushSender, pushSubscriptions, alarmExplanations, masterNames, engineFences } = fastify
   const feedEnabled = config.SCANNER_WEBHOOK_TOKEN !== ''
   const hookEnabled = config.PUSH_VALIDATION_TOKEN !== ''
   const windowMs = config.PUSH_RATE_WINDOW_SECONDS * 1000
@@ -91,131 +74,9 @@ function createPushAlerts (fastify: FastifyInstance) {
   })
   const feedDropped = new Counter({ name: 'alarm_web_push_feed_dropped_total', help: 'Scanner feed items dropped: not an event the engine reads (invalid), or past the backlog (backlog)', labelNames: ['reason'] as const, registers })
 
-  let roster: Map<string, Member> | null = null
-  let rosterStale = true
-  let rosterLoading: Promise<Map<string, Member>> | null = null
+  const roster = createPushRoster(fastify)
   const namesByLanguage = new Map<string, Promise<Record<number, string>>>()
   const lastMarked = new Map<number, number>()
-  const index = new CandidateIndex<Member>()
-  /** Reads of members whose alarms the next event must see: new members, and members who changed something. */
-  const pending = new Set<Promise<unknown>>()
-  const waitFor = (read: Promise<unknown>) => {
-    pending.add(read)
-    read.finally(() => pending.delete(read)).catch(() => {})
-  }
-
-  async function loadRoster (): Promise<Map<string, Member>> {
-    rosterStale = false
-    const [targets, modes] = await Promise.all([pushSubscriptions.allTargets(), pushSubscriptions.allDeliveryModes()])
-    const devices = new Map<string, PushDeviceTarget[]>()
-    for (const target of targets) devices.set(target.userId, [...(devices.get(target.userId) ?? []), target])
-    const choices = new Map<string, Map<number, DeliveryMode>>()
-    for (const { userId, profileNo, mode } of modes) choices.set(userId, (choices.get(userId) ?? new Map()).set(profileNo, mode))
-    // A member already in memory keeps its object: its alarms, its rate window, a read in flight.
-    const next = new Map<string, Member>()
-    for (const [userId, list] of devices) {
-      const member = roster?.get(userId) ?? { userId, devices: [], modes: new Map(), state: null, stateAt: 0, generation: 0, loading: null, sentAt: [], noticeSent: false }
-      member.devices = list
-      member.modes = choices.get(userId) ?? new Map()
-      next.set(userId, member)
-    }
-    for (const [userId, member] of roster ?? []) if (!next.has(userId)) index.remove(member)
-    roster = next
-    waitFor(readUnread(next))
-    return next
-  }
-
-  /** The members with a push device, read again when something changed. */
-  async function currentRoster (): Promise<Map<string, Member>> {
-    if (roster !== null && !rosterStale) return roster
-    rosterLoading ??= loadRoster().finally(() => { rosterLoading = null })
-    return rosterLoading
-  }
-
-  const forgetState = (userId: string): void => {
-    const member = roster?.get(userId)
-    if (member !== undefined) {
-      member.stateAt = 0
-      member.generation++
-      member.loading = null
-      waitFor(stateOf(member))
-    }
-  }
-  // Anything a member writes through the API (alarms, profiles, location, areas, pausing) is seen on every instance.
-  alarmExplanations.onMemberChange(forgetState)
-  // So is a change of their devices, which also changes who is on the roster.
-  cacheEviction.on('push-member', (userId) => {
-    rosterStale = true
-    forgetState(userId)
-  })
-  pushSubscriptions.onChange(async (userId) => {
-    rosterStale = true
-    if (userId !== null) cacheEviction.evict('push-member', userId).catch(() => {})
-    await currentRoster().catch(() => {})
-  })
-
-  const isFresh = (member: Member) => member.state !== null && clock.now() - member.stateAt < config.PUSH_MEMBER_REFRESH_SECONDS * 1000
-
-  /**
-   * Reads many members' alarms at once from the engine's database (one pass over each table: one engine call
-   * per member scans every table and took 8 minutes for 10,000 members, bench:push). A member whose state
-   * changed meanwhile (a write forgot it) keeps the newer read; one the read missed is read on its own.
-   */
-  async function readMany (members: Member[]): Promise<void> {
-    const generations = new Map(members.map((member) => [member, member.generation]))
-    let states: Map<string, MemberState>
-    try {
-      states = await alarmExplanations.memberStates(members.map((member) => member.userId))
-    } catch (error) {
-      log.warn({ members: members.length, error: (error as Error).message }, 'push alerts: members could not be read at once; they are read one by one')
-      states = new Map()
-    }
-    const now = clock.now()
-    for (const member of members) {
-      const state = states.get(member.userId)
-      if (state === undefined || generations.get(member) !== member.generation || member.loading !== null) continue
-      member.state = state
-      member.stateAt = now
-      if (roster?.get(member.userId) === member) index.file(member, alarmKeys(state))
-    }
-    for (const member of members) if (member.state === null || !isFresh(member)) await stateOf(member)
-  }
-
-  /** Reads the alarms of members not yet in memory. */
-  async function readUnread (members: Map<string, Member>): Promise<void> {
-    await readMany([...members.values()].filter((member) => member.state === null))
-  }
-
-  /** Reads again, in the background, the alarms of members read longer ago than PUSH_MEMBER_REFRESH_SECONDS. */
-  let refreshing = false
-  let sweptAt = 0
-  function refreshStale (): void {
-    if (refreshing || roster === null || clock.now() - sweptAt < REFRESH_SWEEP_MS) return
-    sweptAt = clock.now()
-    const stale = [...roster.values()].filter((member) => !isFresh(member))
-    if (stale.length === 0) return
-    refreshing = true
-    readMany(stale).catch(() => {}).finally(() => { refreshing = false })
-  }
-
-  async function stateOf (member: Member): Promise<MemberState | null> {
-    if (isFresh(member)) return member.state
-    const generation = member.generation
-    member.loading ??= alarmExplanations.memberState(member.userId).then((state) => {
-      if (generation !== member.generation) return stateOf(member)
-      member.state = state
-      member.stateAt = clock.now()
-      if (roster?.get(member.userId) === member) index.file(member, alarmKeys(state))
-      return state
-    }, (error: unknown) => {
-      const userId = member.userId
-      log.warn({ userId, error: (error as Error).message }, 'push alerts: the member\'s alarms could not be read; their last known ones are used')
-      return member.state
-    })
-    const loading = member.loading
-    loading.finally(() => { if (member.loading === loading) member.loading = null }).catch(() => {})
-    return loading
-  }
 
   function pokemonNames (language: string | null | undefined): Promise<Record<number, string>> {
     const key = language ?? ''
@@ -306,14 +167,14 @@ function createPushAlerts (fastify: FastifyInstance) {
 
   /** One scanner event against the members whose alarms can match it (the index), from memory. */
   async function matchEvent ({ type, message, receivedAt }: FeedItem): Promise<void> {
-    const members = await currentRoster()
-    while (pending.size > 0) await Promise.all(pending)
-    refreshStale()
+    const members = await roster.current()
+    await roster.settled()
+    roster.refreshStale()
     if (members.size === 0) return
     const prepared = await alarmExplanations.prepare(type, message, Math.floor(receivedAt / 1000))
     if (prepared === null) return feedDropped.inc({ reason: 'invalid' })
     let area: Promise<string | null> | undefined
-    for (const member of index.candidates(eventKeys(prepared.event, prepared.fences.at))) {
+    for (const member of roster.candidates(eventKeys(prepared.event, prepared.fences.at))) {
       const state = member.state
       if (state === null) continue
       const timeZone = member.devices.find((d) => d.quietHours !== null)?.quietHours?.timeZone ?? 'UTC'
@@ -331,7 +192,7 @@ function createPushAlerts (fastify: FastifyInstance) {
 
   fastify.addHook('onReady', async () => {
     // The hook answers from memory: the members with a device are read before the first call.
-    if (hookEnabled || feedEnabled) await currentRoster().catch((error: unknown) => log.warn({ error: (error as Error).message }, 'push alerts: members with a device not read yet'))
+    if (hookEnabled || feedEnabled) await roster.current().catch((error: unknown) => log.warn({ error: (error as Error).message }, 'push alerts: members with a device not read yet'))
   })
 
   // The feed's backlog, matched one event at a time off the request.
@@ -405,10 +266,8 @@ function createPushAlerts (fastify: FastifyInstance) {
     validate (userId: string, type: string, message: Row): boolean {
       const receivedAt = clock.now()
       if (!pushSender.offeredNow()) return true
-      if (roster === null || rosterStale) currentRoster().catch(() => {})
-      const member = roster?.get(userId)
+      const member = roster.known(userId)
       if (member === undefined || member.devices.length === 0) return true
-      if (!isFresh(member)) stateOf(member).catch(() => {})
       const profileNo = member.state?.currentProfileNo ?? null
       const mode = (profileNo === null ? undefined : member.modes.get(profileNo)) ?? DEFAULT_DELIVERY_MODE
       const eventType = eventTypeOf(type, message)
@@ -426,13 +285,13 @@ function createPushAlerts (fastify: FastifyInstance) {
 
     /** Settles when the member's devices, choices and alarms are in this instance's memory (as the hook reads them). */
     async whenKnown (userId: string): Promise<void> {
-      const member = (await currentRoster()).get(userId)
-      if (member !== undefined) await stateOf(member)
+      const member = (await roster.current()).get(userId)
+      if (member !== undefined) await roster.stateOf(member)
     },
 
     /** Settles when the feed's backlog is matched and the hook's pushes are queued (tests and the benchmark wait for it). */
     async idle (): Promise<void> {
-      const busy = () => draining || backlog.length > 0 || hookPushes > 0 || pending.size > 0
+      const busy = () => draining || backlog.length > 0 || hookPushes > 0 || roster.reading()
       while (busy()) await new Promise((resolve) => setTimeout(resolve, 5))
     }
   }
