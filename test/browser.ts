@@ -4,7 +4,9 @@ import { fileURLToPath } from 'node:url'
 import tap from 'tap'
 import type { Browser, Locator, Page } from 'playwright-core'
 import { CHROMIUM, launchChromium, launchPersistentChromium } from '../dev/chromium.js'
-import { bearer, build, seedHuman, type BuildOptions, type Test, type TestApp } from './helper.js'
+import type { Connection } from 'mariadb'
+import { bearer, build, rootConnection, seedHuman, type BuildOptions, type Test, type TestApp } from './helper.js'
+import { golbatDatabase } from './fakes/golbat-db.js'
 import type { SeedHuman } from './fakes/engine-db.js'
 import { readStrings } from '../scripts/i18n-missing.js'
 import { choosePokemon } from './alarm-form.js'
@@ -85,6 +87,19 @@ export async function startBrowserApp (t: Test, options: BuildOptions = {}): Pro
       return await testApp.app.engineDb.pool.query(`SELECT * FROM \`${table}\` WHERE id = ? ORDER BY uid`, [userId]) as Array<Record<string, unknown>>
     }
   }
+}
+
+/**
+ * The same with a scanner database of the file's own (Golbat's schema) configured, and a connection to it
+ * for the test to seed what the scanner saw.
+ */
+export async function startScannerBrowserApp (t: Test, options: BuildOptions = {}): Promise<BrowserApp & { scanner: Connection }> {
+  const database = await golbatDatabase()
+  const scanner = await rootConnection()
+  await scanner.query(`USE \`${database}\``)
+  t.teardown(() => scanner.end())
+  const env = await startBrowserApp(t, { ...options, env: { ...options.env, SCANNER_DB_HOST: '127.0.0.1', SCANNER_DB_USER: 'root', SCANNER_DB_NAME: database } })
+  return { ...env, scanner }
 }
 
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')

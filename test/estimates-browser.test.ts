@@ -1,9 +1,7 @@
 import { fileURLToPath } from 'node:url'
 import t from 'tap'
-import type { Connection } from 'mariadb'
-import { bearer, rootConnection } from './helper.js'
-import { axeViolations, browserMissing, choosePokemon, DESKTOP, PHONE, setMinIv, startBrowserApp } from './browser.js'
-import { golbatDatabase } from './fakes/golbat-db.js'
+import { bearer } from './helper.js'
+import { axeViolations, browserMissing, choosePokemon, DESKTOP, PHONE, setMinIv, startScannerBrowserApp } from './browser.js'
 
 /**
  * The estimate in the alarm editor, in a real browser: it follows the filters as they change, warns about
@@ -15,13 +13,8 @@ if (missing !== undefined) t.fail(missing)
 else await browserTests()
 
 async function browserTests (): Promise<void> {
-  const database = await golbatDatabase()
-  const scanner: Connection = await rootConnection()
-  await scanner.query(`USE \`${database}\``)
-  t.teardown(() => scanner.end())
-  const env = await startBrowserApp(t, {
-    env: { SCANNER_DB_HOST: '127.0.0.1', SCANNER_DB_USER: 'root', SCANNER_DB_NAME: database }
-  })
+  const env = await startScannerBrowserApp(t)
+  const { scanner } = env
   const { app } = env.testApp
   // Town is a fence of the engine's own geofence file.
   env.testApp.engine.set({ fences: [{ name: 'Town', path: [[51, 7], [51, 7.2], [51.2, 7.2], [51.2, 7]] }] })

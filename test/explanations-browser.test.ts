@@ -1,9 +1,7 @@
 import t from 'tap'
 import { fileURLToPath } from 'node:url'
-import type { Connection } from 'mariadb'
-import { bearer, rootConnection } from './helper.js'
-import { axeViolations, browserMissing, DESKTOP, PHONE, startBrowserApp } from './browser.js'
-import { golbatDatabase } from './fakes/golbat-db.js'
+import { bearer } from './helper.js'
+import { axeViolations, browserMissing, DESKTOP, PHONE, startScannerBrowserApp } from './browser.js'
 
 /**
  * "Why didn't I get…?" in a real browser, at 360 px and on a desktop: the recent list of what the scanner
@@ -16,11 +14,8 @@ if (missing !== undefined) t.fail(missing)
 else await browserTests()
 
 async function browserTests (): Promise<void> {
-  const database = await golbatDatabase()
-  const scanner: Connection = await rootConnection()
-  await scanner.query(`USE \`${database}\``)
-  t.teardown(() => scanner.end())
-  const env = await startBrowserApp(t, { env: { SCANNER_DB_HOST: '127.0.0.1', SCANNER_DB_USER: 'root', SCANNER_DB_NAME: database } })
+  const env = await startScannerBrowserApp(t)
+  const { scanner } = env
   const { app } = env.testApp
   env.testApp.engine.set({ fences: [{ name: 'Centre', path: [[51, 7], [51, 7.2], [51.2, 7.2], [51.2, 7]] }] })
   const now = Date.parse('2026-11-26T12:00:00Z') / 1000
