@@ -94,6 +94,19 @@ t.test('the feed: a matching event pushes once, with the alert\'s text, tag, TTL
   t.ok(Buffer.byteLength(got?.payload ?? '') < 3072)
 })
 
+t.test('the feed: with the engine\'s database unreadable, members are read one by one through the engine and still get their pushes', async (t) => {
+  const s = await setup(t)
+  // The data layer's bulk read fails (a lost connection, a revoked grant); the engine's API still answers.
+  s.app.engineDb.memberRows = async () => { throw new Error('connection lost') }
+  await s.subscribe(s.push.browser('phone'))
+  await s.feed([pikachu()])
+  await s.settled()
+  t.equal(s.push.received.length, 1, 'the matching event is pushed')
+  // Read as written: `logs` was copied when setup spread the test app.
+  const logged = s.rawLogs().split('\n').filter((line) => line !== '').map((line) => JSON.parse(line) as Record<string, unknown>)
+  t.ok(logged.some((line) => line.msg === 'push alerts: members could not be read at once; they are read one by one' && line.members === 1), 'the fallback is logged with how many members it reads')
+})
+
 t.test('the feed: a paused member never gets a push; quiet hours hold; "chat only" pushes nothing', async (t) => {
   const paused = await setup(t)
   await paused.subscribe(paused.push.browser())
