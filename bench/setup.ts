@@ -66,18 +66,18 @@ export interface BenchSite {
 }
 
 /**
- * Creates the engine database, starts the engine fake (NG) and the app against both; `close` stops all
- * three and drops the databases. The app and fake are imported here so a benchmark's own module
+ * Creates the engine database, starts the engine fake (NG) and the app against both (`env` adds to the
+ * bench environment); `close` stops all three and drops the databases. The app and fake are imported here so a benchmark's own module
  * loads before them.
  */
-export async function startBenchSite (databases: { service: string, engine: string }, engineSecret: string): Promise<BenchSite> {
+export async function startBenchSite (databases: { service: string, engine: string }, engineSecret: string, env: Record<string, string> = {}): Promise<BenchSite> {
   const { startAlarmEngineFake } = await import('../test/fakes/alarm-engine.js')
   const { buildApp } = await import('../app.js')
   const { loadConfig } = await import('../plugins/base/config.js')
   await createEngineDatabase(databases.engine)
   const pool = mariadb.createPool({ ...BENCH_DB, database: databases.engine, bigIntAsNumber: true, insertIdAsNumber: true, connectionLimit: 2 })
   const fake = await startAlarmEngineFake({ database: databases.engine, secret: engineSecret, mode: 'ng' })
-  const app = await buildApp({ config: loadConfig({ ...benchEnv(databases, fake.url, engineSecret), LOG_LEVEL: 'warn' }), logger: { level: 'warn', stream: { write: () => {} } } })
+  const app = await buildApp({ config: loadConfig({ ...benchEnv(databases, fake.url, engineSecret), LOG_LEVEL: 'warn', ...env }), logger: { level: 'warn', stream: { write: () => {} } } })
   await app.ready()
   return {
     app,
@@ -97,28 +97,20 @@ export async function startBenchSite (databases: { service: string, engine: stri
  * listening on 127.0.0.1 (the origin it allows); `close` stops them all and drops the databases.
  */
 export async function startListeningBenchSite (name: string, engineSecret: string) {
-  const { startAlarmEngineFake } = await import('../test/fakes/alarm-engine.js')
   const { startMasterfileFake } = await import('../test/fakes/masterfile.js')
-  const { buildApp } = await import('../app.js')
-  const { loadConfig } = await import('../plugins/base/config.js')
   const databases = benchDatabases(name)
-  await createEngineDatabase(databases.engine)
   const masterfile = await startMasterfileFake()
-  const engine = await startAlarmEngineFake({ database: databases.engine, secret: engineSecret, mode: 'ng' })
-  const app = await buildApp({ config: loadConfig({ ...benchEnv(databases, engine.url, engineSecret), LOG_LEVEL: 'warn', MASTERFILE_URL: masterfile.url, CORS_ORIGIN: 'http://127.0.0.1' }) })
-  await app.listen({ host: '127.0.0.1', port: 0 })
-  const address = app.server.address()
-  const base = `http://127.0.0.1:${typeof address === 'object' && address !== null ? address.port : 0}`
+  const site = await startBenchSite(databases, engineSecret, { MASTERFILE_URL: masterfile.url, CORS_ORIGIN: 'http://127.0.0.1' })
+  await site.app.listen({ host: '127.0.0.1', port: 0 })
+  const address = site.app.server.address()
   return {
-    app,
-    engine,
+    app: site.app,
+    engine: site.fake,
     databases,
-    base,
+    base: `http://127.0.0.1:${typeof address === 'object' && address !== null ? address.port : 0}`,
     close: async () => {
-      await app.close()
-      await engine.close()
+      await site.close()
       await masterfile.close()
-      await dropDatabases(databases.service, databases.engine)
     }
   }
 }

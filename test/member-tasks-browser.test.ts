@@ -38,6 +38,12 @@ const create = async (page: Page, taps: Taps, count: number) => {
 }
 const search = (page: Page) => dialog(page).getByRole('searchbox', { name: 'Search pokémon' })
 const tile = (page: Page, group: string, name: string) => dialog(page).getByRole('group', { name: group, exact: true }).getByRole('button', { name, exact: true })
+/** A task that is tiles alone: Add, each tile of its group, Create (`created` alarms). */
+const tiles = (picks: Array<[group: string, name: string]>, created: number) => async (page: Page, taps: Taps) => {
+  await add(page, taps)
+  for (const [group, name] of picks) await taps.tap(tile(page, group, name))
+  await create(page, taps, created)
+}
 
 const TASKS: Task[] = [
   {
@@ -90,12 +96,7 @@ const TASKS: Task[] = [
     before: 4,
     list: 'raids',
     table: 'raid',
-    steps: async (page, taps) => {
-      await add(page, taps)
-      await taps.tap(tile(page, 'Level', '5-Star Raid'))
-      await taps.tap(tile(page, 'Level', 'Mega Raid'))
-      await create(page, taps, 2)
-    },
+    steps: tiles([['Level', '5-Star Raid'], ['Level', 'Mega Raid']], 2),
     rows: [{ pokemon_id: 9000, level: 5 }, { pokemon_id: 9000, level: 6 }]
   },
   {
@@ -103,11 +104,7 @@ const TASKS: Task[] = [
     before: 3,
     list: 'invasions',
     table: 'invasion',
-    steps: async (page, taps) => {
-      await add(page, taps)
-      await taps.tap(tile(page, 'Grunt type', 'Giovanni'))
-      await create(page, taps, 1)
-    },
+    steps: tiles([['Grunt type', 'Giovanni']], 1),
     rows: [{ grunt_type: 'giovanni' }]
   },
   {
@@ -115,11 +112,7 @@ const TASKS: Task[] = [
     before: 3,
     list: 'lures',
     table: 'lures',
-    steps: async (page, taps) => {
-      await add(page, taps)
-      await taps.tap(tile(page, 'Lure', 'Glacial lure'))
-      await create(page, taps, 1)
-    },
+    steps: tiles([['Lure', 'Glacial lure']], 1),
     rows: [{ lure_id: 502 }]
   },
   {
@@ -127,12 +120,7 @@ const TASKS: Task[] = [
     before: 5,
     list: 'quests',
     table: 'quest',
-    steps: async (page, taps) => {
-      await add(page, taps)
-      await taps.tap(tile(page, 'Reward type', 'Item'))
-      await taps.tap(tile(page, 'Reward', 'Rare Candy'))
-      await create(page, taps, 1)
-    },
+    steps: tiles([['Reward type', 'Item'], ['Reward', 'Rare Candy']], 1),
     rows: [{ reward_type: 2, reward: 1301 }]
   },
   {

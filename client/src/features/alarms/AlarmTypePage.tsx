@@ -20,6 +20,7 @@ import { useGymNames, useMonsters, useMoves } from '../../pickers/useGameData'
 import { featureOff, useSession } from '../../shell/session-context'
 import { ShareForm } from '../shared-sets/ShareForm'
 import { whenIdle } from '../../shell/idle'
+import { ANY_MOVE } from './game-words'
 import { Status } from '../../shell/Status'
 import { useLoad } from '../../shell/useLoad'
 import { usePageTitle } from '../../shell/usePageTitle'
@@ -64,9 +65,6 @@ const QUICK: Record<Quick, (a: Alarm) => boolean> = {
   distance: (a) => Number(a.distance ?? 0) > 0
 }
 /** "Everything" alarms (pokemon 0, every level) come first whatever the sort. */
-/** The engine's "any move" of a raid or max battle alarm. */
-const ANY_MOVE = 9000
-
 const isEverything = (a: Alarm): boolean => a.pokemon_id === 0 || a.level === 90 || (a.reward === 0 && a.reward_type !== undefined)
 
 function AlarmList ({ type }: { type: AlarmTypeDescriptor }) {

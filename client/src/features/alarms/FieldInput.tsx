@@ -8,7 +8,7 @@ import { loadMoves } from '../../pickers/game-data'
 import { nameCollator } from '../../i18n/format'
 import { TemplateInput } from './TemplateInput'
 import { listItems, type FormValues } from './form-model'
-import { OPEN_TOP } from './game-words'
+import { ANY_MOVE, OPEN_TOP } from './game-words'
 
 /** Integer fields whose numbers name something (team 4 is "any team"): offered as a list of names. */
 const NAMED_NUMBERS: Record<string, number[]> = {
@@ -26,9 +26,6 @@ const CHANGE_TYPES = ['name', 'location', 'image_url', 'removal', 'new', 'descri
 
 /** Fields chosen with a picker rather than typed. */
 const PICKED = new Set(['pokemon_id', 'level', 'reward', 'reward_type', 'clean', 'gym_id', 'move'])
-
-/** The engine's "any move". */
-const ANY_MOVE = '9000'
 
 /** The bits of `clean` (1 delete after expiry, 2 edit in place, 4 quest summary: quests only). */
 export const cleanBits = (type: string): number[] => type === 'quest' ? [1, 2, 4] : [1, 2]
@@ -66,7 +63,7 @@ export function FieldInput ({ type, field, values, error, set, picks }: Props) {
   const moveChoices = useCallback(async (): Promise<Choice[]> => {
     const collator = nameCollator(i18n.language)
     const named = Object.entries(await loadMoves()).map(([value, label]) => ({ value, label })).sort((a, b) => collator.compare(a.label, b.label))
-    return [{ value: ANY_MOVE, label: t('pickers.anyMove') }, ...named]
+    return [{ value: String(ANY_MOVE), label: t('pickers.anyMove') }, ...named]
   }, [t, i18n.language])
   const id = `field-${type.type}-${field.name}`
   const helpId = `${id}-help`

@@ -5,6 +5,8 @@ export const SIZE_NAMES: Readonly<Record<number, string>> = { 1: 'XXS', 2: 'XS',
 
 /** The engine's largest stored integer: an upper bound there, or at its field's top, is no bound at all. */
 export const OPEN_TOP = 2_147_483_647
+/** A raid or max battle alarm's "any move" (the engine's default). */
+export const ANY_MOVE = 9000
 
 export type NumberFormat = (value: number, options?: Intl.NumberFormatOptions) => string
 
