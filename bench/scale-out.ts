@@ -15,7 +15,8 @@ import { insertHuman } from '../test/fakes/engine-db.js'
 import { oidcClientEnv, startOidcProvider, type OidcProviderHandle } from '../test/fakes/oidc-provider.js'
 import { CookieJar } from '../test/fakes/browser-flow.js'
 import { buildIfDue, startBuiltServer, type Owner } from '../test/built-server.js'
-import { freePort, startNginx } from '../test/nginx.js'
+import { startNginx } from '../test/nginx.js'
+import { holdPort } from '../test/ports.js'
 import { benchDatabases, benchEnv, createEngineDatabase, dropDatabases, fillEngineDatabase } from './setup.js'
 import { engineFakeRole, runRole, startRole, stop } from './processes.js'
 
@@ -96,7 +97,9 @@ async function measure (label: string, op: OidcProviderHandle, engineUrl: string
   const cleanups: Array<() => unknown> = []
   const owner: Owner = { teardown: (fn) => { cleanups.push(fn) } }
   try {
-    const port = await freePort()
+    const held = await holdPort()
+    cleanups.push(held.release)
+    const { port } = held
     const site = `http://127.0.0.1:${port}`
     op.redirectUris = [`${site}/api/auth/oidc/callback`]
     const env = {
@@ -111,8 +114,10 @@ async function measure (label: string, op: OidcProviderHandle, engineUrl: string
       ...oidcClientEnv(op),
       LOG_LEVEL: 'warn'
     }
+    // Directly: the one instance listens on the held port itself.
+    if (!viaNginx) await held.release()
     const servers = await Promise.all(Array.from({ length: instances }, () => startBuiltServer(owner, viaNginx ? env : { ...env, PORT: String(port) })))
-    if (viaNginx) await startNginx(owner, servers.map((s) => `127.0.0.1:${s.port}`), port)
+    if (viaNginx) await startNginx(owner, servers.map((s) => `127.0.0.1:${s.port}`), held)
     await fillEngineDatabase(DATABASES.engine, async (c) => {
       await c.query(`INSERT INTO \`${DATABASES.service}\`.site_settings (\`key\`, value) VALUES ('enable_oidc', 'true') ON DUPLICATE KEY UPDATE value = 'true'`)
     })

@@ -11,6 +11,7 @@ import enginePlugin, { createEngineClient, EngineError, type EngineClient, type 
 import { startAlarmEngineFake, type AlarmEngineFake, type EngineGeneration } from './fakes/alarm-engine.js'
 import { ALARM_TABLES, createEngineSchema, insertAlarm, insertHuman, insertProfile } from './fakes/engine-db.js'
 import { JWT_SECRET } from './helper.js'
+import { freePort } from './ports.js'
 
 const ROOT = { host: '127.0.0.1', port: 3306, user: 'root', password: '' }
 const SECRET = 'engine-test-secret-value'
@@ -206,10 +207,7 @@ t.test('client: timeout, unreachable, dropped connection, garbage', async (t) =>
   fake.delay(100)
   t.equal((await engine.humans.one(USER)).id, USER, 'slow but within the timeout')
 
-  const closed = createServer()
-  await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve))
-  const port = (closed.address() as AddressInfo).port
-  await new Promise<void>((resolve) => closed.close(() => resolve()))
+  const port = await freePort()
   const nowhere = createEngineClient({ baseUrl: `http://127.0.0.1:${port}`, secret: SECRET, timeoutMs: 1000, log: { warn: () => {}, error: () => {} } })
   const unreachable = await rejectsWith(t, nowhere.tracking.get('pokemon', USER), 'unreachable', 503)
   t.equal(unreachable.message, 'The alarm engine is unreachable.')

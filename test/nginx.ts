@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process'
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
-import { createServer } from 'node:net'
 import { tmpdir, userInfo } from 'node:os'
 import { join } from 'node:path'
 import { ROOT_DIR, type Owner } from './built-server.js'
+import type { HeldPort } from './ports.js'
 
 /**
  * A real nginx (Debian's /usr/sbin/nginx) as a child process, with the project's deploy/nginx/alarm-web.conf
@@ -12,15 +12,6 @@ import { ROOT_DIR, type Owner } from './built-server.js'
  */
 
 export const NGINX = '/usr/sbin/nginx'
-
-/** A port nothing listens on right now. */
-export async function freePort (): Promise<number> {
-  const server = createServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as { port: number }
-  await new Promise((resolve) => server.close(resolve))
-  return port
-}
 
 /** The deploy configuration with each replacement applied exactly once (so a changed file fails loudly). */
 export function adaptConfig (text: string, replacements: Array<[RegExp, string]>): string {
@@ -33,7 +24,12 @@ export function adaptConfig (text: string, replacements: Array<[RegExp, string]>
   return out
 }
 
-export async function startNginx (t: Owner, upstreams: string[], port: number): Promise<{ url: string, errorLog: () => Promise<string> }> {
+/**
+ * `held` is released just before nginx starts: held from before the instances started, the port cannot have
+ * been given to one of them (a freed port can, and the instance then answers in nginx's place).
+ */
+export async function startNginx (t: Owner, upstreams: string[], held: HeldPort): Promise<{ url: string, errorLog: () => Promise<string> }> {
+  const { port } = held
   const dir = await mkdtemp(join(tmpdir(), 'aw-nginx-'))
   t.teardown(() => rm(dir, { recursive: true, force: true }))
   await mkdir(join(dir, 'cache'))
@@ -65,6 +61,7 @@ http {
 }
 `)
   // -e: the error log before the configuration is read (the default is a root-owned path).
+  await held.release()
   const child = spawn(NGINX, ['-p', dir, '-c', join(dir, 'nginx.conf'), '-e', temp('error.log')], { stdio: ['ignore', 'ignore', 'pipe'] })
   let stderr = ''
   child.stderr.on('data', (chunk: Buffer) => { stderr += chunk.toString('utf8') })
@@ -77,10 +74,10 @@ http {
   const end = Date.now() + 10_000
   for (;;) {
     if (child.exitCode !== null) throw new Error(`nginx exited: ${stderr} ${await readFile(temp('error.log'), 'utf8').catch(() => '')}`)
-    try {
-      const answer = await fetch(`${url}/api/version`)
-      if (answer.ok) break
-    } catch {}
+    const answer = await fetch(`${url}/api/version`).catch(() => null)
+    // Only nginx names the instance: an answer without it came from something else on the port.
+    if (answer?.ok === true && answer.headers.get('x-upstream') === null) throw new Error(`port ${port} answered without nginx: ${stderr}`)
+    if (answer?.ok === true) break
     if (Date.now() > end) throw new Error(`nginx did not answer: ${stderr}`)
     await new Promise((resolve) => setTimeout(resolve, 50))
   }

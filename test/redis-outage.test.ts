@@ -1,10 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process'
-import { createServer } from 'node:net'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { Redis } from 'ioredis'
 import t from 'tap'
 import type { InjectOptions } from 'fastify'
 import { build, bearer, seedHuman, type Test, type TestApp } from './helper.js'
+import { freePort } from './ports.js'
 
 /**
  * Redis going away: rate limits and cache evictions keep working per instance at once, a block does not
@@ -18,14 +18,6 @@ const OTHER = '222222222222222222'
 const NO_WAIT_MS = 1000
 /** A block waited 8 to 10 s on a lost Redis before; now only on the engine and the database. */
 const BLOCK_NO_WAIT_MS = 4000
-
-async function freePort (): Promise<number> {
-  const server = createServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as { port: number }
-  await new Promise<void>((resolve) => server.close(() => resolve()))
-  return port
-}
 
 interface OwnRedis { start: () => Promise<void>, stop: () => Promise<void> }
 

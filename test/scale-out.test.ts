@@ -10,7 +10,8 @@ import { insertAlarm, insertHuman } from './fakes/engine-db.js'
 import { oidcClientEnv, startOidcProvider } from './fakes/oidc-provider.js'
 import { CookieJar, followLogin, type FlowResponse } from './fakes/browser-flow.js'
 import { ROOT_DIR, buildIfDue, startBuiltServer, type BuiltServer } from './built-server.js'
-import { freePort, startNginx } from './nginx.js'
+import { startNginx } from './nginx.js'
+import { holdPort } from './ports.js'
 
 /**
  * One site on two machines: two instances of the built service (`node dist/server.js`), each with its
@@ -31,7 +32,9 @@ const seed = await mariadb.createConnection({ ...ROOT, database: dbs.engine })
 await insertHuman(seed, { id: MEMBER, name: 'Ash', latitude: 51.1, longitude: 7.1 })
 await insertHuman(seed, { id: ADMIN, name: 'Oak' })
 
-const port = await freePort()
+// Held until nginx starts on it: the instances started meanwhile must not be given it.
+const held = await holdPort()
+const { port } = held
 const site = `http://127.0.0.1:${port}`
 const op = await startOidcProvider({
   redirectUris: [`${site}/api/auth/oidc/callback`],
@@ -56,7 +59,7 @@ const instances = await Promise.all([startBuiltServer(t, env), startBuiltServer(
 const [a, b] = instances as [BuiltServer, BuiltServer]
 await seed.query(`INSERT INTO \`${dbs.service}\`.site_settings (\`key\`, value) VALUES ('enable_oidc', 'true')`)
 await seed.end()
-const nginx = await startNginx(t, instances.map((i) => `127.0.0.1:${i.port}`), port)
+const nginx = await startNginx(t, instances.map((i) => `127.0.0.1:${i.port}`), held)
 
 /**
  * Each client of the test is an address of its own in 127/8 (nginx passes it on as X-Forwarded-For), so

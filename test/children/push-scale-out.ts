@@ -1,8 +1,10 @@
+import type { AddressInfo } from 'node:net'
 import t from 'tap'
 import type { FastifyInstance } from 'fastify'
 import { bearer, build, buildInstance, seedHuman } from '../helper.js'
 import { startPushService } from '../fakes/push-service.js'
-import { freePort, startNginx } from '../nginx.js'
+import { startNginx } from '../nginx.js'
+import { holdPort } from '../ports.js'
 
 /**
  * Run by test/push-scale-out.test.ts. One site on two instances (one database, one Redis) behind a real
@@ -37,11 +39,10 @@ t.test('scanner events through nginx to two instances: each matching one is push
   const b = await buildInstance(t, s)
   const ports: number[] = []
   for (const app of [a, b]) {
-    const port = await freePort()
-    await app.listen({ host: '127.0.0.1', port })
-    ports.push(port)
+    await app.listen({ host: '127.0.0.1', port: 0 })
+    ports.push((app.server.address() as AddressInfo).port)
   }
-  const nginx = await startNginx(t, ports.map((port) => `127.0.0.1:${port}`), await freePort())
+  const nginx = await startNginx(t, ports.map((port) => `127.0.0.1:${port}`), await holdPort())
 
   s.engine.set({ fences: [{ name: 'Centre', path: CENTRE }] })
   await seedHuman(s, { id: MEMBER, area: ['centre'], latitude: 51.1, longitude: 7.1 })
