@@ -6,6 +6,8 @@
  *   - the same JSON behind `auth.authenticate` (plus the blocked-account check),
  *   - the same JSON after the engine call the alarm list makes (GET pokemon alarms, 50 rows),
  *   - GET /api/monsters with 50 alarms (the engine fake runs in a process of its own),
+ *   - GET /api/version, the open route every visitor's first page load asks for, against a bare route with
+ *     the same answer and response schema,
  *   - GET /api/alarm-types (every page load asks for it) against a bare route sending the same bytes.
  * Every figure is printed with its ratio to the bare route; throughput and p99 are secondary (on a
  * shared machine they say more about the load generator than about the server). Then the size of the
@@ -33,6 +35,12 @@ const SILENT_LOG = { level: 'info', stream: { write: () => {} } }
 const ANSWER = { userId: USER, profileNo: 1 }
 
 const IDLE_MS = 15_000
+const VERSION_ANSWER = { version: '0.1.0', revision: '0'.repeat(40), revisionShort: '0000000', buildDate: '2026-01-01T00:00:00Z', environment: 'production' }
+const VERSION_SCHEMA = {
+  type: 'object',
+  properties: Object.fromEntries(Object.keys(VERSION_ANSWER).map((key) => [key, { type: 'string' }])),
+  required: Object.keys(VERSION_ANSWER)
+}
 
 interface Memory { rss: number, rssAfterGc: number, heapUsed: number }
 interface LoadJob { url: string, headers: Record<string, string>, amount: number }
@@ -43,6 +51,8 @@ async function bareRole (): Promise<void> {
   const { ALARM_KINDS, describeKind } = await import('../schemas/alarm-types.js')
   const bare = Fastify({ logger: SILENT_LOG })
   bare.get('/api/_bench', async () => ANSWER)
+  // What GET /api/version answers, with the same response schema, from a bare app.
+  bare.get('/api/_bench/version', { schema: { response: { 200: VERSION_SCHEMA } } }, async () => VERSION_ANSWER)
   // The bytes GET /api/alarm-types sends when every type is offered, serialized once.
   const descriptors = JSON.stringify(ALARM_KINDS.map((kind) => describeKind(kind)))
   bare.get('/api/_bench/alarm-types', async (_request, reply) => reply.type('application/json; charset=utf-8').send(descriptors))
@@ -156,6 +166,8 @@ async function main (): Promise<void> {
       { name: 'authenticated route', url: at(service.ready.port, '/api/_bench/auth'), headers: auth, server: service.process },
       { name: 'authenticated + engine call', url: at(service.ready.port, '/api/_bench/engine'), headers: auth, server: service.process },
       { name: 'GET /api/monsters (50 alarms)', url: at(service.ready.port, '/api/monsters'), headers: auth, server: service.process },
+      { name: 'bare route, version answer', url: at(bare.ready.port, '/api/_bench/version'), headers: {}, server: bare.process },
+      { name: 'GET /api/version (open)', url: at(service.ready.port, '/api/version'), headers: {}, server: service.process },
       { name: 'bare route, alarm-types bytes', url: at(bare.ready.port, '/api/_bench/alarm-types'), headers: {}, server: bare.process },
       { name: 'GET /api/alarm-types', url: at(service.ready.port, '/api/alarm-types'), headers: auth, server: service.process }
     ]
@@ -203,6 +215,7 @@ async function main (): Promise<void> {
     console.log(`alarm list over the engine call:      ${(list.cpuPerRequest - engineCall.cpuPerRequest).toFixed(1)} µs (GET /api/monsters minus authenticated + engine call)`)
     console.log(`authenticated / bare:                 ${(byName('authenticated').cpuPerRequest / base).toFixed(2)}`)
     console.log(`open route / bare:                    ${(byName('open route').cpuPerRequest / base).toFixed(2)}`)
+    console.log(`version / bare with its answer:      ${(byName('GET /api/version').cpuPerRequest / byName('bare route, version').cpuPerRequest).toFixed(2)}`)
     console.log(`alarm-types / bare with its bytes:    ${(byName('GET /api/alarm-types').cpuPerRequest / byName('bare route, alarm').cpuPerRequest).toFixed(2)}`)
     console.log(`response headers: ${jsonHeaders} bytes (small JSON), ${listHeaders} bytes (alarm list)`)
     const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MiB`

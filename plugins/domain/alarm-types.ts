@@ -24,7 +24,7 @@ function createAlarmTypes (fastify: FastifyInstance) {
     async answer (): Promise<PrebuiltAnswer> {
       const [engineGeneration, switchedOff] = await Promise.all([
         generation(),
-        Promise.all(ALARM_KINDS.map((kind) => featureGates.disabledBy(kind.disableKey)))
+        featureGates.disabledByEach(ALARM_KINDS.map((kind) => kind.disableKey))
       ])
       const reasons = ALARM_KINDS.map((kind, i) => reasonFor(kind, switchedOff[i] ?? null, engineGeneration))
       const version = reasons.join()
