@@ -12,6 +12,7 @@ import proxyTrust, { trustedProxies } from './plugins/edge/proxy-trust.js'
 import { OneLinePerRequest, requestLogOptions, type LoggerOption } from './plugins/edge/request-log.js'
 import securityHeaders from './plugins/edge/security-headers.js'
 import compression from './plugins/edge/compression.js'
+import serialization from './plugins/edge/serialization.js'
 import rateLimits from './plugins/edge/rate-limits.js'
 import openapi from './plugins/edge/openapi.js'
 import auth from './plugins/edge/auth.js'
@@ -165,7 +166,7 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
     frameworkErrors: answerError
   }).withTypeProvider<TypeBoxTypeProvider>()
 
-  // Configuration and time first: every plugin below reads them (both live in plugins/data/).
+  // Configuration and time first: every plugin below reads them (both live in plugins/base/).
   await fastify.register(config, { config: options.config })
   await fastify.register(clock, options.clock ? { clock: options.clock } : {})
 
@@ -173,6 +174,7 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   await fastify.register(errors)
   await fastify.register(metrics)
   await fastify.register(validation)
+  await fastify.register(serialization)
   await fastify.register(proxyTrust)
   await fastify.register(securityHeaders)
   await fastify.register(compression)

@@ -2,6 +2,7 @@ import fp from 'fastify-plugin'
 import { Ajv, type ErrorObject, type Options, type SchemaValidateFunction } from 'ajv'
 import addFormats from 'ajv-formats'
 import { FREE_TEXT_KEYWORD } from '../../schemas/common.js'
+import { compiledOnce } from '../../lib/compiled-once.js'
 
 const common: Options = { allErrors: true, useDefaults: true, removeAdditional: false, strict: false }
 
@@ -42,6 +43,19 @@ function checkFreeText (mode: unknown, data: unknown, _schema: unknown, context?
 }
 checkFreeText.errors = [] as Array<Partial<ErrorObject>>
 
+// JSON's 1e400 parses to Infinity, which passes `type: integer` and every unbounded number unless
+// strictNumbers is on (`strict: false` switches it off). Not on the coercing one: there Ajv checks the
+// text "1e400" before turning it into Infinity, and strictNumbers then drops the bounds check, so
+// `?enabled=1e400` would pass `maximum: 1`.
+const strict = new Ajv({ ...common, coerceTypes: false, strictNumbers: true })
+const coercing = new Ajv({ ...common, coerceTypes: 'array' })
+for (const ajv of [strict, coercing]) {
+  addFormats.default(ajv)
+  ajv.addKeyword({ keyword: FREE_TEXT_KEYWORD, type: 'string', modifying: true, errors: true, validate: checkFreeText })
+}
+// Shared by every app the process builds: each distinct schema is compiled once.
+const validatorFor = compiledOnce((schema, variant) => (variant === 'body' ? strict : coercing).compile(schema))
+
 /**
  * Two validators: query strings, path parameters and headers are text by nature and are coerced
  * ("5" → 5); JSON bodies are not, so `{"min_iv": "5"}` or `{"value": 5}` is a 400, not a silent guess.
@@ -49,15 +63,5 @@ checkFreeText.errors = [] as Array<Partial<ErrorObject>>
  * Both know the free-text keyword (schemas/common.ts `FreeText`).
  */
 export default fp(async (fastify) => {
-  // JSON's 1e400 parses to Infinity, which passes `type: integer` and every unbounded number unless
-  // strictNumbers is on (`strict: false` switches it off). Not on the coercing one: there Ajv checks the
-  // text "1e400" before turning it into Infinity, and strictNumbers then drops the bounds check, so
-  // `?enabled=1e400` would pass `maximum: 1`.
-  const strict = new Ajv({ ...common, coerceTypes: false, strictNumbers: true })
-  const coercing = new Ajv({ ...common, coerceTypes: 'array' })
-  for (const ajv of [strict, coercing]) {
-    addFormats.default(ajv)
-    ajv.addKeyword({ keyword: FREE_TEXT_KEYWORD, type: 'string', modifying: true, errors: true, validate: checkFreeText })
-  }
-  fastify.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? strict : coercing).compile(schema))
+  fastify.setValidatorCompiler(({ schema, httpPart }) => validatorFor(schema, httpPart === 'body' ? 'body' : 'text'))
 }, { name: 'validation', fastify: '5.x' })
