@@ -302,6 +302,13 @@ t.test('one area of the map: its members and the pokémon their active profiles 
   }
   t.ok(members.some((p) => (p.area ?? []).includes('Town')), 'the seed puts members in Town')
   t.equal((await get(s, 'areas/Atlantis')).status, 404, 'neither a fence nor anyone\'s area')
+
+  // Kept 10 minutes for every admin, whatever the case of the name asked, then read again.
+  const town = (await get(s, 'areas/Town')).body.members as number
+  await seedHuman(s, { id: '300000000000000099', name: 'Newcomer', area: ['town'] })
+  t.equal((await get(s, 'areas/TOWN')).body.members, town, 'a member who joined Town is not counted while the answer is kept')
+  s.clock.advance(10 * 60_000)
+  t.equal((await get(s, 'areas/town')).body.members, town + 1, 'after 10 minutes the area is read again')
   t.equal((await get(s, 'areas/Town', bearer(s.app, { userId: '200000000000000001' }))).status, 403, 'a member is refused')
   t.equal((await get(s, `areas/${'x'.repeat(256)}`)).status, 400, 'a name longer than a fence name')
 })

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify'
 import type { Pool } from 'mariadb'
 import { decoratorPlugin } from '../../lib/decorator-plugin.js'
 import { KeptAnswer } from '../../lib/kept-answer.js'
+import { TtlCache } from '../../lib/ttl-cache.js'
 import { inTurn } from '../../lib/in-turn.js'
 import { fromSqlTime, toSqlTime } from '../../db/client.js'
 import { ALARM_TABLES } from '../data/engine-db.js'
@@ -19,6 +20,8 @@ const METHOD_DAYS = 30
 const TOP_TRACKED = 25
 /** The species named for one area of the map. */
 const AREA_TOP_TRACKED = 3
+/** Areas whose answers are kept at once: more than a site has fences, so a map's clicks all stay kept. */
+const AREAS_KEPT = 2000
 /** Estimates of this many members run at once: each is an engine read and a pass over the scanner's rows. */
 const NOISE_PARALLEL = 2
 /**
@@ -223,10 +226,16 @@ function createInsights (fastify: FastifyInstance) {
   /**
    * One area, as a click on the areas map asks for it: the members who have it selected and the species their
    * active profiles track most. Null for a name that is neither a fence of the engine nor anyone's area.
-   * Read when asked (an admin's click), not kept: one member-filtered pass over the pokémon alarms.
+   * Read on the first click (one member-filtered pass over the pokémon alarms) and kept, like the panels,
+   * 10 minutes for every admin; a name that is nobody's is kept as such too.
    */
+  const keptAreas = new TtlCache<string, AreaInsight | null>(clock, AREAS_KEPT)
   async function area (name: string): Promise<AreaInsight | null> {
     const lower = name.toLowerCase()
+    return keptAreas.getOrLoad(lower, async () => ({ value: await readArea(lower), ttlMs: INSIGHTS_FRESH_MS }))
+  }
+
+  async function readArea (lower: string): Promise<AreaInsight | null> {
     const fence = (await engineFences.current()).fences.find((f) => f.name === lower)
     const hasArea = `h.${MEMBER} AND JSON_VALID(h.area) AND JSON_CONTAINS(LOWER(h.area), JSON_QUOTE(?))`
     const [[members]] = await rows(engineDb.pool, `SELECT COUNT(*) FROM humans h WHERE ${hasArea}`, [lower]) as [Row]

@@ -29,7 +29,7 @@ const insightRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   panel('/areas', 'Members per area, and member fences waiting for review', AreasInsightSchema, insights.areas)
   fastify.get('/areas/:name', {
     ...auth.adminOnly,
-    schema: { tags: ['admin'], summary: 'One area: its members and the pokémon they track most (read when asked)', params: AreaInsightParamsSchema, response: { 200: AreaInsightSchema, ...errors(400, 401, 403, 404, 500, 503) } }
+    schema: { tags: ['admin'], summary: 'One area: its members and the pokémon they track most (kept 10 minutes per area)', params: AreaInsightParamsSchema, response: { 200: AreaInsightSchema, ...errors(400, 401, 403, 404, 500, 503) } }
   }, async (request, reply) => {
     reply.header('cache-control', 'no-store')
     const area = await insights.area(request.params.name)
