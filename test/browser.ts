@@ -44,9 +44,14 @@ export async function sharedChromium (): Promise<Browser> {
 }
 
 /** Signs `page` in as `human` (seeded into the engine first unless `seeded`; an admin if `isAdmin`) and opens `path`. */
-export async function signInPage (testApp: TestApp, page: Page, human: SeedHuman & { seeded?: boolean, isAdmin?: boolean }, path = '/'): Promise<void> {
+/** Who signs in: seeded into the engine first unless `seeded`; an admin if `isAdmin`; `sid` names the sign-in's server session. */
+export type BrowserMember = SeedHuman & { seeded?: boolean, isAdmin?: boolean, sid?: string }
+
+export async function signInPage (testApp: TestApp, page: Page, human: BrowserMember, path = '/'): Promise<void> {
   if (human.seeded !== true) await seedHuman(testApp, human)
-  const token = bearer(testApp.app, { userId: human.id, username: human.name ?? human.id, profileNo: human.currentProfileNo ?? 1, isAdmin: human.isAdmin ?? false }).authorization.slice('Bearer '.length)
+  const token = bearer(testApp.app, {
+    userId: human.id, username: human.name ?? human.id, profileNo: human.currentProfileNo ?? 1, isAdmin: human.isAdmin ?? false, ...(human.sid !== undefined && { sid: human.sid })
+  }).authorization.slice('Bearer '.length)
   await page.goto('/login?loggedout=1')
   await page.evaluate((value) => { localStorage.setItem('aw.token', value); localStorage.setItem('aw.signIn', 'discord') }, token)
   await page.goto(path)
@@ -59,8 +64,8 @@ export interface BrowserApp {
   testApp: TestApp
   base: string
   browser: Browser
-  /** A new browser profile signed in as `human` (seeded into the engine first unless `seeded`; an admin if `isAdmin`), on `path`. */
-  signIn: (t: Test, human: SeedHuman & { seeded?: boolean, isAdmin?: boolean }, path?: string, viewport?: { width: number, height: number }) => Promise<Page>
+  /** A new browser profile signed in as `human`, on `path`. */
+  signIn: (t: Test, human: BrowserMember, path?: string, viewport?: { width: number, height: number }) => Promise<Page>
   /** Engine rows of one table for one user. */
   rows: (table: string, userId: string) => Promise<Array<Record<string, unknown>>>
 }

@@ -120,7 +120,8 @@ async function appTests (): Promise<void> {
 
   t.test('on a phone, My devices turns alerts on and a test reaches the push service', async (t) => {
     const browser = push.browser()
-    const member = { ...MEMBER, id: '100000000000000032', name: 'member32' }
+    // A sign-in of its own (`t.`: one without a refresh family): the device it turns on is marked "This device".
+    const member = { ...MEMBER, id: '100000000000000032', name: 'member32', sid: 't.phone-session-32' }
     const page = await site.signIn(t, member, '/devices', PHONE)
     await page.context().grantPermissions(['notifications'], { origin })
     // Headless Chromium reaches no real push service in this closed network, so PushManager.subscribe is
@@ -141,9 +142,9 @@ async function appTests (): Promise<void> {
     const turnOn = page.getByRole('button', { name: 'Turn on alerts on this device' })
     await turnOn.click()
     const device = page.getByRole('list', { name: 'Devices with alerts' }).getByRole('listitem')
-    // The test's sign-in has no server session, so the device is listed without the "This device" mark.
     await device.getByRole('button', { name: 'Send a test' }).waitFor()
     t.equal(await device.count(), 1, 'the subscription is stored and listed')
+    t.equal(await device.getByText('This device', { exact: true }).count(), 1, 'marked as the device in hand')
 
     await device.getByRole('button', { name: 'Send a test' }).click()
     await page.getByText('Test sent: it should appear on the device in a moment.').waitFor()
@@ -156,6 +157,16 @@ async function appTests (): Promise<void> {
     await device.getByText('Saved.').waitFor()
     const stored = (await site.testApp.app.inject({ url: '/api/push/subscriptions', headers: bearer(site.testApp.app, { userId: member.id }) })).json<{ devices: Array<{ quietHours: unknown }> }>()
     t.match(stored.devices[0]?.quietHours, { start: '22:00', end: '07:00' }, 'quiet hours saved for the device')
+
+    // A device turned on from another sign-in of the member's is listed too, without the mark.
+    const laptop = await site.testApp.app.inject({
+      method: 'POST', url: '/api/push/subscriptions', headers: bearer(site.testApp.app, { userId: member.id, sid: 't.laptop-session-32' }), payload: push.browser('laptop').subscription
+    })
+    t.equal(laptop.statusCode, 201, laptop.body)
+    await page.reload()
+    await device.nth(1).waitFor()
+    t.equal(await device.count(), 2, 'both devices listed')
+    t.equal(await device.getByText('This device', { exact: true }).count(), 1, 'only the device in hand is marked')
 
     t.ok(await page.evaluate(() => document.documentElement.scrollWidth <= 360), 'nothing wider than the phone')
     t.same(await axeViolations(page), [], 'axe: the Devices page with push')
