@@ -115,7 +115,7 @@ function FortSnapshot () {
   }), Type.Null()])
 }
 
-/** An event id of the recent list (lib/event-ids.ts): base64url, opaque to the client. */
+/** An event id of the recent list (plugins/domain/alarm-explanations/event-ids.ts): base64url, opaque to the client. */
 export const EventIdSchema = Type.String({ minLength: 40, maxLength: 8192, pattern: '^[A-Za-z0-9_-]+$', description: 'An event of GET /api/alarm-explanations/recent, by its id' })
 
 export const ExplanationRequestSchema = Type.Object({

@@ -1,6 +1,6 @@
 import t from 'tap'
 import { fullAlarm, pokemonMatches, type Spawn } from '../lib/alarm-match.js'
-import { covers } from '../lib/alarm-overlap.js'
+import { covers } from '../plugins/domain/alarm-estimates/overlap.js'
 import type { AlarmType } from '../schemas/alarm-types.js'
 import type { Test } from './helper.js'
 

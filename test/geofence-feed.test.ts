@@ -6,7 +6,7 @@ import { build, bearer, seedHuman, type Test, type TestApp } from './helper.js'
 import { startKojiFake, type KojiFake, type KojiFence } from './fakes/koji.js'
 import { userGeofences } from '../db/schema/service.js'
 import { FEED_FINGERPRINT_TTL_MS } from '../plugins/domain/user-geofences/fence-rules.js'
-import { BLOCK_IDS, createFeedBodies, type FenceText } from '../lib/geofence-feed-body.js'
+import { BLOCK_IDS, createFeedBodies, type FenceText } from '../plugins/domain/geofence-feed/body.js'
 
 const OWNER = '555555555555555555'
 const FEED_TOKEN = 'feed-token-0123456789'

@@ -1,7 +1,7 @@
 import t from 'tap'
-import { notificationFor, topicOf } from '../lib/push-notification.js'
+import { notificationFor, topicOf } from '../plugins/domain/push-alerts/notification.js'
 
-/** The notification a matched event becomes: text, tag, TTL, link and its bounds (lib/push-notification.ts). */
+/** The notification a matched event becomes: text, tag, TTL, link and its bounds (plugins/domain/push-alerts/notification.ts). */
 
 const context = { pokemonName: (id: number) => (id === 147 ? 'Dratini' : `#${id}`), language: null, area: 'Centre', nowS: 1_000_000, metres: 350, mapTemplate: 'https://map.example.org/@/{lat}/{lon}/16' }
 

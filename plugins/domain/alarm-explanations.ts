@@ -5,7 +5,7 @@ import {
   activeProfileAt, alarmTypesOf, explain, missingField, readEvent,
   type EventFences, type ExplainResult, type MemberProfile, type MemberState, type ScannerEvent
 } from '../../lib/alarm-explain.js'
-import { eventIds } from '../../lib/event-ids.js'
+import { eventIds } from './alarm-explanations/event-ids.js'
 import { boxesOf, pageOf, placeTest, placesOf } from '../../lib/recent-list.js'
 import { decoratorPlugin } from '../../lib/decorator-plugin.js'
 import { TtlCache } from '../../lib/ttl-cache.js'

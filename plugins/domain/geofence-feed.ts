@@ -4,7 +4,7 @@ import { parsePolygon } from './user-geofences/fence-rules.js'
 import type { AdminFences } from './koji.js'
 import { decoratorPlugin } from '../../lib/decorator-plugin.js'
 import { openRing, ringProblem, type LatLon } from '../../lib/polygon.js'
-import { createFeedBodies, type FeedBody, type FenceText } from '../../lib/geofence-feed-body.js'
+import { createFeedBodies, type FeedBody, type FenceText } from './geofence-feed/body.js'
 
 /**
  * User fences get ids above every admin id, so the two sets never collide: at least this base, and past

@@ -10,7 +10,7 @@ import type { UidChanged } from './alarm-events.js'
 import { alarmCreateSchema } from '../../schemas/alarms.js'
 import { KIND_OF, type AlarmType } from '../../schemas/alarm-types.js'
 import type { AppliedState, ApplyOptions, ApplyResult, QuickPick, QuickPickType, QuickPickWrite, SkippedAlarm } from '../../schemas/quick-picks.js'
-import { BUILT_IN_PICKS } from '../../lib/quick-picks-built-in.js'
+import { BUILT_IN_PICKS } from './quick-picks/built-in.js'
 import { decoratorPlugin } from '../../lib/decorator-plugin.js'
 import type { Collision, FenceSplit } from './alarm-writer.js'
 

@@ -1,7 +1,7 @@
 import type { Pool } from 'mariadb'
 import type { Clock } from '../../base/clock.js'
 import type { TtlCache } from '../../../lib/ttl-cache.js'
-import { uniformIvShare } from '../../../lib/iv-share.js'
+import { uniformIvShare } from './iv-share.js'
 import { numberOf, type Fence, type Target } from './recent-counts.js'
 
 /**

@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto'
-import type { EventType } from '../schemas/alarm-explanations.js'
+import type { EventType } from '../../../schemas/alarm-explanations.js'
 
 /**
  * The ids of the recent list's events ("why didn't I get that alert?"): the event itself (its type,

@@ -1,5 +1,5 @@
-import type { AlarmType } from '../schemas/alarm-types.js'
-import { BY_LEVEL, LEVEL_ANY, alarmAreas, num, type FullAlarm } from './alarm-match.js'
+import type { AlarmType } from '../../../schemas/alarm-types.js'
+import { BY_LEVEL, LEVEL_ANY, alarmAreas, num, type FullAlarm } from '../../../lib/alarm-match.js'
 
 /**
  * Overlap: does alarm `a` match every event alarm `b` matches? Only sufficient conditions; unsure = no.

@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto'
-import type { EventType } from '../schemas/alarm-explanations.js'
-import { fill, pushWordsFor, type PushWords } from './push-words.js'
+import type { EventType } from '../../../schemas/alarm-explanations.js'
+import { fill, pushWordsFor, type PushWords } from './words.js'
 
 /**
  * The notification a matched scanner event becomes on a phone (docs/push.md): a short title and text, the
  * event's id as the tag (a repeat of the event replaces its notification), the time it has left as the
- * push service's TTL, urgency by type, and the link a tap opens, in the member's language (lib/push-words.ts).
+ * push service's TTL, urgency by type, and the link a tap opens, in the member's language (plugins/domain/push-alerts/words.ts).
  * Pure: the caller passes names and time.
  */
 

@@ -1,4 +1,4 @@
-import type { EventType } from '../schemas/alarm-explanations.js'
+import type { EventType } from '../../../schemas/alarm-explanations.js'
 
 /**
  * The words of a push notification in the member's language (the engine's `humans.language`), for the

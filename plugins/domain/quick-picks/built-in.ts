@@ -1,4 +1,4 @@
-import type { QuickPickType } from '../schemas/quick-picks.js'
+import type { QuickPickType } from '../../../schemas/quick-picks.js'
 
 interface BuiltInPick {
   id: string
