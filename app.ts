@@ -132,7 +132,7 @@ import pokemonAvailabilityRoutes from './routes/pokemon-availability/index.js'
 import alarmEstimateRoutes from './routes/alarm-estimates/index.js'
 import alarmExplanationRoutes from './routes/alarm-explanations/index.js'
 import templatePreviewRoutes from './routes/template-previews/index.js'
-import spawningNowRoutes from './routes/spawning-now/index.js'
+import estimatesNowRoutes from './routes/alarm-estimates/now/index.js'
 import sharedSetRoutes from './routes/shared-sets/index.js'
 import sharedLinkRoutes from './routes/s/index.js'
 import adminSharedSetRoutes from './routes/admin/shared-sets/index.js'
@@ -299,8 +299,8 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   await fastify.register(weatherRoutes, { prefix: '/api/location/weather' })
   await fastify.register(pokemonAvailabilityRoutes, { prefix: '/api/pokemon-availability' })
   await fastify.register(alarmEstimateRoutes, { prefix: '/api/alarm-estimates' })
+  await fastify.register(estimatesNowRoutes, { prefix: '/api/alarm-estimates/now' })
   await fastify.register(alarmExplanationRoutes, { prefix: '/api/alarm-explanations' })
-  await fastify.register(spawningNowRoutes, { prefix: '/api/spawning-now' })
   await fastify.register(templatePreviewRoutes, { prefix: '/api/template-previews' })
   await fastify.register(sharedSetRoutes, { prefix: '/api/shared-sets' })
   await fastify.register(adminSharedSetRoutes, { prefix: '/api/admin/shared-sets' })

@@ -153,7 +153,7 @@ export const NO_PEER = new Set([
   'GET /api/scanner/gyms', 'GET /api/scanner/gyms/{id}', 'GET /api/scanner/raids', 'GET /api/scanner/quests', 'GET /api/scanner/max-battle-pokemon',
   'GET /metrics', 'POST /api/auth/oidc/backchannel-logout', 'GET /api/auth/sessions', 'DELETE /api/auth/sessions', 'DELETE /api/auth/sessions/{id}',
   'GET /api/admin/audit', 'POST /api/admin/users/avatars', 'GET /api/alarm-defaults', 'PUT /api/alarm-defaults', 'GET /api/masterdata/max-levels',
-  'GET /api/spawning-now/pokemon', 'GET /api/spawning-now/raid-bosses', 'GET /api/spawning-now/quest-rewards',
+  'GET /api/alarm-estimates/now/pokemon', 'GET /api/alarm-estimates/now/raid-bosses', 'GET /api/alarm-estimates/now/quest-rewards',
   'GET /api/shared-sets/mine', 'DELETE /api/shared-sets/{token}', 'GET /api/shared-sets', 'GET /api/admin/shared-sets',
   'PUT /api/admin/shared-sets/{token}/hidden', 'POST /api/admin/shared-sets/{token}/promote',
   'GET /api/admin/insights/members', 'GET /api/admin/insights/sign-ins',

@@ -317,18 +317,18 @@ t.test('raids and eggs, quests, invasions and lures', async (t) => {
   const nest = await estimate(s, 'nest', { pokemon_id: 25 })
   t.same([nest.status, nest.body.basis, nest.body.recent], [200, 'unavailable', null], 'a type the scanner does not show')
 
-  const now = await s.app.inject({ method: 'GET', url: '/api/spawning-now/raid-bosses', headers: s.headers })
+  const now = await s.app.inject({ method: 'GET', url: '/api/alarm-estimates/now/raid-bosses', headers: s.headers })
   t.same(now.json(), { enabled: true, bosses: [{ level: 5, pokemonId: 150, form: 0, evolution: 0, count: 2 }] }, 'running raids with a boss, counted, no gyms')
-  const rewards = (await s.app.inject({ method: 'GET', url: '/api/spawning-now/quest-rewards', headers: s.headers })).json()
+  const rewards = (await s.app.inject({ method: 'GET', url: '/api/alarm-estimates/now/quest-rewards', headers: s.headers })).json()
   t.same(rewards.rewards.map((r: { rewardType: number, count: number }) => [r.rewardType, r.count]), [[2, 1], [3, 1], [7, 2]], 'today\'s rewards, both quests of a stop')
 })
 
 t.test('spawning now: species alive, counted', async (t) => {
   const s = await setup(t)
   await insertMonsters(s.scanner, monsters(50, 3).map((m, i) => ({ ...m, expire: i < 10 ? NOW_S - 5 : NOW_S + 600, pokemonId: i % 2 === 0 ? 25 : 1, form: 0 })))
-  const answer = (await s.app.inject({ method: 'GET', url: '/api/spawning-now/pokemon', headers: s.headers })).json()
+  const answer = (await s.app.inject({ method: 'GET', url: '/api/alarm-estimates/now/pokemon', headers: s.headers })).json()
   t.same(answer, { enabled: true, pokemon: [{ pokemonId: 1, form: 0, count: 20 }, { pokemonId: 25, form: 0, count: 20 }] })
-  t.equal((await s.app.inject({ method: 'GET', url: '/api/spawning-now/pokemon' })).statusCode, 401)
+  t.equal((await s.app.inject({ method: 'GET', url: '/api/alarm-estimates/now/pokemon' })).statusCode, 401)
 })
 
 t.test('overlap: coveredBy and covers name the member\'s alarms, both ways', async (t) => {
@@ -451,7 +451,7 @@ t.test('no scanner: unavailable, never an error; overlap still answered', async 
   const answer = await estimate(s, 'pokemon', { pokemon_id: 25 })
   t.equal(answer.status, 200)
   t.match(answer.body, { basis: 'unavailable', recent: null, perDay: null, coveredBy: [uid] })
-  t.same((await s.app.inject({ method: 'GET', url: '/api/spawning-now/pokemon', headers: s.headers })).json(), { enabled: false, pokemon: [] })
+  t.same((await s.app.inject({ method: 'GET', url: '/api/alarm-estimates/now/pokemon', headers: s.headers })).json(), { enabled: false, pokemon: [] })
   t.match((await s.app.inject({ method: 'GET', url: '/api/alarm-estimates?type=pokemon', headers: s.headers })).json(), { basis: 'unavailable', total: { recent: null } })
 })
 

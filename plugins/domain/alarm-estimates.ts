@@ -13,7 +13,7 @@ import { createTypicalDay, type Daily, type FenceWeek, type PerDayBasis } from '
 
 /** How long one member's figures for one alarm body (or one profile) are kept. */
 const CACHE_MS = 60_000
-/** Scanner-wide reads (stats fences, spawning-now lists, grunt names) are shared by everyone this long. */
+/** Scanner-wide reads (stats fences, now lists, grunt names) are shared by everyone this long. */
 const SHARED_MS = 60_000
 /**
  * A distance alarm is measured with at least this radius, so moving one's pin and shrinking the radius
@@ -232,12 +232,12 @@ function createAlarmEstimates (fastify: FastifyInstance) {
     return { coveredBy, covers: covered }
   }
 
-  const spawningNowRead = async <T>(key: string, read: (pool: Pool) => Promise<T>, empty: T): Promise<{ enabled: boolean, value: T }> => {
+  const nowRead = async <T>(key: string, read: (pool: Pool) => Promise<T>, empty: T): Promise<{ enabled: boolean, value: T }> => {
     if (scannerDb === null) return { enabled: false, value: empty }
     try {
       return { enabled: true, value: await shared.getOrLoad(key, async () => ({ value: await read(scannerDb.pool), ttlMs: SHARED_MS })) as T }
     } catch (err) {
-      log.warn({ what: key, reason: (err as { code?: string }).code ?? (err as Error).message }, 'spawning-now read failed')
+      log.warn({ what: key, reason: (err as { code?: string }).code ?? (err as Error).message }, 'estimates: a read of what the scanner sees now failed')
       return { enabled: true, value: empty }
     }
   }
@@ -311,14 +311,14 @@ function createAlarmEstimates (fastify: FastifyInstance) {
 
     /** Species and forms alive now, with how many (no positions). */
     async pokemonNow () {
-      return await spawningNowRead('now:pokemon', async (pool) => (await query(pool,
+      return await nowRead('now:pokemon', async (pool) => (await query(pool,
         'SELECT pokemon_id, COALESCE(form, 0), COUNT(*) FROM pokemon WHERE expire_timestamp_verified IN (0, 1) AND expire_timestamp > ? GROUP BY pokemon_id, COALESCE(form, 0) ORDER BY pokemon_id',
         [nowSeconds()])).map((r) => ({ pokemonId: Number(r[0]), form: Number(r[1]), count: Number(r[2]) })), [])
     },
 
     /** Raid bosses of raids running now, by level. */
     async raidBossesNow () {
-      return await spawningNowRead('now:raids', async (pool) => (await query(pool,
+      return await nowRead('now:raids', async (pool) => (await query(pool,
         `SELECT raid_level, raid_pokemon_id, COALESCE(raid_pokemon_form, 0), COALESCE(raid_pokemon_evolution, 0), COUNT(*) FROM gym
          WHERE raid_end_timestamp > ? AND raid_pokemon_id > 0 AND deleted = 0 GROUP BY 1, 2, 3, 4 ORDER BY 1, 2`,
         [nowSeconds()])).map((r) => ({ level: Number(r[0]), pokemonId: Number(r[1]), form: Number(r[2]), evolution: Number(r[3]), count: Number(r[4]) })), [])
@@ -328,7 +328,7 @@ function createAlarmEstimates (fastify: FastifyInstance) {
     async questRewardsNow () {
       const slot = (p: string) => `SELECT ${p}quest_reward_type AS t, COALESCE(${p}quest_item_id, 0) AS i, COALESCE(${p}quest_pokemon_id, 0) AS p, COALESCE(${p}quest_pokemon_form_id, 0) AS f, COALESCE(${p}quest_reward_amount, 0) AS a
         FROM pokestop WHERE ${p}quest_reward_type IS NOT NULL AND deleted = 0 AND (${p}quest_expiry IS NULL OR ${p}quest_expiry > ?)`
-      return await spawningNowRead('now:quests', async (pool) => (await query(pool,
+      return await nowRead('now:quests', async (pool) => (await query(pool,
         `SELECT t, i, p, f, a, COUNT(*) FROM (${slot('')} UNION ALL ${slot('alternative_')}) q GROUP BY t, i, p, f, a ORDER BY t, i, p, f, a`,
         [nowSeconds(), nowSeconds()])).map((r) => ({ rewardType: Number(r[0]), itemId: Number(r[1]), pokemonId: Number(r[2]), form: Number(r[3]), amount: Number(r[4]), count: Number(r[5]) })), [])
     }

@@ -11,7 +11,7 @@ export const profileEstimate = async (type: string, signal?: AbortSignal): Promi
   await api(withQuery('/api/alarm-estimates', { type }), { signal })
 
 /** Bosses of the raids running now, by level (the scanner's gyms; `enabled` false without a scanner). */
-export const raidBossesNow = async (): Promise<Static<typeof RaidBossesNowSchema>> => await api('/api/spawning-now/raid-bosses')
+export const raidBossesNow = async (): Promise<Static<typeof RaidBossesNowSchema>> => await api('/api/alarm-estimates/now/raid-bosses')
 
 /** Rewards of today's quests, with how many stops offer each. */
-export const questRewardsNow = async (): Promise<Static<typeof QuestRewardsNowSchema>> => await api('/api/spawning-now/quest-rewards')
+export const questRewardsNow = async (): Promise<Static<typeof QuestRewardsNowSchema>> => await api('/api/alarm-estimates/now/quest-rewards')
