@@ -11,7 +11,7 @@ import { useGrunts, useMonsters } from '../../pickers/useGameData'
 import { useSession } from '../../shell/session-context'
 import { describeAlarm, type Vocabulary } from '../alarms/describe'
 import { alarmSentence, failedField, reason } from '../../explain/sentences'
-import { GameIcon, type IconRequest } from '../icons'
+import { GameIcon, type IconRequest } from '../../icons'
 import '../../explain/sentences.css'
 import './explanations.css'
 

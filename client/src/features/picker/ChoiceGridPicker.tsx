@@ -1,6 +1,6 @@
 import { useEffect, useId, useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { IconImage, iconUrl, useIconSets, categoryOf, type IconCategory } from '../icons'
+import { IconImage, iconUrl, useIconSets, categoryOf, type IconCategory } from '../../icons'
 import { loadChoices, type ChoiceGroup, type ChoiceKind } from './choices'
 import './picker.css'
 

@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next'
-import { GameIcon } from '../icons'
+import { GameIcon } from '../../icons'
 import type { Catalogue, Rarity } from './catalogue'
 import type { Facets } from './facets'
 

@@ -3,7 +3,7 @@ import { memo, useCallback, useEffect, useId, useMemo, useRef, useState, type Ke
 import { useTranslation } from 'react-i18next'
 import { withoutFirstWrite } from '../../components/virtual-scroll'
 import { whenIdle } from '../../shell/idle'
-import { IconImage, iconUrl, useIconSets, type IconCategory, type IconSet } from '../icons'
+import { IconImage, iconUrl, useIconSets, type IconCategory, type IconSet } from '../../icons'
 import type { Tile } from './catalogue'
 import { activeFacetCount, facetMatcher, noFacets, type Facets } from './facets'
 import { ActiveFacets } from './ActiveFacets'

@@ -1,7 +1,7 @@
 import { memo, useDeferredValue } from 'react'
 import type { TFunction } from 'i18next'
 import { useTranslation } from 'react-i18next'
-import { IconImage, iconUrl, type IconCategory, type IconSet } from '../icons'
+import { IconImage, iconUrl, type IconCategory, type IconSet } from '../../icons'
 
 interface Props {
   keys: string[]

@@ -1,6 +1,6 @@
 import type { TFunction } from 'i18next'
 import { gruntName, INVASION_LEADERS, invasionIcon, loadGrunts, loadGruntTypes, loadMaxLevels, loadRaidLevels, maxLevelName, POKESTOP_EVENTS, raidLevelName } from '../../pickers/game-data'
-import type { IconRequest } from '../icons'
+import type { IconRequest } from '../../icons'
 
 export type ChoiceKind = 'raidLevel' | 'maxLevel' | 'egg' | 'grunt' | 'lure' | 'team' | 'item' | 'reward'
 

@@ -2,7 +2,7 @@ import { useEffect, useMemo } from 'react'
 import type { Monster } from '../../pickers/game-data'
 import { useMonsters } from '../../pickers/useGameData'
 import { whenIdle } from '../../shell/idle'
-import { loadIconSet } from '../icons'
+import { loadIconSet } from '../../icons'
 import { buildCatalogue, type Catalogue } from './catalogue'
 
 /** Built once per game data list: every editor opened on the page shares it. */

@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next'
 import { userLocation } from '../../api'
 import { useLoad } from '../../shell/useLoad'
-import { IconImage, iconUrl, useIconSets } from '../icons'
+import { IconImage, iconUrl, useIconSets } from '../../icons'
 
 /**
  * The in-game weather at the active profile's location, from the site's scanner, with the types it

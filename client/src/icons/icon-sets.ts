@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react'
-import { masterdata } from '../../api'
+import { masterdata } from '../api'
 import { categoryOf, IconSet, resolve, type IconCategory, type IconRequest } from './uicons'
 
 const FOLDERS: Record<IconCategory, string> = {
