@@ -14,7 +14,7 @@ import { formFields, initialValues, serverErrors, toBody, validate, type Alarm, 
 import { parseKey, selectionKey } from './selection-key'
 import { RangeField } from './RangeField'
 import { ScopeField } from './ScopeField'
-import { PokemonGridPicker } from '../picker'
+import { PokemonGridPicker } from '../../pickers/grid'
 import { FormEstimate } from '../estimates/FormEstimate'
 import { TemplatePreview } from '../template-previews'
 

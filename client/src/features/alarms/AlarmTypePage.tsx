@@ -11,7 +11,7 @@ import { describeAlarm, LEVEL_NAMING_TYPES, prepareCardFormats, subjectOf, type 
 import { Dialog, useDialogs } from '../../components/Dialog'
 import { withoutFirstWrite } from '../../components/virtual-scroll'
 import { ProfileTotal } from '../estimates/ProfileTotal'
-import { usePreparedPokemonCatalogue } from '../picker'
+import { usePreparedPokemonCatalogue } from '../../pickers/grid'
 import { recreateBody, type Alarm } from './form-model'
 import { useAnnouncer } from './useAnnouncer'
 import { formatNumber, formatNumberRange, nameCollator } from '../../i18n/format'

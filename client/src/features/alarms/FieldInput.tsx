@@ -1,7 +1,7 @@
 import { useCallback } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { AlarmTypeDescriptor, FieldDescriptor } from '../../alarm-types'
-import { ChoiceGridPicker, PokemonGridPicker, type SeenNowSource } from '../picker'
+import { ChoiceGridPicker, PokemonGridPicker, type SeenNowSource } from '../../pickers/grid'
 import { ChoicePicker, type Choice } from '../../pickers/ChoicePicker'
 import { GymPicker } from '../../pickers/GymPicker'
 import { loadMoves } from '../../pickers/game-data'

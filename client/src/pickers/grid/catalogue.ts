@@ -1,4 +1,4 @@
-import type { Monster } from '../../pickers/game-data'
+import type { Monster } from '../game-data'
 
 /** The last national dex number of each generation (Gen 1 ends at 151, ...). */
 const GENERATION_ENDS = [151, 251, 386, 493, 649, 721, 809, 905, 1025]

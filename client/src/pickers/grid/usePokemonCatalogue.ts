@@ -1,6 +1,6 @@
 import { useEffect, useMemo } from 'react'
-import type { Monster } from '../../pickers/game-data'
-import { useMonsters } from '../../pickers/useGameData'
+import type { Monster } from '../game-data'
+import { useMonsters } from '../useGameData'
 import { whenIdle } from '../../shell/idle'
 import { loadIconSet } from '../../icons'
 import { buildCatalogue, type Catalogue } from './catalogue'

@@ -1,5 +1,5 @@
 import type { TFunction } from 'i18next'
-import { gruntName, INVASION_LEADERS, invasionIcon, loadGrunts, loadGruntTypes, loadMaxLevels, loadRaidLevels, maxLevelName, POKESTOP_EVENTS, raidLevelName } from '../../pickers/game-data'
+import { gruntName, INVASION_LEADERS, invasionIcon, loadGrunts, loadGruntTypes, loadMaxLevels, loadRaidLevels, maxLevelName, POKESTOP_EVENTS, raidLevelName } from '../game-data'
 import type { IconRequest } from '../../icons'
 
 export type ChoiceKind = 'raidLevel' | 'maxLevel' | 'egg' | 'grunt' | 'lure' | 'team' | 'item' | 'reward'
