@@ -4,7 +4,7 @@ import type { AlarmTypeDescriptor } from '../../alarm-types'
 import { AlarmIcon } from './AlarmIcon'
 import { GameIcon } from '../../icons/GameIcon'
 import { describeCard, type Vocabulary } from './describe'
-import { CardEstimate } from '../estimates/CardEstimate'
+import { CardEstimate } from '../../estimates/CardEstimate'
 import type { Alarm } from './form-model'
 
 interface Props {

@@ -15,7 +15,7 @@ import { parseKey, selectionKey } from './selection-key'
 import { RangeField } from './RangeField'
 import { ScopeField } from './ScopeField'
 import { PokemonGridPicker } from '../../pickers/grid'
-import { FormEstimate } from '../estimates/FormEstimate'
+import { FormEstimate } from '../../estimates/FormEstimate'
 import { TemplatePreview } from '../template-previews'
 
 /** Fields shown first (besides the primary ranges); the rest of a type's filters wait behind "More filters". */

@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next'
-import { useFormat } from '../../i18n/format'
+import { useFormat } from '../i18n/format'
 import { ESTIMATED_TYPES, dailyFigure } from './api'
 import { about, FLOOD_PER_DAY } from './EstimateLine'
 import { useProfileEstimate } from './useAlarmEstimate'

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { useFormat } from '../../i18n/format'
+import { useFormat } from '../i18n/format'
 import { ESTIMATED_TYPES } from './api'
 import { about } from './EstimateLine'
 import { loadProfileEstimate } from './useAlarmEstimate'

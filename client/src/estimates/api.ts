@@ -1,4 +1,4 @@
-import type { EstimateAnswer, ProfileEstimateAnswer } from '../../../../schemas/estimates'
+import type { EstimateAnswer, ProfileEstimateAnswer } from '../../../schemas/estimates'
 
 /** The answers of /api/alarm-estimates: the server's own types (schemas/estimates.ts). */
 export type Estimate = EstimateAnswer

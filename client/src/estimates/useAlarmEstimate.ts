@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react'
-import { estimates } from '../../api'
+import { estimates } from '../api'
 import type { Estimate, ProfileEstimate } from './api'
 
 /** How long typing may pause before the estimate is asked for. */

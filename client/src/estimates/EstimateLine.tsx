@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next'
-import { useFormat } from '../../i18n/format'
+import { useFormat } from '../i18n/format'
 import { dailyFigure, type Estimate } from './api'
 import type { EstimateState } from './useAlarmEstimate'
 
