@@ -4,7 +4,7 @@ import type { Plugin } from 'vite'
 const HINT = '//# allFunctionsCalledOnLoad\n'
 
 /** The alarm pages and their editor: the chunks a member opening the alarm pages runs at once. */
-export const EDITOR_MODULES = ['/src/features/alarms/', '/src/pickers/grid/']
+export const EDITOR_MODULES = ['/src/features/alarms/', '/src/alarm-kit/', '/src/pickers/grid/']
 
 /**
  * Marks the chunks holding any of `modules` (path parts, e.g. `/pickers/grid/`) for eager compilation.

@@ -8,8 +8,8 @@ import { Status } from '../../shell/Status'
 import { useLoad } from '../../shell/useLoad'
 import { usePageTitle } from '../../shell/usePageTitle'
 import '../../forms/forms.css'
-import { loadAlarmDefaults, saveAlarmDefaults, type AlarmDefaults } from '../alarms/editor-data'
-import { TemplateInput } from '../alarms/TemplateInput'
+import { loadAlarmDefaults, saveAlarmDefaults, type AlarmDefaults } from '../../alarm-kit/editor-data'
+import { TemplateInput } from '../../alarm-kit/TemplateInput'
 import { ActiveHoursEditor, parseHours } from '../profiles/ActiveHoursEditor'
 
 /** Languages the alert engine ships translations for, offered when the site does not restrict the list. */

@@ -1,6 +1,6 @@
 import type { TFunction } from 'i18next'
-import type { AlarmTypeDescriptor, FieldDescriptor } from '../../alarm-types'
-import type { FieldProblem } from '../../api'
+import type { AlarmTypeDescriptor, FieldDescriptor } from '../alarm-types'
+import type { FieldProblem } from '../api'
 import { OPEN_TOP } from './game-words'
 
 /**

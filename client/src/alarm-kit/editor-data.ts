@@ -1,6 +1,6 @@
-import type { AlarmDefaults } from '../../../../schemas/alarm-defaults'
-import { alarms } from '../../api'
-import { keepAnswer, readOnce } from '../../api/read-once'
+import type { AlarmDefaults } from '../../../schemas/alarm-defaults'
+import { alarms } from '../api'
+import { keepAnswer, readOnce } from '../api/read-once'
 
 /** The member's defaults for new alarms (GET/PUT /api/alarm-defaults). */
 export type { AlarmDefaults }

@@ -1,9 +1,9 @@
 import { useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import type { EventType } from '../../../../schemas/alarm-explanations'
-import { gruntName, loadMaxLevels, loadRaidLevels, maxLevelName, raidLevelName, type RaidLevel } from '../../pickers/game-data'
-import { useGrunts } from '../../pickers/useGameData'
-import { QUEST_ITEMS } from '../../pickers/grid/choices'
+import type { EventType } from '../../../schemas/alarm-explanations'
+import { gruntName, loadMaxLevels, loadRaidLevels, maxLevelName, raidLevelName, type RaidLevel } from '../pickers/game-data'
+import { useGrunts } from '../pickers/useGameData'
+import { QUEST_ITEMS } from '../pickers/grid/choices'
 import type { Alarm } from './form-model'
 
 /**

@@ -1,6 +1,6 @@
 import { useEffect, useId, useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { alarms, ApiError } from '../../api'
+import { alarms, ApiError } from '../api'
 import type { TemplatePreview as Preview } from './api'
 import { messageParts } from './message'
 import './template-preview.css'

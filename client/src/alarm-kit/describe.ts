@@ -1,8 +1,8 @@
 import type { TFunction } from 'i18next'
-import type { AlarmTypeDescriptor, FieldDescriptor } from '../../alarm-types'
-import { gruntName, maxLevelName, monsterName, raidLevelName, type Monster, type RaidLevel } from '../../pickers/game-data'
-import { formatNumber, memoOn } from '../../i18n/format'
-import { areaLabel } from '../../area-names'
+import type { AlarmTypeDescriptor, FieldDescriptor } from '../alarm-types'
+import { gruntName, maxLevelName, monsterName, raidLevelName, type Monster, type RaidLevel } from '../pickers/game-data'
+import { formatNumber, memoOn } from '../i18n/format'
+import { areaLabel } from '../area-names'
 import { minutes, MINUTES, OPEN_TOP, rangeWord, WORDED_PAIRS } from './game-words'
 import type { Alarm } from './form-model'
 

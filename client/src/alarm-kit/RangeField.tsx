@@ -1,10 +1,10 @@
 import * as Slider from '@radix-ui/react-slider'
 import { useId, useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import type { FieldDescriptor, RangeDescriptor } from '../../alarm-types'
+import type { FieldDescriptor, RangeDescriptor } from '../alarm-types'
 import type { FormValues } from './form-model'
 import { rangeWord, WORDED_PAIRS } from './game-words'
-import { useFormat } from '../../i18n/format'
+import { useFormat } from '../i18n/format'
 
 interface Props {
   range: RangeDescriptor

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { areas as areasApi } from '../../api'
-import type { AlarmTypeDescriptor } from '../../alarm-types'
+import { areas as areasApi } from '../api'
+import type { AlarmTypeDescriptor } from '../alarm-types'
 import { listItems, type FieldErrors, type FormValues } from './form-model'
 
 type AvailableArea = Awaited<ReturnType<typeof areasApi.available>>[number]

@@ -1,7 +1,7 @@
-import { invasionIcon } from '../../pickers/game-data'
-import { useGrunts } from '../../pickers/useGameData'
-import { GameIcon } from '../../icons/GameIcon'
-import type { IconRequest, RewardKind } from '../../icons/uicons'
+import { invasionIcon } from '../pickers/game-data'
+import { useGrunts } from '../pickers/useGameData'
+import { GameIcon } from '../icons/GameIcon'
+import type { IconRequest, RewardKind } from '../icons/uicons'
 
 /** Quest reward types (the engine's `reward_type`) and their UICONS reward folders. */
 const REWARD_FOLDERS: Record<number, RewardKind> = { 2: 'item', 3: 'stardust', 4: 'candy', 9: 'xl_candy', 12: 'mega_resource' }
