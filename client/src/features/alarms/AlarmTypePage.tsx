@@ -18,7 +18,7 @@ import { formatNumber, formatNumberRange, nameCollator } from '../../i18n/format
 import { loadRaidLevels, type RaidLevel } from '../../pickers/game-data'
 import { useGymNames, useMonsters, useMoves } from '../../pickers/useGameData'
 import { featureOff, useSession } from '../../shell/session-context'
-import { ShareForm } from '../shared-sets/ShareForm'
+import { ShareForm } from '../../share-links/ShareForm'
 import { whenIdle } from '../../shell/idle'
 import { ANY_MOVE } from '../../alarm-kit/game-words'
 import { Status } from '../../shell/Status'

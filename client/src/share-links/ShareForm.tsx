@@ -1,7 +1,7 @@
 import { useId, useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { sharedSets } from '../../api'
-import { useSubmit } from '../../forms/useSubmit'
+import { sharedSets } from '../api'
+import { useSubmit } from '../forms/useSubmit'
 import { Link } from 'react-router'
 import { LinkActions } from './LinkActions'
 
