@@ -12,7 +12,7 @@ import { Status } from '../../shell/Status'
 import { useLoad } from '../../shell/useLoad'
 import { usePageTitle } from '../../shell/usePageTitle'
 import { maskedAddress } from '../webhooks/webhook-state'
-import { RecentEvents } from '../explanations/RecentEvents'
+import { RecentEvents } from '../../explain/RecentEvents'
 import '../../forms/forms.css'
 
 type UserDetail = AdminUserDetail
