@@ -11,7 +11,7 @@ import { useSession } from '../../shell/session-context'
 import { Status } from '../../shell/Status'
 import { useLoad } from '../../shell/useLoad'
 import { usePageTitle } from '../../shell/usePageTitle'
-import { maskedAddress } from '../webhooks/webhook-state'
+import { maskedAddress } from '../../webhook-state'
 import { RecentEvents } from '../../explain/RecentEvents'
 import '../../forms/forms.css'
 

@@ -11,7 +11,7 @@ import { Status } from '../../shell/Status'
 import { useLoad } from '../../shell/useLoad'
 import { usePageTitle } from '../../shell/usePageTitle'
 import type { Profile } from '../../types'
-import { ActiveHoursEditor, parseHours } from './ActiveHoursEditor'
+import { ActiveHoursEditor, parseHours } from '../../forms/ActiveHoursEditor'
 import { Overview } from './Overview'
 import '../../forms/forms.css'
 

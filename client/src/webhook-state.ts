@@ -1,4 +1,4 @@
-import type { AdminUser } from '../../../../schemas/admin-users'
+import type { AdminUser } from '../../schemas/admin-users'
 
 /** i18n key of a webhook's delivery state, worded like the users list's filter. */
 export function stateKey (webhook: Pick<AdminUser, 'enabled' | 'adminDisable'>): string {
@@ -6,4 +6,4 @@ export function stateKey (webhook: Pick<AdminUser, 'enabled' | 'adminDisable'>):
   return webhook.enabled ? 'adminWebhooks.stateActive' : 'adminWebhooks.statePaused'
 }
 
-export { maskedAddress } from '../../../../lib/webhook-address'
+export { maskedAddress } from '../../lib/webhook-address'

@@ -1,5 +1,5 @@
-import { settings } from '../../api'
-import type { SiteSetting } from '../../types'
+import { settings } from './api'
+import type { SiteSetting } from './types'
 
 /** Site settings as the admin pages read and write them: raw values by key. */
 export type SettingValues = ReadonlyMap<string, string | null>
