@@ -7,7 +7,7 @@ import reactHooks from 'eslint-plugin-react-hooks'
 
 const CLIENT_SOURCE = 'client/src'
 const FEATURES = `${CLIENT_SOURCE}/features`
-/** The files that load the pages lazily, and so the one place outside the features that names them. */
+/** The files that load the pages lazily: the only shared code that names a feature. */
 const PAGE_LOADERS = ['pages.ts', 'main.tsx']
 // Read at every run, so a new feature or shared folder is fenced in without an edit here.
 const features = readdirSync(new URL(`${FEATURES}/`, import.meta.url), { withFileTypes: true })
@@ -42,7 +42,7 @@ export default [
     }
   },
   {
-    // A feature folder holds one page and what only that page uses: it imports no other feature, and
+    // A feature folder holds one concern's pages and what only they use: it imports no other feature, and
     // shared client code imports no feature, so a piece two features need lives in a shared folder of
     // client/src (docs/decisions.md). Imports are resolved as Vite resolves them (no extension written):
     // an import the resolver cannot find would pass unchecked.
