@@ -4,10 +4,10 @@ import type { Plugin } from 'vite'
 const HINT = '//# allFunctionsCalledOnLoad\n'
 
 /** The alarm pages and their editor: the chunks a member opening the alarm pages runs at once. */
-export const EDITOR_MODULES = ['/src/features/alarms/', '/src/features/picker/']
+export const EDITOR_MODULES = ['/src/features/alarms/', '/src/alarm-kit/', '/src/pickers/grid/']
 
 /**
- * Marks the chunks holding any of `modules` (path parts, e.g. `/features/picker/`) for eager compilation.
+ * Marks the chunks holding any of `modules` (path parts, e.g. `/pickers/grid/`) for eager compilation.
  * V8 otherwise compiles a function on its first call, on the main thread: opening the alarm editor
  * compiled some 200 functions (the grid, the virtualiser, the icons) inside the tap, about half of its
  * script time. A marked chunk is compiled while it downloads, off the main thread. Only chunks whose code

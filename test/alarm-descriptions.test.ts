@@ -1,5 +1,5 @@
 /**
- * The alarm descriptions of the client (client/src/features/alarms/describe.ts), as units: the words a
+ * The alarm descriptions of the client (client/src/alarm-kit/describe.ts), as units: the words a
  * member reads on every card, in the overlap notice and on the "why no alert?" page. The alarm types come
  * from the server's own table, as the client receives them.
  */
@@ -18,7 +18,7 @@ interface Describe {
   formatNumberRange: (language: string, start: number, end: number, options?: Intl.NumberFormatOptions) => string
 }
 
-const client = await loadClientModules<Describe>('features/alarms/describe.ts', 'i18n/format.ts')
+const client = await loadClientModules<Describe>('alarm-kit/describe.ts', 'i18n/format.ts')
 const TYPES = Object.fromEntries(ALARM_KINDS.map((kind) => [kind.type, describeKind(kind)])) as Record<string, Descriptor>
 const MONSTERS = [
   { id: 147, name: 'Dratini', form: { id: 0, name: '' } },

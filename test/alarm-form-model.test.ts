@@ -1,5 +1,5 @@
 /**
- * The alarm form's model (client/src/features/alarms/form-model.ts), as units: every field edited as
+ * The alarm form's model (client/src/alarm-kit/form-model.ts), as units: every field edited as
  * text and turned into the engine's values only when sent, the checks made before sending, and a 400's
  * details placed at their fields. The alarm types come from the server's own table.
  */
@@ -18,7 +18,7 @@ interface FormModel {
   listItems: (text: string) => string[]
 }
 
-const model = await loadClientModules<FormModel>('features/alarms/form-model.ts')
+const model = await loadClientModules<FormModel>('alarm-kit/form-model.ts')
 const TYPES = Object.fromEntries(ALARM_KINDS.map((kind) => [kind.type, describeKind(kind)])) as Record<string, Descriptor>
 const pokemon = TYPES.pokemon as Descriptor
 const gym = TYPES.gym as Descriptor

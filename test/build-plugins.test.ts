@@ -33,10 +33,10 @@ async function chunks (root: string, plugins: unknown[]): Promise<Chunk[]> {
 
 t.test('compile hints: the chunk holding a named module starts with the hint, after minification; the others do not', async (t) => {
   const root = await project(t, {
-    'main.js': '/* a comment the minifier drops */\nexport function start () { return import(\'./src/features/picker/grid.js\').then((m) => m.grid() + other()) }\nfunction other () { return 2 }\nstart()\n',
-    'src/features/picker/grid.js': 'export function grid () { return [1, 2, 3].map((n) => n * 2).length }\n'
+    'main.js': '/* a comment the minifier drops */\nexport function start () { return import(\'./src/pickers/grid/grid.js\').then((m) => m.grid() + other()) }\nfunction other () { return 2 }\nstart()\n',
+    'src/pickers/grid/grid.js': 'export function grid () { return [1, 2, 3].map((n) => n * 2).length }\n'
   })
-  const built = await chunks(root, [compileHints(['/src/features/picker/'])])
+  const built = await chunks(root, [compileHints(['/src/pickers/grid/'])])
   const picker = built.find((c) => c.code?.includes('*2') === true || c.code?.includes('* 2') === true)
   const entry = built.find((c) => c !== picker)
   t.ok(picker, 'the lazy chunk is built')

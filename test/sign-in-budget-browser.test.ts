@@ -14,8 +14,8 @@ const BUDGET_BYTES = 120 * 1024
  * What a chunk of the alarm pages may be named: a module of the folders compile-hints.ts marks (Vite names
  * a chunk after its first module), or `alarms`, the chunk of the folder itself.
  */
-const ALARM_PAGE_CHUNKS = new Set(['alarms', ...['alarms', 'picker'].flatMap((folder) =>
-  readdirSync(new URL(`../client/src/features/${folder}/`, import.meta.url)).map((file) => file.replace(/\.[^.]+$/, '')))])
+const ALARM_PAGE_CHUNKS = new Set(['alarms', ...['features/alarms', 'alarm-kit', 'pickers/grid'].flatMap((folder) =>
+  readdirSync(new URL(`../client/src/${folder}/`, import.meta.url)).map((file) => file.replace(/\.[^.]+$/, '')))])
 const COMPILE_HINT = '//# allFunctionsCalledOnLoad\n'
 
 const missing = browserMissing()

@@ -1,4 +1,4 @@
-import { GameIcon } from '../features/icons'
+import { GameIcon } from '../icons'
 
 /**
  * A pokemon sprite resolved through the pokemon icon set's index (the form's sprite, else the base

@@ -3,7 +3,7 @@ import type { PublicConfig } from '../../../schemas/engine-config'
 import { alarms, masterdata, settings } from '../api'
 import { answerIn, readOnce } from '../api/read-once'
 import type { SiteSetting } from '../types'
-import type { IconRequest } from '../features/icons'
+import type { IconRequest } from '../icons'
 
 /**
  * Game vocabulary for the pickers and the alarm cards, read once per page load and shared: the engine's

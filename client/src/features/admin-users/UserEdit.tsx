@@ -11,8 +11,8 @@ import { useSession } from '../../shell/session-context'
 import { Status } from '../../shell/Status'
 import { useLoad } from '../../shell/useLoad'
 import { usePageTitle } from '../../shell/usePageTitle'
-import { maskedAddress } from '../webhooks/webhook-state'
-import { RecentEvents } from '../explanations/RecentEvents'
+import { maskedAddress } from '../../webhook-state'
+import { RecentEvents } from '../../explain/RecentEvents'
 import '../../forms/forms.css'
 
 type UserDetail = AdminUserDetail

@@ -1,11 +1,11 @@
 import { memo } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { AlarmTypeDescriptor } from '../../alarm-types'
-import { AlarmIcon } from './AlarmIcon'
-import { GameIcon } from '../icons/GameIcon'
-import { describeCard, type Vocabulary } from './describe'
-import { CardEstimate } from '../estimates/CardEstimate'
-import type { Alarm } from './form-model'
+import { AlarmIcon } from '../../alarm-kit/AlarmIcon'
+import { GameIcon } from '../../icons/GameIcon'
+import { describeCard, type Vocabulary } from '../../alarm-kit/describe'
+import { CardEstimate } from '../../estimates/CardEstimate'
+import type { Alarm } from '../../alarm-kit/form-model'
 
 interface Props {
   type: AlarmTypeDescriptor

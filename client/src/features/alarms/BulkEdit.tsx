@@ -3,10 +3,10 @@ import { useTranslation } from 'react-i18next'
 import { alarms as alarmsApi, ApiError } from '../../api'
 import type { AlarmTypeDescriptor, FieldDescriptor } from '../../alarm-types'
 import { useSubmit } from '../../forms/useSubmit'
-import { cleanBits } from './FieldInput'
-import { TemplateInput } from './TemplateInput'
-import type { FormValues } from './form-model'
-import { RangeField } from './RangeField'
+import { cleanBits } from '../../alarm-kit/FieldInput'
+import { TemplateInput } from '../../alarm-kit/TemplateInput'
+import type { FormValues } from '../../alarm-kit/form-model'
+import { RangeField } from '../../alarm-kit/RangeField'
 
 export type BulkResult = Awaited<ReturnType<typeof alarmsApi.bulkUpdate>>['results'][number]
 

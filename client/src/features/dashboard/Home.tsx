@@ -13,13 +13,13 @@ import { useLoad, type Loaded } from '../../shell/useLoad'
 import { usePageTitle } from '../../shell/usePageTitle'
 import { DevicePositionButton } from '../../forms/DevicePositionButton'
 import '../../forms/forms.css'
-import { ProfileTotal } from '../estimates/ProfileTotal'
-import { GameIcon } from '../icons/GameIcon'
-import type { IconRequest } from '../icons/uicons'
-import { PinWeather } from '../weather/PinWeather'
+import { ProfileTotal } from '../../estimates/ProfileTotal'
+import { GameIcon } from '../../icons/GameIcon'
+import type { IconRequest } from '../../icons/uicons'
+import { PinWeather } from './PinWeather'
 import './dashboard.css'
 
-const CoverageMap = lazy(() => import('../dashboard-map/CoverageMap'))
+const CoverageMap = lazy(() => import('./CoverageMap'))
 
 type Location = Awaited<ReturnType<typeof userLocation.save>>
 type Place = Awaited<ReturnType<typeof userLocation.place>>

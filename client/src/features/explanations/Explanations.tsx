@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next'
 import { usePageTitle } from '../../shell/usePageTitle'
-import { RecentEvents } from './RecentEvents'
+import { RecentEvents } from '../../explain/RecentEvents'
 
 /**
  * "Why didn't I get…?": what the scanner saw lately in the member's areas and around their location,

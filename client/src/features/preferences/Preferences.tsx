@@ -8,9 +8,9 @@ import { Status } from '../../shell/Status'
 import { useLoad } from '../../shell/useLoad'
 import { usePageTitle } from '../../shell/usePageTitle'
 import '../../forms/forms.css'
-import { loadAlarmDefaults, saveAlarmDefaults, type AlarmDefaults } from '../alarms/editor-data'
-import { TemplateInput } from '../alarms/TemplateInput'
-import { ActiveHoursEditor, parseHours } from '../profiles/ActiveHoursEditor'
+import { loadAlarmDefaults, saveAlarmDefaults, type AlarmDefaults } from '../../alarm-kit/editor-data'
+import { TemplateInput } from '../../alarm-kit/TemplateInput'
+import { ActiveHoursEditor, parseHours } from '../../forms/ActiveHoursEditor'
 
 /** Languages the alert engine ships translations for, offered when the site does not restrict the list. */
 const ENGINE_LANGUAGES = ['en', 'de', 'fr', 'es', 'it', 'nl', 'pl', 'pt-br', 'ru', 'sv', 'da', 'nb', 'ja', 'ko', 'zh-tw']

@@ -7,7 +7,7 @@ import { useSubmit } from '../../forms/useSubmit'
 import { Status } from '../../shell/Status'
 import { useLoad } from '../../shell/useLoad'
 import { usePageTitle } from '../../shell/usePageTitle'
-import { LinkActions } from './LinkActions'
+import { LinkActions } from '../../share-links/LinkActions'
 import '../../forms/forms.css'
 import './shared-sets.css'
 

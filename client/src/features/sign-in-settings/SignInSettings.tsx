@@ -11,7 +11,7 @@ import { Status } from '../../shell/Status'
 import { useLoad } from '../../shell/useLoad'
 import { usePageTitle } from '../../shell/usePageTitle'
 import type { Providers } from '../../types'
-import { isNotFalse, isTrue, loadSettings, saveSetting, type SettingValues } from '../site-settings/settings-api'
+import { isNotFalse, isTrue, loadSettings, saveSetting, type SettingValues } from '../../setting-values'
 
 interface PageData {
   settings: SettingValues

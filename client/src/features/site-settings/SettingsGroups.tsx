@@ -4,7 +4,7 @@ import { admin } from '../../api'
 import { SettingSwitch } from '../../components/SettingSwitch'
 import { useSubmit } from '../../forms/useSubmit'
 import { LANGUAGES } from '../../i18n'
-import { isTrue, type SettingValues } from './settings-api'
+import { isTrue, type SettingValues } from '../../setting-values'
 import type { SiteSetting } from '../../types'
 import { TextSettingsCard } from './TextSettingsForm'
 

@@ -14,7 +14,7 @@ import { FeaturesCard, IconSetsCard, LanguagesCard, LimitsCard, LinksCard } from
 import { usePageTitle } from '../../shell/usePageTitle'
 import { accentContrastOnPage } from '../../theme'
 import type { SiteSetting } from '../../types'
-import { isTrue, loadSettings, saveSetting, type SettingValues } from './settings-api'
+import { isTrue, loadSettings, saveSetting, type SettingValues } from '../../setting-values'
 import '../../forms/forms.css'
 
 interface PageData {

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next'
 import { ApiError } from '../../api'
 import { useSubmit } from '../../forms/useSubmit'
 import type { SiteSetting } from '../../types'
-import { saveSetting, type SettingValues } from './settings-api'
+import { saveSetting, type SettingValues } from '../../setting-values'
 
 export interface TextField {
   key: string

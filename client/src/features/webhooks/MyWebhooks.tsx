@@ -5,7 +5,7 @@ import { viewAs } from '../../shell/impersonation'
 import { Status } from '../../shell/Status'
 import { useLoad } from '../../shell/useLoad'
 import { usePageTitle } from '../../shell/usePageTitle'
-import { stateKey } from './webhook-state'
+import { stateKey } from '../../webhook-state'
 import '../../forms/forms.css'
 import './webhooks.css'
 

@@ -10,7 +10,7 @@ import { viewAs } from '../../shell/impersonation'
 import { Status } from '../../shell/Status'
 import { useLoad } from '../../shell/useLoad'
 import { usePageTitle } from '../../shell/usePageTitle'
-import { maskedAddress, stateKey } from './webhook-state'
+import { maskedAddress, stateKey } from '../../webhook-state'
 import '../../forms/forms.css'
 import './webhooks.css'
 
