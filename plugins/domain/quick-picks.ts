@@ -1,16 +1,16 @@
 import { randomBytes } from 'node:crypto'
-import { Ajv, type ValidateFunction } from 'ajv'
 import { and, asc, eq, inArray, or, sql } from 'drizzle-orm'
-import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { FastifyInstance } from 'fastify'
 import { quickPickAppliedStates, quickPickDefinitions } from '../../db/schema/service.js'
 import { toSqlTime } from '../../db/client.js'
 import { EngineError } from '../data/engine.js'
 import { badRequest, conflict, forbidden, notFound } from '../edge/errors.js'
 import type { UidChanged } from './alarm-events.js'
-import { alarmCreateSchema } from '../../schemas/alarms.js'
 import { KIND_OF, type AlarmType } from '../../schemas/alarm-types.js'
-import type { AppliedState, ApplyOptions, ApplyResult, QuickPick, QuickPickType, QuickPickWrite, SkippedAlarm } from '../../schemas/quick-picks.js'
+import type { AppliedState, ApplyOptions, ApplyResult, QuickPick, QuickPickWrite, SkippedAlarm } from '../../schemas/quick-picks.js'
 import { BUILT_IN_PICKS } from './quick-picks/built-in.js'
+import { engineType, pickAlarms } from './quick-picks/pick-alarms.js'
+import { quickPickSeeding } from './quick-picks/seeding.js'
 import { decoratorPlugin } from '../../lib/decorator-plugin.js'
 import type { Collision, FenceSplit } from './alarm-writer.js'
 
@@ -25,11 +25,6 @@ export const MAX_OWN_PICKS = 50
 type Row = Record<string, unknown>
 type DefinitionRow = typeof quickPickDefinitions.$inferSelect
 type StateRow = typeof quickPickAppliedStates.$inferSelect
-
-/** The site setting recording that the built-ins were seeded (read by the client's admin menu). */
-export const SEEDED_KEY = 'quick_picks_seeded'
-
-export const engineType = (type: string): AlarmType => (type === 'monster' ? 'pokemon' : type) as AlarmType
 
 /** The caller a quick-pick operation acts for: its own picks, its own applied states, admin rights. */
 export interface Actor { userId: string, profileNo: number, isAdmin: boolean }
@@ -84,17 +79,6 @@ export function slugOf (name: string): string {
   return slug === '' || slug === 'user' || slug === 'seed' ? 'pick' : slug
 }
 
-/** The alarms one pick stands for: list values of single-value fields fan out, one alarm per combination. */
-function expand (filters: Row): Row[] {
-  let rows: Row[] = [{}]
-  for (const [field, value] of Object.entries(filters)) {
-    const choices = Array.isArray(value) && field !== 'override_areas' ? value : [value]
-    rows = rows.flatMap((row) => choices.map((choice) => ({ ...row, [field]: choice })))
-    if (rows.length > 2000) throw badRequest('A quick pick may stand for at most 2000 alarms.')
-  }
-  return rows
-}
-
 /** How a skipped row is told to the member, by the alarm writer's collision. */
 const SKIP_REASON: Record<Collision['code'], SkippedAlarm['reason']> = {
   present: 'already-have',
@@ -104,34 +88,9 @@ const SKIP_REASON: Record<Collision['code'], SkippedAlarm['reason']> = {
 }
 
 function createQuickPicks (fastify: FastifyInstance) {
-  const { db, engine, alarmWriter, featureGates, siteSettings, alarmEvents, userWriteLock, clock, log } = fastify
-  const ajv = new Ajv({ allErrors: true, strict: false })
-  const validators = new Map<AlarmType, ValidateFunction>()
-  const validatorFor = (type: AlarmType) => {
-    let validate = validators.get(type)
-    if (validate === undefined) {
-      validate = ajv.compile(alarmCreateSchema(type))
-      validators.set(type, validate)
-    }
-    return validate
-  }
-
-  /** Every alarm of the pick as it will be sent, checked like the alarm routes check a create. */
-  function alarmsOf (alarmType: string, filters: Row, extra: Row = {}): Row[] {
-    const type = engineType(alarmType)
-    const kind = KIND_OF[type]
-    const rows: Row[] = expand(filters).map((row) => ({ ...kind.createDefaults, ...row, ...extra }))
-    const validate = validatorFor(type)
-    for (const row of rows) {
-      if (!validate(row)) {
-        const details = (validate.errors ?? []).map((e) => ({ field: `/filters${e.instancePath}`, message: `${e.message ?? 'is invalid'}${e.params && 'additionalProperty' in e.params ? ` (${String(e.params.additionalProperty)})` : ''}` }))
-        throw badRequest('The quick pick\'s filters are not a valid alarm.', { details })
-      }
-      if (typeof row.grunt_type === 'string') row.grunt_type = row.grunt_type.toLowerCase()
-    }
-    return rows
-  }
-
+  const { db, engine, alarmWriter, featureGates, alarmEvents, userWriteLock, clock, log } = fastify
+  const alarmsOf = pickAlarms()
+  const seeding = quickPickSeeding(fastify)
   async function definition (id: string): Promise<DefinitionRow | null> {
     const [row] = await db.db.select().from(quickPickDefinitions).where(eq(quickPickDefinitions.id, id)).limit(1)
     return row ?? null
@@ -412,85 +371,10 @@ function createQuickPicks (fastify: FastifyInstance) {
       })
     },
 
-    /** Replaces every global pick with the built-in set (applied states of the old globals are dropped). */
-    async seed (request: FastifyRequest): Promise<void> {
-      const now = toSqlTime(clock.now())
-      await retriedOnDeadlock(() => replaceGlobals(now))
-      await siteSettings.set(SEEDED_KEY, { value: 'true', category: 'internal' }, request)
-    },
-
-    /**
-     * A new site starts with the built-in picks: at start-up, when the set was never seeded and there is no
-     * global pick, the built-ins are published. Either way the seed is recorded, so what an admin makes of
-     * the set afterwards (replaced, cleared) stays; a site whose admins published picks before keeps them.
-     * Says whether it seeded.
-     */
-    async seedNewSite (): Promise<boolean> {
-      if (await siteSettings.get(SEEDED_KEY) !== undefined) return false
-      const now = toSqlTime(clock.now())
-      const seeded = await retriedOnDeadlock(() => db.transaction(async (tx) => {
-        // Locks the globals' range: two instances starting at once do not both insert the set.
-        const [any] = await tx.select({ id: quickPickDefinitions.id }).from(quickPickDefinitions).where(eq(quickPickDefinitions.scope, 'global')).limit(1).for('update')
-        if (any !== undefined) return false
-        await tx.insert(quickPickDefinitions).values(builtIns(now))
-        return true
-      }))
-      await siteSettings.mark(SEEDED_KEY, 'true')
-      return seeded
-    }
+    seed: seeding.seed,
+    seedNewSite: seeding.seedNewSite
   }
-  // A failed seed leaves the site without picks, not without its service: logged, and tried again at the next start.
-  fastify.addHook('onReady', async () => {
-    try {
-      if (await quickPicks.seedNewSite()) log.info({ picks: BUILT_IN_PICKS.length }, 'a new site: the built-in quick picks are published')
-    } catch (err) {
-      log.error({ err }, 'the built-in quick picks could not be published')
-    }
-  })
   return quickPicks
-
-  /**
-   * Two seeds at once each take gap locks and then insert into the other's gap: MariaDB ends one as a
-   * deadlock victim, and running the whole work again is the documented answer.
-   */
-  async function retriedOnDeadlock<T> (work: () => Promise<T>): Promise<T> {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await work()
-      } catch (err) {
-        const code = (err as { code?: string, cause?: { code?: string } }).code ?? (err as { cause?: { code?: string } }).cause?.code
-        if (code !== 'ER_LOCK_DEADLOCK' || attempt >= 5) throw err
-      }
-    }
-  }
-
-  /** The built-in set as rows, in its own order. */
-  function builtIns (now: string) {
-    return BUILT_IN_PICKS.map((p, i) => ({
-      id: p.id,
-      name: p.name,
-      description: p.description,
-      icon: p.icon,
-      category: p.category,
-      alarmType: p.alarmType satisfies QuickPickType,
-      sortOrder: i,
-      enabled: true,
-      scope: 'global' as const,
-      ownerUserId: null,
-      filtersJson: p.filters,
-      createdAt: now,
-      updatedAt: now
-    }))
-  }
-
-  async function replaceGlobals (now: string): Promise<void> {
-    await db.transaction(async (tx) => {
-      const globals = (await tx.select({ id: quickPickDefinitions.id }).from(quickPickDefinitions).where(eq(quickPickDefinitions.scope, 'global'))).map((r) => r.id)
-      if (globals.length > 0) await tx.delete(quickPickAppliedStates).where(inArray(quickPickAppliedStates.quickPickId, globals))
-      await tx.delete(quickPickDefinitions).where(eq(quickPickDefinitions.scope, 'global'))
-      await tx.insert(quickPickDefinitions).values(builtIns(now))
-    })
-  }
 }
 
 export type QuickPicks = ReturnType<typeof createQuickPicks>
