@@ -21,11 +21,12 @@ const KOJI_FENCES: KojiFence[] = [
 
 interface Setup extends TestApp { koji: KojiFake }
 
+/** Koji's answers wait at most a second: the fake answers in milliseconds, even on a loaded two-core machine. */
 async function setup (t: Test, env: Record<string, string> = {}): Promise<Setup> {
   const koji = await startKojiFake({ fences: structuredClone(KOJI_FENCES) })
   t.teardown(() => koji.close())
   const testApp = await build(t, {
-    env: { KOJI_API_ADDRESS: koji.url, KOJI_BEARER_TOKEN: koji.token, KOJI_PROJECT_NAME: 'poracle', KOJI_PROJECT_ID: '1', KOJI_TIMEOUT_MS: '300', ...env }
+    env: { KOJI_API_ADDRESS: koji.url, KOJI_BEARER_TOKEN: koji.token, KOJI_PROJECT_NAME: 'poracle', KOJI_PROJECT_ID: '1', KOJI_TIMEOUT_MS: '1000', ...env }
   })
   await seedHuman(testApp, { id: OWNER })
   return Object.assign(testApp, { koji })
@@ -101,7 +102,7 @@ t.test('Koji down, slow or answering garbage: the last good copy, never an empty
   s.koji.fail(null)
   // Koji's answer now differs from the last good copy, so a late answer that was waited for would show.
   s.koji.fences = s.koji.fences.filter((f) => f.name !== 'Village')
-  s.koji.delay(1000)
+  s.koji.delay(2500)
   s.clock.advance(5 * 60_000 + 1)
   t.same(await names(), ['Town', 'Village', 'my patch'], 'Koji slower than KOJI_TIMEOUT_MS: last good copy')
   s.koji.delay(0)
