@@ -103,3 +103,14 @@ tap.test('the plugin layers import only downwards: base ← edge ← data ← do
   t.same(importsOf('x.ts', "import a from '../edge/errors.js'\nimport type { B } from './b.js'\nconst c = await import('../domain/c.js')\nexport { d } from '../data/d.js'\nimport e from 'fastify'"),
     ['../edge/errors.js', './b.js', '../domain/c.js', '../data/d.js'], 'static, type-only, dynamic and re-exports are read; packages are not')
 })
+
+/*
+ * app.ts reads as a table of contents: the route files are registered in the order of their URLs, so the
+ * routes of one URL family sit together and a new one has exactly one place to go.
+ */
+tap.test('app.ts registers the route files in URL order', async (t) => {
+  const app = await readFile(path.join(ROOT, 'app.ts'), 'utf8')
+  const prefixes = [...app.matchAll(/await fastify\.register\(\w+, \{ prefix: '([^']+)' \}\)/g)].map((m) => m[1] as string)
+  t.ok(prefixes.length > 50, `the route registrations are found (${prefixes.length})`)
+  t.same(prefixes, [...prefixes].sort(), 'sorted by URL')
+})
