@@ -107,6 +107,49 @@ t.test('the feed: with the engine\'s database unreadable, members are read one b
   t.ok(logged.some((line) => line.msg === 'push alerts: members could not be read at once; they are read one by one' && line.members === 1), 'the fallback is logged with how many members it reads')
 })
 
+t.test('a device left behind by a member the engine no longer knows: nothing pushed, looked for once a minute, not on every event', async (t) => {
+  const s = await setup(t)
+  await s.subscribe(s.push.browser('phone'))
+  await s.feed([pikachu()])
+  await s.settled()
+  t.equal(s.push.received.length, 1, 'pushed while the member is known')
+  // The member leaves the engine (an admin deleted them through the chat bot); the device stays.
+  await s.app.engineDb.pool.query('DELETE FROM humans WHERE id = ?', [MEMBER])
+  const reads = () => s.engine.requests.filter((r) => r.path.includes(MEMBER)).length
+  const warnings = () => s.rawLogs().split('\n').filter((line) => line.includes('the alarm engine does not know this member')).length
+  /** The sweep reads in the background: a read it starts is over within this real time. */
+  const backgroundReads = async () => { await new Promise((resolve) => setTimeout(resolve, 100)) }
+  s.clock.advance(300_000 + 1)
+  for (let tries = 0; tries < 100 && warnings() === 0; tries++) {
+    await s.feed([pikachu()])
+    await s.settled()
+    await backgroundReads()
+  }
+  t.equal(warnings(), 1, 'the member is found missing once, and said so')
+  const [readsAfterLoss, pushesAfterLoss] = [reads(), s.push.received.length]
+  for (let second = 0; second < 16; second += 2) {
+    s.clock.advance(2000)
+    await s.feed([pikachu()])
+    await s.settled()
+    await backgroundReads()
+  }
+  t.equal(s.push.received.length, pushesAfterLoss, 'the scanner\'s events push nothing for a member the engine does not know')
+  // A hook call for the member (from an engine that still had them) reads nothing either.
+  for (let second = 16; second < 30; second += 2) {
+    s.clock.advance(2000)
+    await s.app.inject({ method: 'POST', url: `/api/push/validation/${HOOK}`, payload: { target: { id: MEMBER, type: 'discord:user', name: 'x' }, type: 'pokemon', message: pikachu().message } })
+    await s.settled()
+    await backgroundReads()
+  }
+  t.equal(reads(), readsAfterLoss, 'no engine read on the sweeps and hook calls of the next 30 s')
+  t.equal(warnings(), 1, 'and no further warning')
+  s.clock.advance(60_000)
+  await s.feed([pikachu()])
+  await s.settled()
+  await backgroundReads()
+  t.ok(reads() > readsAfterLoss, 'looked for again after a minute')
+})
+
 t.test('the feed: a paused member never gets a push; quiet hours hold; "chat only" pushes nothing', async (t) => {
   const paused = await setup(t)
   await paused.subscribe(paused.push.browser())

@@ -3,6 +3,7 @@ import type { MemberState } from '../../../lib/alarm-explain.js'
 import { alarmKeys, CandidateIndex } from '../../../lib/push-index.js'
 import type { DeliveryMode } from '../../../schemas/push.js'
 import type { PushDeviceTarget } from '../push-subscriptions.js'
+import { EngineError } from '../../data/engine.js'
 
 /** A member with a push device, as push alerts keep them in memory. */
 export interface Member {
@@ -11,6 +12,8 @@ export interface Member {
   modes: Map<number, DeliveryMode>
   state: MemberState | null
   stateAt: number
+  /** After a failed read (a member the engine does not know, an engine fault): no new try before this time (clock ms). */
+  retryAt: number
   /** Raised when the member changed something: a read started before it is not kept. */
   generation: number
   loading: Promise<MemberState | null> | null
@@ -21,6 +24,11 @@ export interface Member {
 
 /** How often members whose alarms were read longer than PUSH_MEMBER_REFRESH_SECONDS ago are looked for. */
 const REFRESH_SWEEP_MS = 1000
+/**
+ * How long after a failed read a member is looked for again: a device left behind by a member the engine
+ * no longer knows would otherwise cost an engine call and a warning on every sweep and every hook call.
+ */
+const FAILED_READ_RETRY_MS = 60_000
 
 /**
  * The members with a push device and their alarms, in memory and indexed by what an event can match
@@ -51,7 +59,7 @@ export function createPushRoster (fastify: FastifyInstance) {
     // A member already in memory keeps its object: its alarms, its rate window, a read in flight.
     const next = new Map<string, Member>()
     for (const [userId, list] of devices) {
-      const member = roster?.get(userId) ?? { userId, devices: [], modes: new Map(), state: null, stateAt: 0, generation: 0, loading: null, sentAt: [], noticeSent: false }
+      const member = roster?.get(userId) ?? { userId, devices: [], modes: new Map(), state: null, stateAt: 0, retryAt: 0, generation: 0, loading: null, sentAt: [], noticeSent: false }
       member.devices = list
       member.modes = choices.get(userId) ?? new Map()
       next.set(userId, member)
@@ -73,6 +81,7 @@ export function createPushRoster (fastify: FastifyInstance) {
     const member = roster?.get(userId)
     if (member !== undefined) {
       member.stateAt = 0
+      member.retryAt = 0
       member.generation++
       member.loading = null
       waitFor(stateOf(member))
@@ -92,6 +101,8 @@ export function createPushRoster (fastify: FastifyInstance) {
   })
 
   const isFresh = (member: Member) => member.state !== null && clock.now() - member.stateAt < config.PUSH_MEMBER_REFRESH_SECONDS * 1000
+  /** Whether the member's alarms are to be read again now: not fresh, and no failed read in the last minute. */
+  const due = (member: Member) => !isFresh(member) && clock.now() >= member.retryAt
 
   /**
    * Reads many members' alarms at once from the engine's database (one pass over each table: one engine call
@@ -115,7 +126,7 @@ export function createPushRoster (fastify: FastifyInstance) {
       member.stateAt = now
       if (roster?.get(member.userId) === member) index.file(member, alarmKeys(state))
     }
-    for (const member of members) if (member.state === null || !isFresh(member)) await stateOf(member)
+    for (const member of members) if (due(member)) await stateOf(member)
   }
 
   /** Reads again, in the background, the alarms of members read longer ago than PUSH_MEMBER_REFRESH_SECONDS. */
@@ -124,7 +135,7 @@ export function createPushRoster (fastify: FastifyInstance) {
   function refreshStale (): void {
     if (refreshing || roster === null || clock.now() - sweptAt < REFRESH_SWEEP_MS) return
     sweptAt = clock.now()
-    const stale = [...roster.values()].filter((member) => !isFresh(member))
+    const stale = [...roster.values()].filter(due)
     if (stale.length === 0) return
     refreshing = true
     readMany(stale).catch(() => {}).finally(() => { refreshing = false })
@@ -138,10 +149,19 @@ export function createPushRoster (fastify: FastifyInstance) {
       if (generation !== member.generation) return stateOf(member)
       member.state = state
       member.stateAt = clock.now()
+      member.retryAt = 0
       if (roster?.get(member.userId) === member) index.file(member, alarmKeys(state))
       return state
     }, (error: unknown) => {
       const userId = member.userId
+      member.retryAt = clock.now() + FAILED_READ_RETRY_MS
+      if (error instanceof EngineError && error.kind === 'not_found') {
+        // The engine no longer knows the member: their alarms are gone with them, so nothing is pushed.
+        log.warn({ userId }, 'push alerts: the alarm engine does not know this member; nothing is pushed to their devices')
+        member.state = null
+        index.remove(member)
+        return null
+      }
       log.warn({ userId, error: (error as Error).message }, 'push alerts: the member\'s alarms could not be read; their last known ones are used')
       return member.state
     })
@@ -163,7 +183,7 @@ export function createPushRoster (fastify: FastifyInstance) {
     known (userId: string): Member | undefined {
       if (roster === null || rosterStale) current().catch(() => {})
       const member = roster?.get(userId)
-      if (member !== undefined && !isFresh(member)) stateOf(member).catch(() => {})
+      if (member !== undefined && due(member)) stateOf(member).catch(() => {})
       return member
     },
     /** Settles when every read the next events must see is in. */
