@@ -1,4 +1,5 @@
 import { useMemo, useRef, useState } from 'react'
+import { Card } from '../../components/Card'
 import { useTranslation } from 'react-i18next'
 import L from 'leaflet'
 import { ApiError, areas } from '../../api'
@@ -173,8 +174,7 @@ function AreaPicker ({ fences, selected: initial }: Loaded) {
         )}
       </div>
       <div role='alert'>{failure !== null && <p className='notice notice-error'>{failure}</p>}</div>
-      <section className='card' aria-labelledby='areas-list'>
-        <h2 id='areas-list'>{t('maps.areaList', { count: selected.length })}</h2>
+      <Card title={t('maps.areaList', { count: selected.length })}>
         <div className='field'>
           <label htmlFor='area-search'>{t('maps.searchAreas')}</label>
           <input id='area-search' className='input' type='search' value={search} onChange={(e) => { setSearch(e.target.value) }} />
@@ -202,7 +202,7 @@ function AreaPicker ({ fences, selected: initial }: Loaded) {
             </fieldset>
           )
         })}
-      </section>
+      </Card>
     </>
   )
 }

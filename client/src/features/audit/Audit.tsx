@@ -1,4 +1,5 @@
 import { useEffect, useId, useRef, useState } from 'react'
+import { Card } from '../../components/Card'
 import { useTranslation } from 'react-i18next'
 import type { TFunction } from 'i18next'
 import type { Static } from '@sinclair/typebox'
@@ -165,8 +166,7 @@ function Entries ({ page, filtered, pageNumber, turned, newer, older }: EntriesP
   useEffect(() => { if (turned) heading.current?.focus() }, [turned])
 
   return (
-    <section className='card stack' aria-labelledby={headingId}>
-      <h2 id={headingId} ref={heading} tabIndex={-1}>{t('audit.entries')}</h2>
+    <Card className='stack' title={t('audit.entries')} headingId={headingId} headingRef={heading}>
       {page.entries.length === 0
         ? <p className='muted'>{filtered ? t('audit.noMatch') : t('audit.empty')}</p>
         : wide
@@ -204,7 +204,7 @@ function Entries ({ page, filtered, pageNumber, turned, newer, older }: EntriesP
           </button>
         </nav>
       )}
-    </section>
+    </Card>
   )
 }
 

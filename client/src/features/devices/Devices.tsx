@@ -1,4 +1,5 @@
 import { useId } from 'react'
+import { Card } from '../../components/Card'
 import { useTranslation } from 'react-i18next'
 import type { TFunction } from 'i18next'
 import type { DeviceSession } from '../../../../schemas/devices'
@@ -67,8 +68,7 @@ export default function Devices () {
       <div role='status' aria-live='polite'>{message !== null && <p className='notice'>{message}</p>}</div>
       <Status state={state} retry={retry}>
         {({ sessions }) => (
-          <section className='card stack' aria-labelledby='devices-list'>
-            <h2 id='devices-list'>{t('devices.count', { count: sessions.length })}</h2>
+          <Card className='stack' title={t('devices.count', { count: sessions.length })} headingId='devices-list'>
             {sessions.length === 0
               ? <p className='muted'>{t('devices.none')}</p>
               : (
@@ -91,7 +91,7 @@ export default function Devices () {
             >
               <p>{pending?.kind === 'others' ? t('devices.confirmOthers') : t('devices.confirmEnd')}</p>
             </ConfirmDialog>
-          </section>
+          </Card>
         )}
       </Status>
       <PushSection />

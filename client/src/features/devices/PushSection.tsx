@@ -1,4 +1,5 @@
 import { useId, useState } from 'react'
+import { Card } from '../../components/Card'
 import { useTranslation } from 'react-i18next'
 import type { Static } from '@sinclair/typebox'
 import type { DeliveryModeSchema, PushDeviceSchema } from '../../../../schemas/push'
@@ -35,8 +36,7 @@ export function PushSection () {
   }
 
   return (
-    <section className='card stack' aria-labelledby='push-title'>
-      <h2 id='push-title'>{t('push.title')}</h2>
+    <Card className='stack' title={t('push.title')}>
       <p className='muted'>{t('push.intro')}</p>
       {state.status === 'failed' && state.code === 404
         ? <p className='notice'>{t('push.siteOff')}</p>
@@ -56,7 +56,7 @@ export function PushSection () {
             )}
           </Status>
           )}
-    </section>
+    </Card>
   )
 }
 

@@ -1,4 +1,5 @@
 import { lazy, Suspense, useCallback, useId, useMemo, useState } from 'react'
+import { Card } from '../../components/Card'
 import { Link } from 'react-router'
 import { useTranslation } from 'react-i18next'
 import { admin } from '../../api'
@@ -45,11 +46,9 @@ export default function Insights () {
 function Panel<P extends keyof InsightPanels> ({ panel, title, children }: { panel: P, title: string, children: (data: InsightPanels[P]) => React.ReactNode }) {
   const { t } = useTranslation()
   const format = useFormat()
-  const headingId = useId()
   const [state, retry] = useLoad((signal) => admin.insight(panel, signal))
   return (
-    <section className='card stack insight-panel' aria-labelledby={headingId}>
-      <h2 id={headingId}>{title}</h2>
+    <Card className='stack insight-panel' title={title}>
       <Status state={state} retry={retry}>
         {(data) => (
           <>
@@ -58,7 +57,7 @@ function Panel<P extends keyof InsightPanels> ({ panel, title, children }: { pan
           </>
         )}
       </Status>
-    </section>
+    </Card>
   )
 }
 

@@ -1,4 +1,5 @@
 import { useRef, useState } from 'react'
+import { Card } from '../../components/Card'
 import { useTranslation } from 'react-i18next'
 import { ApiError, auth, profiles as profilesApi } from '../../api'
 import { NameForm } from '../../forms/NameForm'
@@ -205,8 +206,7 @@ export default function Profiles () {
           </>
         )}
       </Status>
-      <section className='card' aria-labelledby='profiles-new'>
-        <h2 id='profiles-new'>{t('profiles.create')}</h2>
+      <Card title={t('profiles.create')}>
         <NameForm
           key={overviewRound} label={t('profiles.name')} submit={t('profiles.create')} busy={busy} refused={refusedAt('create')}
           onSubmit={(name) => actOnName('create', async () => {
@@ -214,10 +214,8 @@ export default function Profiles () {
             await finish(t('profiles.created', { name }))
           })}
         />
-      </section>
-      <section className='card' aria-labelledby='profiles-import'>
-        <h2 id='profiles-import'>{t('profiles.import')}</h2>
-        <p className='help'>{t('profiles.importHelp')}</p>
+      </Card>
+      <Card title={t('profiles.import')} help={t('profiles.importHelp')}>
         <label className='label' htmlFor='profile-file'>{t('profiles.importFile')}</label>
         <input id='profile-file' ref={fileInput} type='file' accept='application/json,.json' onChange={(e) => { const file = e.target.files?.[0]; if (file !== undefined) void readFile(file) }} />
         {importing !== null && (
@@ -236,7 +234,7 @@ export default function Profiles () {
             })}
           />
         )}
-      </section>
+      </Card>
       <Overview key={overviewRound} />
     </div>
   )
