@@ -1,4 +1,5 @@
 import { useMemo, useRef, useState } from 'react'
+import { Page } from '../../components/Page'
 import { Card } from '../../components/Card'
 import { useTranslation } from 'react-i18next'
 import L from 'leaflet'
@@ -31,11 +32,9 @@ export default function Areas () {
   usePageTitle(t('nav.areas'))
   const [state, retry] = useLoad(load)
   return (
-    <div className='page'>
-      <h1>{t('maps.areasTitle')}</h1>
-      <p className='muted'>{t('maps.areasIntro')}</p>
+    <Page title={t('maps.areasTitle')} intro={t('maps.areasIntro')}>
       <Status state={state} retry={retry}>{(data) => <AreaPicker {...data} />}</Status>
-    </div>
+    </Page>
   )
 }
 

@@ -1,4 +1,5 @@
 import { useEffect, useId, useRef, useState } from 'react'
+import { Page } from '../../components/Page'
 import { Card } from '../../components/Card'
 import { useTranslation } from 'react-i18next'
 import type { TFunction } from 'i18next'
@@ -95,9 +96,7 @@ export default function Audit () {
   )
 
   return (
-    <div className='page audit-page'>
-      <h1>{t('audit.title')}</h1>
-      <p className='muted'>{t('audit.intro')}</p>
+    <Page title={t('audit.title')} intro={t('audit.intro')} className='audit-page'>
       <form className='card stack' role='search' aria-label={t('audit.filters')} noValidate onSubmit={(e) => { e.preventDefault(); apply(draft) }}>
         <div className='audit-filters'>
           {field('actor', t('audit.actor'), t('audit.actorHelp'))}
@@ -145,7 +144,7 @@ export default function Audit () {
           />
         )}
       </Status>
-    </div>
+    </Page>
   )
 }
 

@@ -1,4 +1,5 @@
 import { lazy, Suspense, useState } from 'react'
+import { Page } from '../../components/Page'
 import { Card } from '../../components/Card'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
@@ -78,8 +79,7 @@ export default function Home () {
   const toggle = (next: Exclude<Editing, null>): void => { setEditing(editing === next ? null : next) }
 
   return (
-    <div className='page'>
-      <h1>{t('home.welcome', { name: user.username })}</h1>
+    <Page title={t('home.welcome', { name: user.username })}>
       <p className={user.enabled ? 'muted' : 'notice notice-warning'}>
         {user.enabled ? t('home.alertsOn') : t('home.alertsPaused')}
       </p>
@@ -135,7 +135,7 @@ export default function Home () {
           )}
         </Status>
       </Card>
-    </div>
+    </Page>
   )
 }
 

@@ -1,4 +1,5 @@
 import { useId } from 'react'
+import { Page } from '../../components/Page'
 import { Card } from '../../components/Card'
 import { useTranslation } from 'react-i18next'
 import type { TFunction } from 'i18next'
@@ -62,10 +63,7 @@ export default function Devices () {
   }
 
   return (
-    <div className='page'>
-      <h1 ref={heading} tabIndex={-1}>{t('devices.title')}</h1>
-      <p className='muted'>{t('devices.intro')}</p>
-      <div role='status' aria-live='polite'>{message !== null && <p className='notice'>{message}</p>}</div>
+    <Page title={t('devices.title')} headingRef={heading} intro={t('devices.intro')} status={message}>
       <Status state={state} retry={retry}>
         {({ sessions }) => (
           <Card className='stack' title={t('devices.count', { count: sessions.length })} headingId='devices-list'>
@@ -95,7 +93,7 @@ export default function Devices () {
         )}
       </Status>
       <PushSection />
-    </div>
+    </Page>
   )
 }
 

@@ -1,4 +1,5 @@
 import { useRef, useState } from 'react'
+import { Page } from '../../components/Page'
 import { Card } from '../../components/Card'
 import { useTranslation } from 'react-i18next'
 import L from 'leaflet'
@@ -38,11 +39,9 @@ export default function Geofences () {
   usePageTitle(t('nav.geofences'))
   const [state, retry, replace] = useLoad(load)
   return (
-    <div className='page'>
-      <h1>{t('geofences.title')}</h1>
-      <p className='muted'>{t('geofences.intro')}</p>
+    <Page title={t('geofences.title')} intro={t('geofences.intro')}>
       <Status state={state} retry={retry}>{(data) => <Editor data={data} reload={retry} replace={replace} />}</Status>
-    </div>
+    </Page>
   )
 }
 

@@ -1,4 +1,5 @@
 import { useTranslation } from 'react-i18next'
+import { Page } from '../../components/Page'
 import { Card } from '../../components/Card'
 import { Link } from 'react-router'
 import { usePageTitle } from '../../shell/usePageTitle'
@@ -22,8 +23,7 @@ export default function Help () {
   const profiles = !featureOff(settings, 'disable_profiles')
 
   return (
-    <div className='page'>
-      <h1>{t('help.title')}</h1>
+    <Page title={t('help.title')}>
       <p>{t('help.intro')}</p>
       <nav aria-label={t('help.contents')} className='card'>
         <ul className='row settings-groups'>
@@ -67,6 +67,6 @@ export default function Help () {
         <p>{t('help.delivery.pause')}</p>
         <p><Link to='/preferences'>{t('help.delivery.settings')}</Link></p>
       </Card>
-    </div>
+    </Page>
   )
 }

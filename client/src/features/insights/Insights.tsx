@@ -1,4 +1,5 @@
 import { lazy, Suspense, useCallback, useId, useMemo, useState } from 'react'
+import { Page } from '../../components/Page'
 import { Card } from '../../components/Card'
 import { Link } from 'react-router'
 import { useTranslation } from 'react-i18next'
@@ -30,15 +31,13 @@ export default function Insights () {
   const { t } = useTranslation()
   usePageTitle(t('insights.nav'))
   return (
-    <div className='page insights-page'>
-      <h1>{t('insights.title')}</h1>
-      <p className='muted'>{t('insights.intro')}</p>
+    <Page title={t('insights.title')} intro={t('insights.intro')} className='insights-page'>
       <MembersPanel />
       <AlarmsPanel />
       <AreasPanel />
       <NoisePanel />
       <SignInsPanel />
-    </div>
+    </Page>
   )
 }
 

@@ -1,4 +1,5 @@
 import { useRef, useState } from 'react'
+import { Page } from '../../components/Page'
 import { useTranslation } from 'react-i18next'
 import L from 'leaflet'
 import { alarms, userLocation } from '../../api'
@@ -35,11 +36,9 @@ export default function LocationPage () {
     return { location, distances }
   }, [user.profileNo])
   return (
-    <div className='page'>
-      <h1>{t('maps.locationTitle')}</h1>
-      <p className='muted'>{t('maps.locationIntro')}</p>
+    <Page title={t('maps.locationTitle')} intro={t('maps.locationIntro')}>
       <Status state={state} retry={retry}>{(data) => <Pin {...data} />}</Status>
-    </div>
+    </Page>
   )
 }
 

@@ -1,4 +1,5 @@
 import { useEffect, useId, useState } from 'react'
+import { Page } from '../../components/Page'
 import { Card } from '../../components/Card'
 import { useTranslation } from 'react-i18next'
 import { ApiError, preferences, userLocation } from '../../api'
@@ -21,13 +22,12 @@ export default function Preferences () {
   const { t } = useTranslation()
   usePageTitle(t('nav.preferences'))
   return (
-    <div className='page'>
-      <h1>{t('nav.preferences')}</h1>
+    <Page title={t('nav.preferences')}>
       <AlarmDefaultsSection />
       <Cleaning />
       <Language />
       <SummarySchedule />
-    </div>
+    </Page>
   )
 }
 

@@ -1,4 +1,5 @@
 import { useRef, useState } from 'react'
+import { Page } from '../../components/Page'
 import { Card } from '../../components/Card'
 import { useTranslation } from 'react-i18next'
 import { ApiError, auth, profiles as profilesApi } from '../../api'
@@ -98,10 +99,7 @@ export default function Profiles () {
   }
 
   return (
-    <div className='page'>
-      <h1>{t('nav.profiles')}</h1>
-      <div role='status' aria-live='polite'>{message !== null && <p className='notice'>{message}</p>}</div>
-      <div role='alert'>{error !== null && <p className='notice notice-error'>{error}</p>}</div>
+    <Page title={t('nav.profiles')} status={message} error={error}>
       <Status state={profiles} retry={retry}>
         {(list) => (
           <>
@@ -236,7 +234,7 @@ export default function Profiles () {
         )}
       </Card>
       <Overview key={overviewRound} />
-    </div>
+    </Page>
   )
 }
 

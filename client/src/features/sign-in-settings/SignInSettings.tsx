@@ -1,4 +1,5 @@
 import { useId, useState, type ReactNode } from 'react'
+import { Page } from '../../components/Page'
 import { Card } from '../../components/Card'
 import { useTranslation } from 'react-i18next'
 import type { OidcConfig } from '../../../../schemas/sign-in'
@@ -36,8 +37,7 @@ export default function SignInSettings () {
   const [state, retry, replace] = useLoad(loadPage)
 
   return (
-    <div className='page'>
-      <h1>{t('nav.signInSettings')}</h1>
+    <Page title={t('nav.signInSettings')}>
       <Status state={state} retry={retry}>
         {(data) => {
           const set = async (key: string, value: string, confirm = false): Promise<void> => {
@@ -57,7 +57,7 @@ export default function SignInSettings () {
           )
         }}
       </Status>
-    </div>
+    </Page>
   )
 }
 

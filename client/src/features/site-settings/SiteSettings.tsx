@@ -1,4 +1,5 @@
 import { useEffect, useId, useRef, useState } from 'react'
+import { Page } from '../../components/Page'
 import { Card } from '../../components/Card'
 import { useTranslation } from 'react-i18next'
 import { admin, ApiError, settings as settingsApi } from '../../api'
@@ -47,8 +48,7 @@ export default function SiteSettings () {
   const { setSetting } = useSession()
 
   return (
-    <div className='page'>
-      <h1>{t('nav.siteSettings')}</h1>
+    <Page title={t('nav.siteSettings')}>
       <nav aria-label={t('siteSettings.groups')} className='card'>
         <ul className='row settings-groups'>
           {GROUPS.map((group) => <li key={group}><a href={`#${group}`}>{t(`siteSettings.group.${group}`)}</a></li>)}
@@ -80,7 +80,7 @@ export default function SiteSettings () {
         }}
       </Status>
       <EngineCard />
-    </div>
+    </Page>
   )
 }
 
