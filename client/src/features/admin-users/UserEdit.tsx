@@ -1,7 +1,7 @@
 import { useId, useState } from 'react'
-import { Card } from '../../components/Card'
 import { useTranslation } from 'react-i18next'
 import { Link, useSearchParams } from 'react-router'
+import { Card } from '../../components/Card'
 import type { AdminUserDetail, UserOverview as Overview, UserUpdate } from '../../../../schemas/admin-users'
 import { admin, ApiError } from '../../api'
 import { SettingSwitch } from '../../components/SettingSwitch'

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react'
-import { Page } from '../../components/Page'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
+import { Page } from '../../components/Page'
 import { admin } from '../../api'
 import { useDialogs } from '../../components/Dialog'
 import { useSubmit } from '../../forms/useSubmit'

@@ -1,7 +1,7 @@
 import { useId, useState } from 'react'
-import { Card } from '../../components/Card'
 import { useTranslation } from 'react-i18next'
 import type { Static } from '@sinclair/typebox'
+import { Card } from '../../components/Card'
 import type { DeliveryModeSchema, PushDeviceSchema } from '../../../../schemas/push'
 import { profiles, push } from '../../api'
 import { Facts } from '../../components/Facts'

@@ -1,7 +1,7 @@
 import { useId, useState } from 'react'
-import { Page } from '../../components/Page'
 import { useTranslation } from 'react-i18next'
 import L from 'leaflet'
+import { Page } from '../../components/Page'
 import { geofences } from '../../api'
 import { Dialog } from '../../components/Dialog'
 import { useSubmit } from '../../forms/useSubmit'

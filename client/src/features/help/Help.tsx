@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next'
-import { Page } from '../../components/Page'
-import { Card } from '../../components/Card'
 import { Link } from 'react-router'
+import { Card } from '../../components/Card'
+import { Page } from '../../components/Page'
 import { usePageTitle } from '../../shell/usePageTitle'
 import { featureOff, useSession } from '../../shell/session-context'
 

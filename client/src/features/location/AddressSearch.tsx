@@ -1,6 +1,6 @@
 import { useId, useRef, useState, type FormEvent } from 'react'
-import { Card } from '../../components/Card'
 import { useTranslation } from 'react-i18next'
+import { Card } from '../../components/Card'
 import { ApiError, userLocation } from '../../api'
 import { useSubmit } from '../../forms/useSubmit'
 import { useLoad } from '../../shell/useLoad'

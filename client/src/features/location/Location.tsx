@@ -1,7 +1,7 @@
 import { useRef, useState } from 'react'
-import { Page } from '../../components/Page'
 import { useTranslation } from 'react-i18next'
 import L from 'leaflet'
+import { Page } from '../../components/Page'
 import { alarms, userLocation } from '../../api'
 import { useSubmit } from '../../forms/useSubmit'
 import { useFormat } from '../../i18n/format'

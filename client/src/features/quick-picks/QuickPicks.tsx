@@ -1,7 +1,7 @@
 import { useEffect, useId, useMemo, useState } from 'react'
-import { Page } from '../../components/Page'
 import { useTranslation } from 'react-i18next'
 import type { TFunction } from 'i18next'
+import { Page } from '../../components/Page'
 import { ApiError, quickPicks } from '../../api'
 import type { AlarmTypeDescriptor } from '../../alarm-types'
 import { AlarmForm } from '../../alarm-kit/AlarmForm'

@@ -1,7 +1,7 @@
 import { useId, useState } from 'react'
-import { Page } from '../../components/Page'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
+import { Page } from '../../components/Page'
 import { sharedSets } from '../../api'
 import type { CatalogueEntry } from '../../api/shared-sets'
 import { useSubmit } from '../../forms/useSubmit'

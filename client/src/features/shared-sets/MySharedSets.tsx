@@ -1,6 +1,6 @@
 import { useState } from 'react'
-import { Page } from '../../components/Page'
 import { useTranslation } from 'react-i18next'
+import { Page } from '../../components/Page'
 import { ApiError, sharedSets } from '../../api'
 import type { OwnSharedSet } from '../../api/shared-sets'
 import { ConfirmDialog } from '../../components/Dialog'

@@ -1,6 +1,6 @@
 import { useState } from 'react'
-import { Card } from '../../components/Card'
 import { useTranslation } from 'react-i18next'
+import { Card } from '../../components/Card'
 import { admin } from '../../api'
 import { SettingSwitch } from '../../components/SettingSwitch'
 import { useSubmit } from '../../forms/useSubmit'

@@ -1,6 +1,6 @@
 import { useId, useState } from 'react'
-import { Card } from '../../components/Card'
 import { useTranslation } from 'react-i18next'
+import { Card } from '../../components/Card'
 import { ApiError } from '../../api'
 import { useSubmit } from '../../forms/useSubmit'
 import type { SiteSetting } from '../../types'

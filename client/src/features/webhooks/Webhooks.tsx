@@ -1,6 +1,6 @@
 import { useId, useRef, useState } from 'react'
-import { Page } from '../../components/Page'
 import { useTranslation } from 'react-i18next'
+import { Page } from '../../components/Page'
 import type { AdminUser } from '../../../../schemas/admin-users'
 import type { NamedDelegate } from '../../../../schemas/delegates'
 import { admin, ApiError } from '../../api'
