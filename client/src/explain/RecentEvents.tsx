@@ -2,6 +2,7 @@ import { useEffect, useId, useMemo, useState } from 'react'
 import { Link } from 'react-router'
 import { useTranslation } from 'react-i18next'
 import type { TFunction } from 'i18next'
+import { Card } from '../components/Card'
 import type { Explanation, RecentEventType, RecentList } from '../../../schemas/alarm-explanations'
 import { ApiError, explanations } from '../api'
 import { alarmEditorPath, pagePath, type AlarmTypeDescriptor } from '../alarm-types'
@@ -97,7 +98,6 @@ export function RecentEvents ({ userId }: { userId?: string }) {
   const [page, setPage] = useState<Page>({ status: 'loading' })
   const [round, setRound] = useState(0)
   const [open, setOpen] = useState<string | null>(null)
-  const id = useId()
 
   useEffect(() => {
     const controller = new AbortController()
@@ -126,8 +126,7 @@ export function RecentEvents ({ userId }: { userId?: string }) {
   const vocabulary: Vocabulary = useMemo(() => ({ t, monsters, raidLevels, number: format.number, numberRange: format.numberRange, gymNames: new Map() }), [t, monsters, raidLevels, format])
 
   return (
-    <section className='card stack' aria-labelledby={`${id}-title`}>
-      <h2 id={`${id}-title`}>{t('explanations.recentTitle')}</h2>
+    <Card className='stack' title={t('explanations.recentTitle')}>
       <div className='explain-filters'>
         <label className='field'>
           <span>{t('explanations.kind')}</span>
@@ -175,7 +174,7 @@ export function RecentEvents ({ userId }: { userId?: string }) {
           )}
         </>
       )}
-    </section>
+    </Card>
   )
 }
 

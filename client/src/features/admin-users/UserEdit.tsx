@@ -1,6 +1,7 @@
 import { useId, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link, useSearchParams } from 'react-router'
+import { Card } from '../../components/Card'
 import type { AdminUserDetail, UserOverview as Overview, UserUpdate } from '../../../../schemas/admin-users'
 import { admin, ApiError } from '../../api'
 import { SettingSwitch } from '../../components/SettingSwitch'
@@ -124,8 +125,7 @@ function AccountForm ({ user, areas, saved }: { user: UserDetail, areas: Overvie
   const groups = [...new Set(areas.map((a) => a.group))].sort()
 
   return (
-    <section className='card' aria-labelledby={`${id}-title`}>
-      <h2 id={`${id}-title`}>{t('userEdit.account')}</h2>
+    <Card title={t('userEdit.account')}>
       <form className='stack' noValidate onSubmit={(e) => { e.preventDefault(); void save() }}>
         {text('name', name, setName, 255)}
         {text('notes', notes, setNotes, 255)}
@@ -175,7 +175,7 @@ function AccountForm ({ user, areas, saved }: { user: UserDetail, areas: Overvie
           {done && <p className='notice'>{t('status.saved')}</p>}
         </div>
       </form>
-    </section>
+    </Card>
   )
 }
 
@@ -187,13 +187,12 @@ function WhyNoAlert ({ userId }: { userId: string }) {
   const { t } = useTranslation()
   const [shown, setShown] = useState(false)
   return (
-    <section className='card stack' aria-labelledby='user-why'>
-      <h2 id='user-why'>{t('explanations.adminTitle')}</h2>
+    <Card className='stack' title={t('explanations.adminTitle')}>
       <p className='muted'>{t('explanations.adminIntro')}</p>
       {shown
         ? <RecentEvents userId={userId} />
         : <div><button type='button' className='button' onClick={() => { setShown(true) }}>{t('explanations.adminShow')}</button></div>}
-    </section>
+    </Card>
   )
 }
 
@@ -202,8 +201,7 @@ function StateCard ({ user, changed }: { user: UserDetail, changed: (user: UserD
   const { user: me } = useSession()
   const act = async (action: 'disable' | 'enable' | 'pause' | 'resume'): Promise<void> => { changed(await admin.setUserState(user.id, action)) }
   return (
-    <section className='card' aria-labelledby='user-state'>
-      <h2 id='user-state'>{t('userEdit.state')}</h2>
+    <Card title={t('userEdit.state')}>
       <SettingSwitch label={t('userEdit.alertsOn')} help={t('userEdit.alertsHelp')} checked={user.enabled} onChange={(on) => act(on ? 'resume' : 'pause')} />
       <SettingSwitch
         label={t('userEdit.blocked')}
@@ -212,7 +210,7 @@ function StateCard ({ user, changed }: { user: UserDetail, changed: (user: UserD
         disabled={me.id === user.id}
         onChange={(on) => act(on ? 'disable' : 'enable')}
       />
-    </section>
+    </Card>
   )
 }
 
@@ -222,9 +220,7 @@ function ProfilesCard ({ user, overview }: { user: UserDetail, overview: Overvie
   const { busy, error, run } = useSubmit()
   const types = alarmTypes.map((type) => type.type)
   return (
-    <section className='card' aria-labelledby='user-profiles'>
-      <h2 id='user-profiles'>{t('userEdit.profiles')}</h2>
-      <p className='help'>{t('userEdit.profilesHelp')}</p>
+    <Card title={t('userEdit.profiles')} help={t('userEdit.profilesHelp')} headingId='user-profiles'>
       <div className='table-scroll' tabIndex={0} role='region' aria-labelledby='user-profiles'>
         <table className='overview'>
           <thead>
@@ -249,6 +245,6 @@ function ProfilesCard ({ user, overview }: { user: UserDetail, overview: Overvie
         <button type='button' className='button' disabled={busy} onClick={() => { void run(() => viewAs(user.id)) }}>{t('userEdit.manageProfiles')}</button>
       </div>
       <div role='alert'>{error !== null && <p className='notice notice-error'>{error}</p>}</div>
-    </section>
+    </Card>
   )
 }

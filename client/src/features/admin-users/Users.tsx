@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
+import { Page } from '../../components/Page'
 import { admin } from '../../api'
 import { useDialogs } from '../../components/Dialog'
 import { useSubmit } from '../../forms/useSubmit'
@@ -46,8 +47,7 @@ export default function Users () {
   const [message, setMessage] = useState<string | null>(null)
 
   return (
-    <div className='page'>
-      <h1>{t('adminUsers.title')}</h1>
+    <Page title={t('adminUsers.title')}>
       <form className='card stack' role='search' onSubmit={(e) => { e.preventDefault(); setQuery({ ...query, search: search.trim(), page: 1, turned: false }) }}>
         <div className='field'>
           <label htmlFor='user-search'>{t('adminUsers.search')}</label>
@@ -77,7 +77,7 @@ export default function Users () {
           />
         )}
       </Status>
-    </div>
+    </Page>
   )
 }
 

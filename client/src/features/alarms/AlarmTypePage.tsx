@@ -2,6 +2,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import { useWindowVirtualizer, windowScroll, type Virtualizer } from '@tanstack/react-virtual'
 import { useTranslation } from 'react-i18next'
 import { Link, useParams, useSearchParams } from 'react-router'
+import { Page } from '../../components/Page'
 import { alarms as alarmsApi, ApiError } from '../../api'
 import { pagePath, type AlarmTypeDescriptor } from '../../alarm-types'
 import { AlarmCard } from './AlarmCard'
@@ -40,11 +41,10 @@ export default function AlarmTypePage () {
   usePageTitle(title)
 
   if (type === undefined) {
-    return <div className='page'><h1>{title}</h1><Link to='/'>{t('notFound.home')}</Link></div>
+    return <Page title={title}><Link to='/'>{t('notFound.home')}</Link></Page>
   }
   return (
-    <div className='page'>
-      <h1>{title}</h1>
+    <Page title={title}>
       {type.reason === null
         ? <><ProfileTotal types={[type.type]} /><AlarmList key={type.type} type={type} /></>
         : (
@@ -53,7 +53,7 @@ export default function AlarmTypePage () {
             <p><Link to='/'>{t('notFound.home')}</Link></p>
           </div>
           )}
-    </div>
+    </Page>
   )
 }
 

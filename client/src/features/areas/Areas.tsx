@@ -1,6 +1,8 @@
 import { useMemo, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import L from 'leaflet'
+import { Card } from '../../components/Card'
+import { Page } from '../../components/Page'
 import { ApiError, areas } from '../../api'
 import '../../forms/forms.css'
 import { MapView, fitTo, toLatLngs } from '../../maps/MapView'
@@ -30,11 +32,9 @@ export default function Areas () {
   usePageTitle(t('nav.areas'))
   const [state, retry] = useLoad(load)
   return (
-    <div className='page'>
-      <h1>{t('maps.areasTitle')}</h1>
-      <p className='muted'>{t('maps.areasIntro')}</p>
+    <Page title={t('maps.areasTitle')} intro={t('maps.areasIntro')}>
       <Status state={state} retry={retry}>{(data) => <AreaPicker {...data} />}</Status>
-    </div>
+    </Page>
   )
 }
 
@@ -173,8 +173,7 @@ function AreaPicker ({ fences, selected: initial }: Loaded) {
         )}
       </div>
       <div role='alert'>{failure !== null && <p className='notice notice-error'>{failure}</p>}</div>
-      <section className='card' aria-labelledby='areas-list'>
-        <h2 id='areas-list'>{t('maps.areaList', { count: selected.length })}</h2>
+      <Card title={t('maps.areaList', { count: selected.length })}>
         <div className='field'>
           <label htmlFor='area-search'>{t('maps.searchAreas')}</label>
           <input id='area-search' className='input' type='search' value={search} onChange={(e) => { setSearch(e.target.value) }} />
@@ -202,7 +201,7 @@ function AreaPicker ({ fences, selected: initial }: Loaded) {
             </fieldset>
           )
         })}
-      </section>
+      </Card>
     </>
   )
 }

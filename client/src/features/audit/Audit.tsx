@@ -2,6 +2,8 @@ import { useEffect, useId, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { TFunction } from 'i18next'
 import type { Static } from '@sinclair/typebox'
+import { Card } from '../../components/Card'
+import { Page } from '../../components/Page'
 import type { AuditEntrySchema, AuditPageSchema } from '../../../../schemas/audit'
 import { admin } from '../../api'
 import { Facts } from '../../components/Facts'
@@ -94,9 +96,7 @@ export default function Audit () {
   )
 
   return (
-    <div className='page audit-page'>
-      <h1>{t('audit.title')}</h1>
-      <p className='muted'>{t('audit.intro')}</p>
+    <Page title={t('audit.title')} intro={t('audit.intro')} className='audit-page'>
       <form className='card stack' role='search' aria-label={t('audit.filters')} noValidate onSubmit={(e) => { e.preventDefault(); apply(draft) }}>
         <div className='audit-filters'>
           {field('actor', t('audit.actor'), t('audit.actorHelp'))}
@@ -144,7 +144,7 @@ export default function Audit () {
           />
         )}
       </Status>
-    </div>
+    </Page>
   )
 }
 
@@ -165,8 +165,7 @@ function Entries ({ page, filtered, pageNumber, turned, newer, older }: EntriesP
   useEffect(() => { if (turned) heading.current?.focus() }, [turned])
 
   return (
-    <section className='card stack' aria-labelledby={headingId}>
-      <h2 id={headingId} ref={heading} tabIndex={-1}>{t('audit.entries')}</h2>
+    <Card className='stack' title={t('audit.entries')} headingId={headingId} headingRef={heading}>
       {page.entries.length === 0
         ? <p className='muted'>{filtered ? t('audit.noMatch') : t('audit.empty')}</p>
         : wide
@@ -204,7 +203,7 @@ function Entries ({ page, filtered, pageNumber, turned, newer, older }: EntriesP
           </button>
         </nav>
       )}
-    </section>
+    </Card>
   )
 }
 

@@ -1,6 +1,8 @@
 import { lazy, Suspense, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
+import { Card } from '../../components/Card'
+import { Page } from '../../components/Page'
 import { alarms, ApiError, areas as areasApi, quickPicks, userLocation } from '../../api'
 import { pagePath, type AlarmTypeDescriptor } from '../../alarm-types'
 import { areaLabel } from '../../area-names'
@@ -77,15 +79,13 @@ export default function Home () {
   const toggle = (next: Exclude<Editing, null>): void => { setEditing(editing === next ? null : next) }
 
   return (
-    <div className='page'>
-      <h1>{t('home.welcome', { name: user.username })}</h1>
+    <Page title={t('home.welcome', { name: user.username })}>
       <p className={user.enabled ? 'muted' : 'notice notice-warning'}>
         {user.enabled ? t('home.alertsOn') : t('home.alertsPaused')}
       </p>
       <div role='status' aria-live='polite'>{message !== null && <p className='notice'>{message}</p>}</div>
       {total === 0 && <FirstAlarm added={(outcome) => { setMessage(outcome); retry(); retryWhere() }} />}
-      <section className='card' aria-labelledby='home-where'>
-        <h2 id='home-where'>{t('dashboard.whereTitle', { profile })}</h2>
+      <Card title={t('dashboard.whereTitle', { profile })} headingId='home-where'>
         <Status state={where} retry={retryWhere}>
           {({ location, areas }) => {
             const noLocation = isUnset(location)
@@ -116,9 +116,8 @@ export default function Home () {
             )
           }}
         </Status>
-      </section>
-      <section className='card' aria-labelledby='home-alarms'>
-        <h2 id='home-alarms'>{t('home.yourAlarms', { profile })}</h2>
+      </Card>
+      <Card title={t('home.yourAlarms', { profile })}>
         <ProfileTotal types={alarmTypes.map((a) => a.type)} />
         <Status state={counts} retry={retry}>
           {(data) => (
@@ -135,8 +134,8 @@ export default function Home () {
             </ul>
           )}
         </Status>
-      </section>
-    </div>
+      </Card>
+    </Page>
   )
 }
 
@@ -213,8 +212,7 @@ function FirstAlarm ({ added }: { added: (outcome: string) => void }) {
       .finally(() => { setAdding(null) })
   }
   return (
-    <section className='card stack first-alarm' aria-labelledby='home-first'>
-      <h2 id='home-first'>{t('dashboard.firstAlarm')}</h2>
+    <Card className='stack first-alarm' title={t('dashboard.firstAlarm')}>
       <p className='muted'>{t('dashboard.firstAlarmIntro')}</p>
       {start !== undefined && (
         <Link className='button button-primary' to={`/alarms/${pagePath(start)}?add=new`}>{t('dashboard.firstAlarmEditor')}</Link>
@@ -238,7 +236,7 @@ function FirstAlarm ({ added }: { added: (outcome: string) => void }) {
             )}
       </Status>
       <div role='alert'>{error !== null && <p className='notice notice-error'>{error}</p>}</div>
-    </section>
+    </Card>
   )
 }
 

@@ -1,6 +1,8 @@
 import { useId } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { TFunction } from 'i18next'
+import { Card } from '../../components/Card'
+import { Page } from '../../components/Page'
 import type { DeviceSession } from '../../../../schemas/devices'
 import { auth } from '../../api'
 import { ConfirmDialog } from '../../components/Dialog'
@@ -61,14 +63,10 @@ export default function Devices () {
   }
 
   return (
-    <div className='page'>
-      <h1 ref={heading} tabIndex={-1}>{t('devices.title')}</h1>
-      <p className='muted'>{t('devices.intro')}</p>
-      <div role='status' aria-live='polite'>{message !== null && <p className='notice'>{message}</p>}</div>
+    <Page title={t('devices.title')} headingRef={heading} intro={t('devices.intro')} status={message}>
       <Status state={state} retry={retry}>
         {({ sessions }) => (
-          <section className='card stack' aria-labelledby='devices-list'>
-            <h2 id='devices-list'>{t('devices.count', { count: sessions.length })}</h2>
+          <Card className='stack' title={t('devices.count', { count: sessions.length })} headingId='devices-list'>
             {sessions.length === 0
               ? <p className='muted'>{t('devices.none')}</p>
               : (
@@ -91,11 +89,11 @@ export default function Devices () {
             >
               <p>{pending?.kind === 'others' ? t('devices.confirmOthers') : t('devices.confirmEnd')}</p>
             </ConfirmDialog>
-          </section>
+          </Card>
         )}
       </Status>
       <PushSection />
-    </div>
+    </Page>
   )
 }
 

@@ -1,6 +1,7 @@
 import { useId, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { Static } from '@sinclair/typebox'
+import { Card } from '../../components/Card'
 import type { DeliveryModeSchema, PushDeviceSchema } from '../../../../schemas/push'
 import { profiles, push } from '../../api'
 import { Facts } from '../../components/Facts'
@@ -35,8 +36,7 @@ export function PushSection () {
   }
 
   return (
-    <section className='card stack' aria-labelledby='push-title'>
-      <h2 id='push-title'>{t('push.title')}</h2>
+    <Card className='stack' title={t('push.title')}>
       <p className='muted'>{t('push.intro')}</p>
       {state.status === 'failed' && state.code === 404
         ? <p className='notice'>{t('push.siteOff')}</p>
@@ -56,7 +56,7 @@ export function PushSection () {
             )}
           </Status>
           )}
-    </section>
+    </Card>
   )
 }
 

@@ -1,4 +1,5 @@
 import { useTranslation } from 'react-i18next'
+import { Page } from '../../components/Page'
 import { usePageTitle } from '../../shell/usePageTitle'
 import { RecentEvents } from '../../explain/RecentEvents'
 
@@ -11,10 +12,8 @@ export default function Explanations () {
   const { t } = useTranslation()
   usePageTitle(t('explanations.nav'))
   return (
-    <div className='page'>
-      <h1>{t('explanations.title')}</h1>
-      <p className='muted'>{t('explanations.intro')}</p>
+    <Page title={t('explanations.title')} intro={t('explanations.intro')}>
       <RecentEvents />
-    </div>
+    </Page>
   )
 }

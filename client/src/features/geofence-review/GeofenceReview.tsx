@@ -1,6 +1,7 @@
 import { useId, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import L from 'leaflet'
+import { Page } from '../../components/Page'
 import { geofences } from '../../api'
 import { Dialog } from '../../components/Dialog'
 import { useSubmit } from '../../forms/useSubmit'
@@ -25,8 +26,7 @@ export default function GeofenceReview () {
   const [view, setView] = useState<View>('queue')
   const id = useId()
   return (
-    <div className='page'>
-      <h1>{t('geofenceReview.title')}</h1>
+    <Page title={t('geofenceReview.title')}>
       <fieldset className='field'>
         <legend className='visually-hidden'>{t('geofenceReview.view')}</legend>
         <div className='segmented'>
@@ -39,7 +39,7 @@ export default function GeofenceReview () {
         </div>
       </fieldset>
       {view === 'queue' ? <Queue /> : <AllFences />}
-    </div>
+    </Page>
   )
 }
 

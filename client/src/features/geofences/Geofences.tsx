@@ -2,6 +2,8 @@ import { useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import L from 'leaflet'
 import type { Static } from '@sinclair/typebox'
+import { Card } from '../../components/Card'
+import { Page } from '../../components/Page'
 import type { ImportProblemSchema } from '../../../../schemas/geofences'
 import { ApiError, areas as areasApi, geofences } from '../../api'
 import { useDialogs } from '../../components/Dialog'
@@ -37,11 +39,9 @@ export default function Geofences () {
   usePageTitle(t('nav.geofences'))
   const [state, retry, replace] = useLoad(load)
   return (
-    <div className='page'>
-      <h1>{t('geofences.title')}</h1>
-      <p className='muted'>{t('geofences.intro')}</p>
+    <Page title={t('geofences.title')} intro={t('geofences.intro')}>
       <Status state={state} retry={retry}>{(data) => <Editor data={data} reload={retry} replace={replace} />}</Status>
-    </div>
+    </Page>
   )
 }
 
@@ -138,8 +138,7 @@ function Editor ({ data, reload, replace }: { data: Loaded, reload: () => void, 
       <div className={drawing ? 'map-drawing' : undefined}>
         <MapView label={t('geofences.map')} onReady={draw} version={`${data.fences.map((f) => f.id).join(',')}|${points.length}`} />
       </div>
-      <section className='card stack' aria-labelledby='fence-draw'>
-        <h2 id='fence-draw'>{t('geofences.drawTitle')}</h2>
+      <Card className='stack' title={t('geofences.drawTitle')}>
         <p className='muted'>{t('geofences.count', { count: data.fences.length, limit: FENCE_LIMIT })}</p>
         {!drawing && (
           <div className='row'>
@@ -161,7 +160,7 @@ function Editor ({ data, reload, replace }: { data: Loaded, reload: () => void, 
             </div>
           </div>
         )}
-      </section>
+      </Card>
       <div role='alert'>
         {error !== null && (
           <div className='notice notice-error'>
@@ -174,8 +173,7 @@ function Editor ({ data, reload, replace }: { data: Loaded, reload: () => void, 
           </div>
         )}
       </div>
-      <section className='card stack' aria-labelledby='fence-list'>
-        <h2 id='fence-list'>{t('geofences.listTitle')}</h2>
+      <Card className='stack' title={t('geofences.listTitle')}>
         {data.fences.length === 0 && <p className='muted'>{t('geofences.none')}</p>}
         <ul className='list'>
           {data.fences.map((fence) => {
@@ -202,9 +200,8 @@ function Editor ({ data, reload, replace }: { data: Loaded, reload: () => void, 
             )
           })}
         </ul>
-      </section>
-      <section className='card stack' aria-labelledby='fence-files'>
-        <h2 id='fence-files'>{t('geofences.filesTitle')}</h2>
+      </Card>
+      <Card className='stack' title={t('geofences.filesTitle')}>
         <div className='field'>
           <label htmlFor='fence-import'>{t('geofences.import')}</label>
           <input
@@ -217,7 +214,7 @@ function Editor ({ data, reload, replace }: { data: Loaded, reload: () => void, 
           <p className='help'>{t('geofences.importHelp')}</p>
         </div>
         <div><button type='button' className='button' disabled={busy || data.fences.length === 0} onClick={exportFile}>{t('geofences.export')}</button></div>
-      </section>
+      </Card>
     </>
   )
 }

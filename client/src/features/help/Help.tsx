@@ -1,5 +1,7 @@
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
+import { Card } from '../../components/Card'
+import { Page } from '../../components/Page'
 import { usePageTitle } from '../../shell/usePageTitle'
 import { featureOff, useSession } from '../../shell/session-context'
 
@@ -21,8 +23,7 @@ export default function Help () {
   const profiles = !featureOff(settings, 'disable_profiles')
 
   return (
-    <div className='page'>
-      <h1>{t('help.title')}</h1>
+    <Page title={t('help.title')}>
       <p>{t('help.intro')}</p>
       <nav aria-label={t('help.contents')} className='card'>
         <ul className='row settings-groups'>
@@ -33,8 +34,7 @@ export default function Help () {
         </ul>
       </nav>
 
-      <section className='card' aria-labelledby='help-types'>
-        <h2 id='help-types'>{t('help.types.title')}</h2>
+      <Card title={t('help.types.title')} headingId='help-types'>
         <dl className='help-list'>
           {TYPES.filter((type) => offered.size === 0 || offered.has(type)).map((type) => (
             <div key={type}>
@@ -43,10 +43,9 @@ export default function Help () {
             </div>
           ))}
         </dl>
-      </section>
+      </Card>
 
-      <section className='card' aria-labelledby='help-where'>
-        <h2 id='help-where'>{t('help.where.title')}</h2>
+      <Card title={t('help.where.title')} headingId='help-where'>
         <p>{t('help.where.intro')}</p>
         <h3>{t('help.where.distanceTitle')}</h3>
         <p>{t('help.where.distance')}</p>
@@ -57,19 +56,17 @@ export default function Help () {
         <h3>{t('help.where.bothTitle')}</h3>
         <p>{t('help.where.both')}</p>
         {profiles && <p>{t('help.where.profiles')}</p>}
-      </section>
+      </Card>
 
-      <section className='card' aria-labelledby='help-templates'>
-        <h2 id='help-templates'>{t('help.templates.title')}</h2>
+      <Card title={t('help.templates.title')} headingId='help-templates'>
         <p>{t('help.templates.text')}</p>
-      </section>
+      </Card>
 
-      <section className='card' aria-labelledby='help-delivery'>
-        <h2 id='help-delivery'>{t('help.delivery.title')}</h2>
+      <Card title={t('help.delivery.title')} headingId='help-delivery'>
         <p>{t('help.delivery.text')}</p>
         <p>{t('help.delivery.pause')}</p>
         <p><Link to='/preferences'>{t('help.delivery.settings')}</Link></p>
-      </section>
-    </div>
+      </Card>
+    </Page>
   )
 }

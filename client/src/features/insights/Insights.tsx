@@ -1,6 +1,8 @@
 import { lazy, Suspense, useCallback, useId, useMemo, useState } from 'react'
 import { Link } from 'react-router'
 import { useTranslation } from 'react-i18next'
+import { Card } from '../../components/Card'
+import { Page } from '../../components/Page'
 import { admin } from '../../api'
 import type { InsightPanels } from '../../api/admin'
 import { useFormat } from '../../i18n/format'
@@ -29,15 +31,13 @@ export default function Insights () {
   const { t } = useTranslation()
   usePageTitle(t('insights.nav'))
   return (
-    <div className='page insights-page'>
-      <h1>{t('insights.title')}</h1>
-      <p className='muted'>{t('insights.intro')}</p>
+    <Page title={t('insights.title')} intro={t('insights.intro')} className='insights-page'>
       <MembersPanel />
       <AlarmsPanel />
       <AreasPanel />
       <NoisePanel />
       <SignInsPanel />
-    </div>
+    </Page>
   )
 }
 
@@ -45,11 +45,9 @@ export default function Insights () {
 function Panel<P extends keyof InsightPanels> ({ panel, title, children }: { panel: P, title: string, children: (data: InsightPanels[P]) => React.ReactNode }) {
   const { t } = useTranslation()
   const format = useFormat()
-  const headingId = useId()
   const [state, retry] = useLoad((signal) => admin.insight(panel, signal))
   return (
-    <section className='card stack insight-panel' aria-labelledby={headingId}>
-      <h2 id={headingId}>{title}</h2>
+    <Card className='stack insight-panel' title={title}>
       <Status state={state} retry={retry}>
         {(data) => (
           <>
@@ -58,7 +56,7 @@ function Panel<P extends keyof InsightPanels> ({ panel, title, children }: { pan
           </>
         )}
       </Status>
-    </section>
+    </Card>
   )
 }
 

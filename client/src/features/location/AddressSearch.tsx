@@ -1,5 +1,6 @@
 import { useId, useRef, useState, type FormEvent } from 'react'
 import { useTranslation } from 'react-i18next'
+import { Card } from '../../components/Card'
 import { ApiError, userLocation } from '../../api'
 import { useSubmit } from '../../forms/useSubmit'
 import { useLoad } from '../../shell/useLoad'
@@ -53,8 +54,7 @@ export function AddressSearch ({ onPick, disabled }: { onPick: (point: Point) =>
   }
 
   return (
-    <section className='card stack' aria-labelledby={`${id}-title`}>
-      <h2 id={`${id}-title`}>{t('maps.addressTitle')}</h2>
+    <Card className='stack' title={t('maps.addressTitle')}>
       <form className='stack' role='search' onSubmit={search}>
         <div className='field'>
           <label htmlFor={`${id}-query`}>{t('maps.addressLabel')}</label>
@@ -86,7 +86,7 @@ export function AddressSearch ({ onPick, disabled }: { onPick: (point: Point) =>
         </ul>
       )}
       <div role='alert'>{error !== null && <p className='notice notice-error'>{error}</p>}</div>
-    </section>
+    </Card>
   )
 }
 

@@ -1,6 +1,7 @@
 import { useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import L from 'leaflet'
+import { Page } from '../../components/Page'
 import { alarms, userLocation } from '../../api'
 import { useSubmit } from '../../forms/useSubmit'
 import { useFormat } from '../../i18n/format'
@@ -35,11 +36,9 @@ export default function LocationPage () {
     return { location, distances }
   }, [user.profileNo])
   return (
-    <div className='page'>
-      <h1>{t('maps.locationTitle')}</h1>
-      <p className='muted'>{t('maps.locationIntro')}</p>
+    <Page title={t('maps.locationTitle')} intro={t('maps.locationIntro')}>
       <Status state={state} retry={retry}>{(data) => <Pin {...data} />}</Status>
-    </div>
+    </Page>
   )
 }
 

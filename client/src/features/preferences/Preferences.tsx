@@ -1,5 +1,7 @@
 import { useEffect, useId, useState } from 'react'
 import { useTranslation } from 'react-i18next'
+import { Card } from '../../components/Card'
+import { Page } from '../../components/Page'
 import { ApiError, preferences, userLocation } from '../../api'
 import { useSubmit } from '../../forms/useSubmit'
 import { loadSiteSettings } from '../../pickers/game-data'
@@ -20,13 +22,12 @@ export default function Preferences () {
   const { t } = useTranslation()
   usePageTitle(t('nav.preferences'))
   return (
-    <div className='page'>
-      <h1>{t('nav.preferences')}</h1>
+    <Page title={t('nav.preferences')}>
       <AlarmDefaultsSection />
       <Cleaning />
       <Language />
       <SummarySchedule />
-    </div>
+    </Page>
   )
 }
 
@@ -48,9 +49,7 @@ function Cleaning () {
   }
 
   return (
-    <section className='card' aria-labelledby='prefs-cleaning'>
-      <h2 id='prefs-cleaning'>{t('preferences.cleaning.title')}</h2>
-      <p className='help'>{t('preferences.cleaning.help')}</p>
+    <Card title={t('preferences.cleaning.title')} help={t('preferences.cleaning.help')}>
       <Status state={status} retry={retry}>
         {(data) => (
           <>
@@ -72,7 +71,7 @@ function Cleaning () {
         )}
       </Status>
       <Outcome done={done} error={error} />
-    </section>
+    </Card>
   )
 }
 
@@ -104,8 +103,7 @@ function Language () {
   const label = (code: string): string => { try { return names.of(code) ?? code } catch { return code } }
 
   return (
-    <section className='card' aria-labelledby='prefs-language'>
-      <h2 id='prefs-language'>{t('preferences.language.title')}</h2>
+    <Card title={t('preferences.language.title')}>
       <Status state={state} retry={retry}>
         {(data) => (
           <form
@@ -128,7 +126,7 @@ function Language () {
         )}
       </Status>
       <Outcome done={done} error={error} />
-    </section>
+    </Card>
   )
 }
 
@@ -153,9 +151,7 @@ function SummarySchedule () {
   const [done, setDone] = useState<string | null>(null)
   if (state.status === 'ready' && state.data === null) return null
   return (
-    <section className='card' aria-labelledby='prefs-summary'>
-      <h2 id='prefs-summary'>{t('preferences.summary.title')}</h2>
-      <p className='help'>{t('preferences.summary.help')}</p>
+    <Card title={t('preferences.summary.title')} help={t('preferences.summary.help')}>
       <Status state={state} retry={retry}>
         {(rules) => rules !== null && (
           <ActiveHoursEditor
@@ -172,7 +168,7 @@ function SummarySchedule () {
       </Status>
       <Outcome done={done} error={error} />
       {state.status === 'ready' && <SendSummaryNow />}
-    </section>
+    </Card>
   )
 }
 
@@ -201,11 +197,9 @@ function AlarmDefaultsSection () {
   const { t } = useTranslation()
   const [state, retry] = useLoad(() => loadAlarmDefaults())
   return (
-    <section className='card' aria-labelledby='prefs-defaults'>
-      <h2 id='prefs-defaults'>{t('preferences.defaultsTitle')}</h2>
-      <p className='help'>{t('preferences.defaultsIntro')}</p>
+    <Card title={t('preferences.defaultsTitle')} help={t('preferences.defaultsIntro')}>
       <Status state={state} retry={retry}>{(data) => <AlarmDefaultsForm initial={data} />}</Status>
-    </section>
+    </Card>
   )
 }
 

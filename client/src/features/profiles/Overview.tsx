@@ -1,4 +1,5 @@
 import { useTranslation } from 'react-i18next'
+import { Card } from '../../components/Card'
 import { profiles } from '../../api'
 import { useSession } from '../../shell/session-context'
 import { Status } from '../../shell/Status'
@@ -10,8 +11,7 @@ export function Overview () {
   const { alarmTypes } = useSession()
   const [overview, retry] = useLoad((signal) => profiles.overview(signal))
   return (
-    <section className='card' aria-labelledby='profiles-overview'>
-      <h2 id='profiles-overview'>{t('profiles.overview')}</h2>
+    <Card title={t('profiles.overview')}>
       <Status state={overview} retry={retry}>
         {(data) => {
           const profiles = [...data.profile].sort((a, b) => Number(a.profile_no) - Number(b.profile_no))
@@ -44,6 +44,6 @@ export function Overview () {
           )
         }}
       </Status>
-    </section>
+    </Card>
   )
 }

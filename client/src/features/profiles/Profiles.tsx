@@ -1,5 +1,7 @@
 import { useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
+import { Card } from '../../components/Card'
+import { Page } from '../../components/Page'
 import { ApiError, auth, profiles as profilesApi } from '../../api'
 import { NameForm } from '../../forms/NameForm'
 import { useSubmit } from '../../forms/useSubmit'
@@ -97,10 +99,7 @@ export default function Profiles () {
   }
 
   return (
-    <div className='page'>
-      <h1>{t('nav.profiles')}</h1>
-      <div role='status' aria-live='polite'>{message !== null && <p className='notice'>{message}</p>}</div>
-      <div role='alert'>{error !== null && <p className='notice notice-error'>{error}</p>}</div>
+    <Page title={t('nav.profiles')} status={message} error={error}>
       <Status state={profiles} retry={retry}>
         {(list) => (
           <>
@@ -205,8 +204,7 @@ export default function Profiles () {
           </>
         )}
       </Status>
-      <section className='card' aria-labelledby='profiles-new'>
-        <h2 id='profiles-new'>{t('profiles.create')}</h2>
+      <Card title={t('profiles.create')}>
         <NameForm
           key={overviewRound} label={t('profiles.name')} submit={t('profiles.create')} busy={busy} refused={refusedAt('create')}
           onSubmit={(name) => actOnName('create', async () => {
@@ -214,10 +212,8 @@ export default function Profiles () {
             await finish(t('profiles.created', { name }))
           })}
         />
-      </section>
-      <section className='card' aria-labelledby='profiles-import'>
-        <h2 id='profiles-import'>{t('profiles.import')}</h2>
-        <p className='help'>{t('profiles.importHelp')}</p>
+      </Card>
+      <Card title={t('profiles.import')} help={t('profiles.importHelp')}>
         <label className='label' htmlFor='profile-file'>{t('profiles.importFile')}</label>
         <input id='profile-file' ref={fileInput} type='file' accept='application/json,.json' onChange={(e) => { const file = e.target.files?.[0]; if (file !== undefined) void readFile(file) }} />
         {importing !== null && (
@@ -236,9 +232,9 @@ export default function Profiles () {
             })}
           />
         )}
-      </section>
+      </Card>
       <Overview key={overviewRound} />
-    </div>
+    </Page>
   )
 }
 

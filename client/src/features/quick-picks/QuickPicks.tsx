@@ -1,6 +1,7 @@
 import { useEffect, useId, useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { TFunction } from 'i18next'
+import { Page } from '../../components/Page'
 import { ApiError, quickPicks } from '../../api'
 import type { AlarmTypeDescriptor } from '../../alarm-types'
 import { AlarmForm } from '../../alarm-kit/AlarmForm'
@@ -56,10 +57,7 @@ export default function QuickPicks () {
   const changed = (outcome: string): void => { setOpen(null); setMessage(outcome); retry() }
   const close = (): void => { setOpen(null) }
   return (
-    <div className='page'>
-      <h1>{t('quickPicks.title')}</h1>
-      <p className='muted'>{t('quickPicks.intro')}</p>
-      <div role='status' aria-live='polite'>{message !== null && <p className='notice'>{message}</p>}</div>
+    <Page title={t('quickPicks.title')} intro={t('quickPicks.intro')} status={message}>
       {user.isAdmin && <AdminActions add={() => { setOpen({ kind: 'edit', owner: 'site', entry: null }) }} seeded={changed} />}
       <Status state={state} retry={retry}>
         {(entries) => (
@@ -78,7 +76,7 @@ export default function QuickPicks () {
         {open?.kind === 'edit' && <PickEditor owner={open.owner} pick={open.entry?.definition ?? null} saved={changed} cancel={close} />}
         {open?.kind === 'apply' && <ApplyForm entry={open.entry} applied={changed} cancel={close} />}
       </Dialog>
-    </div>
+    </Page>
   )
 }
 

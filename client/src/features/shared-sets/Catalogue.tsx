@@ -1,6 +1,7 @@
 import { useId, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
+import { Page } from '../../components/Page'
 import { sharedSets } from '../../api'
 import type { CatalogueEntry } from '../../api/shared-sets'
 import { useSubmit } from '../../forms/useSubmit'
@@ -31,9 +32,7 @@ export default function Catalogue () {
     : sharedSets.catalogue({ ...(type !== '' && { type: type as CatalogueEntry['types'][number] }), ...(species !== undefined && { species }) }, signal), [type, species])
   const [message, setMessage] = useState<string | null>(null)
   return (
-    <div className='page'>
-      <h1>{t('sharedSets.catalogue')}</h1>
-      <p className='muted'>{t('sharedSets.catalogueIntro')}</p>
+    <Page title={t('sharedSets.catalogue')} intro={t('sharedSets.catalogueIntro')}>
       <p><Link to='/shared/mine'>{t('sharedSets.nav')}</Link></p>
       <div className='row'>
         <div className='field'>
@@ -55,7 +54,7 @@ export default function Catalogue () {
           ? <p className='muted'>{t('sharedSets.catalogueEmpty')}</p>
           : <ul className='shared-list'>{entries.map((entry) => <Entry key={entry.token} entry={entry} changed={(said) => { setMessage(said); retry() }} />)}</ul>}
       </Status>
-    </div>
+    </Page>
   )
 }
 

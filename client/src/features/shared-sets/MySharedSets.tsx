@@ -1,5 +1,6 @@
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
+import { Page } from '../../components/Page'
 import { ApiError, sharedSets } from '../../api'
 import type { OwnSharedSet } from '../../api/shared-sets'
 import { ConfirmDialog } from '../../components/Dialog'
@@ -29,10 +30,7 @@ export default function MySharedSets () {
     }, (err) => { setError(err instanceof ApiError ? err.message : t('status.failed')) })
   }
   return (
-    <div className='page'>
-      <h1>{t('sharedSets.nav')}</h1>
-      <p className='muted'>{t('sharedSets.mineIntro')}</p>
-      <div role='status' aria-live='polite'>{message !== null && <p className='notice'>{message}</p>}</div>
+    <Page title={t('sharedSets.nav')} intro={t('sharedSets.mineIntro')} status={message}>
       <Status state={state} retry={retry}>
         {(sets) => sets.length === 0
           ? <p className='muted'>{t('sharedSets.none')}</p>
@@ -67,6 +65,6 @@ export default function MySharedSets () {
       >
         <p>{t('sharedSets.revokeBody', { title: revoking?.title ?? '' })}</p>
       </ConfirmDialog>
-    </div>
+    </Page>
   )
 }

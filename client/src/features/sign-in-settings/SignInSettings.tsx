@@ -1,5 +1,7 @@
 import { useId, useState, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
+import { Card } from '../../components/Card'
+import { Page } from '../../components/Page'
 import type { OidcConfig } from '../../../../schemas/sign-in'
 import { admin, auth, settings as settingsApi } from '../../api'
 import { useSubmit } from '../../forms/useSubmit'
@@ -35,8 +37,7 @@ export default function SignInSettings () {
   const [state, retry, replace] = useLoad(loadPage)
 
   return (
-    <div className='page'>
-      <h1>{t('nav.signInSettings')}</h1>
+    <Page title={t('nav.signInSettings')}>
       <Status state={state} retry={retry}>
         {(data) => {
           const set = async (key: string, value: string, confirm = false): Promise<void> => {
@@ -56,7 +57,7 @@ export default function SignInSettings () {
           )
         }}
       </Status>
-    </div>
+    </Page>
   )
 }
 
@@ -78,8 +79,7 @@ function SignInMode ({ data, set }: { data: PageData, set: Save }) {
   }
 
   return (
-    <section className='card' aria-labelledby='mode-title'>
-      <h2 id='mode-title'>{t('signIn.mode.title')}</h2>
+    <Card title={t('signIn.mode.title')}>
       <p>{sso ? t('signIn.mode.ssoNow') : t('signIn.mode.localNow')}</p>
       {data.oidc.forceLocal && <p className='notice notice-warning'>{t('signIn.mode.forceLocal')}</p>}
       <div className='row'>
@@ -105,7 +105,7 @@ function SignInMode ({ data, set }: { data: PageData, set: Save }) {
       >
         <p>{target === 'sso' ? t('signIn.mode.confirmSso', { provider: data.oidc.providerName || t('login.sso') }) : t('signIn.mode.confirmLocal')}</p>
       </ConfirmDialog>
-    </section>
+    </Card>
   )
 }
 
@@ -122,8 +122,7 @@ function RoleGating ({ settings, set }: { settings: SettingValues, set: Save }) 
   })
 
   return (
-    <section className='card' aria-labelledby='roles-title'>
-      <h2 id='roles-title'>{t('signIn.roles.title')}</h2>
+    <Card title={t('signIn.roles.title')}>
       <SettingSwitch
         label={t('signIn.roles.enable')}
         help={t('signIn.roles.help')}
@@ -140,7 +139,7 @@ function RoleGating ({ settings, set }: { settings: SettingValues, set: Save }) 
         {error !== null && <p className='notice notice-error' role='alert'>{error}</p>}
         {saved && <p className='muted' role='status'>{t('status.saved')}</p>}
       </form>
-    </section>
+    </Card>
   )
 }
 
@@ -149,12 +148,10 @@ function OidcCard ({ oidc }: { oidc: OidcConfig }) {
   const format = useFormat()
   const yes = (value: boolean): string => value ? t('signIn.yes') : t('signIn.no')
   return (
-    <section className='card' aria-labelledby='oidc-title'>
-      <div className='card-header'>
-        <h2 id='oidc-title'>{t('signIn.oidc.title')}</h2>
-        <span className='muted small'>{oidc.configured ? t('signIn.configured') : t('signIn.notConfigured')}</span>
-      </div>
-      <p className='help'>{t('signIn.readOnly')}</p>
+    <Card
+      title={t('signIn.oidc.title')} help={t('signIn.readOnly')}
+      aside={<span className='muted small'>{oidc.configured ? t('signIn.configured') : t('signIn.notConfigured')}</span>}
+    >
       <Facts rows={[
         [t('signIn.oidc.provider'), oidc.providerName],
         [t('signIn.oidc.issuer'), oidc.issuer],
@@ -175,13 +172,12 @@ function OidcCard ({ oidc }: { oidc: OidcConfig }) {
         [t('signIn.oidc.forceLocal'), yes(oidc.forceLocal)]
       ]}
       />
-    </section>
+    </Card>
   )
 }
 
 /** One way of signing in: configured or not, and the admin's switch that offers it to members. */
-function MethodCard ({ id, title, configured, settingKey, enableLabel, settings, set, children }: {
-  id: string
+function MethodCard ({ title, configured, settingKey, enableLabel, settings, set, children }: {
   title: string
   configured: boolean
   settingKey: string
@@ -192,11 +188,7 @@ function MethodCard ({ id, title, configured, settingKey, enableLabel, settings,
 }) {
   const { t } = useTranslation()
   return (
-    <section className='card' aria-labelledby={id}>
-      <div className='card-header'>
-        <h2 id={id}>{title}</h2>
-        <span className='muted small'>{configured ? t('signIn.configured') : t('signIn.notConfigured')}</span>
-      </div>
+    <Card title={title} aside={<span className='muted small'>{configured ? t('signIn.configured') : t('signIn.notConfigured')}</span>}>
       {children}
       <SettingSwitch
         label={enableLabel}
@@ -205,7 +197,7 @@ function MethodCard ({ id, title, configured, settingKey, enableLabel, settings,
         disabled={!configured}
         onChange={(on) => set(settingKey, on ? 'true' : 'false')}
       />
-    </section>
+    </Card>
   )
 }
 
@@ -214,8 +206,8 @@ function ChatPlatformCards ({ data, set }: { data: PageData, set: Save }) {
   const { discord, telegram } = data.providers
   return (
     <>
-      <MethodCard id='discord-title' title={t('signIn.discord.title')} configured={discord.configured} settingKey='enable_discord' enableLabel={t('signIn.discord.enable')} settings={data.settings} set={set} />
-      <MethodCard id='telegram-title' title={t('signIn.telegram.title')} configured={telegram.configured} settingKey='enable_telegram' enableLabel={t('signIn.telegram.enable')} settings={data.settings} set={set}>
+      <MethodCard title={t('signIn.discord.title')} configured={discord.configured} settingKey='enable_discord' enableLabel={t('signIn.discord.enable')} settings={data.settings} set={set} />
+      <MethodCard title={t('signIn.telegram.title')} configured={telegram.configured} settingKey='enable_telegram' enableLabel={t('signIn.telegram.enable')} settings={data.settings} set={set}>
         <Facts rows={[[t('signIn.telegram.bot'), telegram.botUsername === '' ? '' : `@${telegram.botUsername}`]]} />
       </MethodCard>
     </>
@@ -236,9 +228,7 @@ function SessionsPanel () {
   })
 
   return (
-    <section className='card' aria-labelledby='sessions-title'>
-      <h2 id='sessions-title'>{t('signIn.sessions.title')}</h2>
-      <p className='help'>{t('signIn.sessions.help')}</p>
+    <Card title={t('signIn.sessions.title')} help={t('signIn.sessions.help')}>
       <form className='stack' onSubmit={(e) => { e.preventDefault(); void revoke() }}>
         <div className='field'>
           <label htmlFor={id}>{t('signIn.sessions.userId')}</label>
@@ -250,6 +240,6 @@ function SessionsPanel () {
           {done !== null && <p className='notice'>{done}</p>}
         </div>
       </form>
-    </section>
+    </Card>
   )
 }

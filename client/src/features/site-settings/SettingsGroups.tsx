@@ -1,5 +1,6 @@
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
+import { Card } from '../../components/Card'
 import { admin } from '../../api'
 import { SettingSwitch } from '../../components/SettingSwitch'
 import { useSubmit } from '../../forms/useSubmit'
@@ -20,9 +21,7 @@ const FEATURES = [
 export function FeaturesCard ({ settings, set }: { settings: SettingValues, set: Save }) {
   const { t } = useTranslation()
   return (
-    <section className='card' aria-labelledby='features-title' id='features'>
-      <h2 id='features-title'>{t('siteSettings.features.title')}</h2>
-      <p className='help'>{t('siteSettings.features.help')}</p>
+    <Card title={t('siteSettings.features.title')} help={t('siteSettings.features.help')} id='features'>
       {FEATURES.map(({ key, texts }) => (
         <SettingSwitch
           key={key}
@@ -32,7 +31,7 @@ export function FeaturesCard ({ settings, set }: { settings: SettingValues, set:
           onChange={(on) => set(key, on ? 'false' : 'true', 'features')}
         />
       ))}
-    </section>
+    </Card>
   )
 }
 
@@ -55,8 +54,7 @@ export function LanguagesCard ({ settings, set }: { settings: SettingValues, set
     setSaved(true)
   })
   return (
-    <section className='card' aria-labelledby='languages-title' id='languages'>
-      <h2 id='languages-title'>{t('siteSettings.languages.title')}</h2>
+    <Card title={t('siteSettings.languages.title')} id='languages'>
       <form className='stack' onSubmit={(e) => { e.preventDefault(); void save() }}>
         <fieldset className='field'>
           <legend>{t('siteSettings.languages.legend')}</legend>
@@ -76,7 +74,7 @@ export function LanguagesCard ({ settings, set }: { settings: SettingValues, set
           {saved && <p className='notice'>{chosen.length === 0 ? t('siteSettings.languages.savedAll') : t('status.saved')}</p>}
         </div>
       </form>
-    </section>
+    </Card>
   )
 }
 

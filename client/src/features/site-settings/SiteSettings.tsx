@@ -1,5 +1,7 @@
 import { useEffect, useId, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
+import { Card } from '../../components/Card'
+import { Page } from '../../components/Page'
 import { admin, ApiError, settings as settingsApi } from '../../api'
 import { brandingFrom, setBranding } from '../../branding'
 import { Facts } from '../../components/Facts'
@@ -46,8 +48,7 @@ export default function SiteSettings () {
   const { setSetting } = useSession()
 
   return (
-    <div className='page'>
-      <h1>{t('nav.siteSettings')}</h1>
+    <Page title={t('nav.siteSettings')}>
       <nav aria-label={t('siteSettings.groups')} className='card'>
         <ul className='row settings-groups'>
           {GROUPS.map((group) => <li key={group}><a href={`#${group}`}>{t(`siteSettings.group.${group}`)}</a></li>)}
@@ -79,7 +80,7 @@ export default function SiteSettings () {
         }}
       </Status>
       <EngineCard />
-    </div>
+    </Page>
   )
 }
 
@@ -158,9 +159,7 @@ function BrandingCard ({ settings, onSaved }: { settings: SettingValues, onSaved
   const logo = draft.header_logo_url.trim()
   const favicon = draft.favicon_url.trim()
   return (
-    <section className='card' aria-labelledby='branding-title' id='branding'>
-      <h2 id='branding-title'>{t('siteSettings.branding.title')}</h2>
-      <p className='help'>{t('siteSettings.branding.help')}</p>
+    <Card title={t('siteSettings.branding.title')} help={t('siteSettings.branding.help')} id='branding'>
       <form className='stack' noValidate onSubmit={(e) => { e.preventDefault(); void save() }}>
         {field('site_name', t('siteSettings.branding.siteName'), t('siteSettings.branding.siteNameHelp'), { maxLength: 80 })}
         {field('custom_title', t('siteSettings.branding.pageTitle'), t('siteSettings.branding.pageTitleHelp'), { maxLength: 80 })}
@@ -185,7 +184,7 @@ function BrandingCard ({ settings, onSaved }: { settings: SettingValues, onSaved
           {saved && <p className='notice'>{t('status.saved')}</p>}
         </div>
       </form>
-    </section>
+    </Card>
   )
 }
 
@@ -286,9 +285,7 @@ function AlarmTypeSwitches ({ settings, upstreamDisabled, set }: { settings: Set
   // Eggs share the raid switch: each switch is listed once.
   const switches = allAlarmTypes.filter((type, index) => allAlarmTypes.findIndex((other) => other.disableKey === type.disableKey) === index)
   return (
-    <section className='card' aria-labelledby='types-title' id='alerts'>
-      <h2 id='types-title'>{t('siteSettings.types.title')}</h2>
-      <p className='help'>{t('siteSettings.types.help')}</p>
+    <Card title={t('siteSettings.types.title')} help={t('siteSettings.types.help')} id='alerts'>
       {switches.map((type) => {
         const byEngine = upstreamDisabled.includes(type.disableKey)
         const label = type.disableKey === 'disable_raids' ? `${t('alarms.types.raid')} / ${t('alarms.types.egg')}` : t(`alarms.types.${type.type}`)
@@ -303,7 +300,7 @@ function AlarmTypeSwitches ({ settings, upstreamDisabled, set }: { settings: Set
           />
         )
       })}
-    </section>
+    </Card>
   )
 }
 
@@ -331,8 +328,7 @@ function EngineCard () {
   }
 
   return (
-    <section className='card' aria-labelledby='engine-title' aria-busy={busy} id='engine'>
-      <h2 id='engine-title'>{t('siteSettings.engine.title')}</h2>
+    <Card title={t('siteSettings.engine.title')} id='engine' busy={busy}>
       <Status state={state} retry={retry}>
         {(profile) => (
           <>
@@ -371,6 +367,6 @@ function EngineCard () {
           <div aria-live='polite'>{error !== null && <p className='notice notice-error'>{error}</p>}</div>
         </div>
       )}
-    </section>
+    </Card>
   )
 }

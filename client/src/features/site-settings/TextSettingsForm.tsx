@@ -1,5 +1,6 @@
 import { useId, useState } from 'react'
 import { useTranslation } from 'react-i18next'
+import { Card } from '../../components/Card'
 import { ApiError } from '../../api'
 import { useSubmit } from '../../forms/useSubmit'
 import type { SiteSetting } from '../../types'
@@ -106,10 +107,8 @@ export function TextSettingsForm ({ fields, settings, category, submit, onSaved,
 export function TextSettingsCard ({ group, category = group, ...form }: { group: string, category?: string } & Omit<Parameters<typeof TextSettingsForm>[0], 'category' | 'submit'>) {
   const { t } = useTranslation()
   return (
-    <section className='card' aria-labelledby={`${group}-title`} id={group}>
-      <h2 id={`${group}-title`}>{t(`siteSettings.${group}.title`)}</h2>
-      <p className='help'>{t(`siteSettings.${group}.help`)}</p>
+    <Card title={t(`siteSettings.${group}.title`)} help={t(`siteSettings.${group}.help`)} id={group}>
       <TextSettingsForm {...form} category={category} submit={t(`siteSettings.${group}.save`)} />
-    </section>
+    </Card>
   )
 }

@@ -1,4 +1,5 @@
 import { useTranslation } from 'react-i18next'
+import { Page } from '../../components/Page'
 import { admin } from '../../api'
 import { useSubmit } from '../../forms/useSubmit'
 import { viewAs } from '../../shell/impersonation'
@@ -20,10 +21,7 @@ export default function MyWebhooks () {
   const [state, retry] = useLoad((signal) => admin.myWebhooks(signal))
   const { busy, error, run } = useSubmit()
   return (
-    <div className='page'>
-      <h1>{t('myWebhooks.title')}</h1>
-      <p className='muted'>{t('myWebhooks.intro')}</p>
-      <div role='alert'>{error !== null && <p className='notice notice-error'>{error}</p>}</div>
+    <Page title={t('myWebhooks.title')} intro={t('myWebhooks.intro')} error={error}>
       <Status state={state} retry={retry}>
         {(webhooks) => webhooks.length === 0
           ? <p className='muted'>{t('myWebhooks.none')}</p>
@@ -45,6 +43,6 @@ export default function MyWebhooks () {
             </ul>
             )}
       </Status>
-    </div>
+    </Page>
   )
 }

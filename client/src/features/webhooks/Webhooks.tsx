@@ -1,5 +1,6 @@
 import { useId, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
+import { Page } from '../../components/Page'
 import type { AdminUser } from '../../../../schemas/admin-users'
 import type { NamedDelegate } from '../../../../schemas/delegates'
 import { admin, ApiError } from '../../api'
@@ -60,10 +61,7 @@ export default function Webhooks () {
   }
 
   return (
-    <div className='page'>
-      <h1 ref={heading} tabIndex={-1}>{t('adminWebhooks.title')}</h1>
-      <p className='muted'>{t('adminWebhooks.intro')}</p>
-      <div role='status' aria-live='polite'>{message !== null && <p className='notice'>{message}</p>}</div>
+    <Page title={t('adminWebhooks.title')} headingRef={heading} intro={t('adminWebhooks.intro')} status={message}>
       <Status state={state} retry={retry}>
         {(list) => (
           <>
@@ -100,7 +98,7 @@ export default function Webhooks () {
         )}
       </Status>
       <CreateWebhook created={(name) => { announce(t('adminWebhooks.created', { name })); retry() }} />
-    </div>
+    </Page>
   )
 }
 
