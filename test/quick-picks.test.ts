@@ -196,6 +196,17 @@ t.test('definitions: admins publish global picks, users keep their own, and bad 
     const res = await s.app.inject({ method: 'POST', url: '/api/quick-picks', headers: asAdmin(s.app), payload: bad })
     t.equal(res.statusCode, 400, JSON.stringify(bad).slice(0, 60))
   }
+  // Checked as an alarm create's body is: a number past JSON's range (1e400 reads as Infinity) and a
+  // string field's control characters are refused, as the alarm routes refuse them.
+  for (const raw of [
+    '{"name":"Far","alarmType":"quest","filters":{"reward_type":3,"reward":1e400}}',
+    '{"name":"Bell","alarmType":"invasion","filters":{"grunt_type":"water\\u0007"}}'
+  ]) {
+    const res = await s.app.inject({ method: 'POST', url: '/api/quick-picks', headers: { ...asAdmin(s.app), 'content-type': 'application/json' }, payload: raw })
+    t.equal(res.statusCode, 400, raw)
+    const alarm = await s.app.inject({ method: 'POST', url: raw.includes('quest') ? '/api/quests' : '/api/invasions', headers: { ...asUser(s.app), 'content-type': 'application/json' }, payload: raw.slice(raw.indexOf('"filters":') + 10, -1) })
+    t.equal(alarm.statusCode, 400, `the alarm route refuses the same filters: ${raw}`)
+  }
   t.equal(await count(), before, 'nothing stored')
 
   const disabled = await s.app.inject({ method: 'POST', url: '/api/quick-picks', headers: asAdmin(s.app), payload: { ...pick, id: 'off', enabled: false } })

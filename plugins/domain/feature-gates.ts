@@ -68,15 +68,10 @@ function createFeatureGates (fastify: FastifyInstance) {
     }
   }
 
-  /** Who switched the feature off: the site's own setting first, then the engine's configuration. */
-  async function disabledBy (disableKey: string): Promise<'site' | 'engine' | null> {
-    if (await siteSettings.isTrue(disableKey)) return 'site'
-    return (await upstreamDisabled()).includes(disableKey) ? 'engine' : null
-  }
-
   /**
-   * `disabledBy` for many features at once, in one wait: every page load asks for all ten alarm types, and
-   * ten separate waits on the same cached engine answer cost more than the answer itself.
+   * Who switched each feature off: the site's own setting first, then the engine's configuration. Many at
+   * once in one wait: every page load asks for all ten alarm types, and ten separate waits on the same
+   * cached engine answer cost more than the answer itself.
    */
   async function disabledByEach (disableKeys: readonly string[]): Promise<Array<'site' | 'engine' | null>> {
     const [bySite, byEngine] = await Promise.all([Promise.all(disableKeys.map((key) => siteSettings.isTrue(key))), upstreamDisabled()])
@@ -84,7 +79,8 @@ function createFeatureGates (fastify: FastifyInstance) {
   }
 
   async function isDisabled (disableKey: string): Promise<boolean> {
-    return await disabledBy(disableKey) !== null
+    const [by] = await disabledByEach([disableKey])
+    return by !== null
   }
 
   /** Throws 403 `{ error, disableKey }` when the feature is off; admins are not exempt. */

@@ -1,5 +1,5 @@
-import { Ajv, type ValidateFunction } from 'ajv'
 import { badRequest } from '../../edge/errors.js'
+import { bodyValidatorFor } from '../../edge/validation.js'
 import { alarmCreateSchema } from '../../../schemas/alarms.js'
 import { KIND_OF, type AlarmType } from '../../../schemas/alarm-types.js'
 
@@ -20,26 +20,15 @@ function expand (filters: Row): Row[] {
 }
 
 /**
- * Every alarm of a pick as it will be sent, checked as the alarm routes check a create (each type's
- * create schema, compiled on first use); a row that is no valid alarm refuses the whole pick with a 400.
+ * Every alarm of a pick as it will be sent, checked by the validator the alarm routes check a create's
+ * body with (each type's create schema); a row that is no valid alarm refuses the whole pick with a 400.
  */
 export function pickAlarms (): (alarmType: string, filters: Row, extra?: Row) => Row[] {
-  const ajv = new Ajv({ allErrors: true, strict: false })
-  const validators = new Map<AlarmType, ValidateFunction>()
-  const validatorFor = (type: AlarmType) => {
-    let validate = validators.get(type)
-    if (validate === undefined) {
-      validate = ajv.compile(alarmCreateSchema(type))
-      validators.set(type, validate)
-    }
-    return validate
-  }
-
   return (alarmType, filters, extra = {}) => {
     const type = engineType(alarmType)
     const kind = KIND_OF[type]
     const rows: Row[] = expand(filters).map((row) => ({ ...kind.createDefaults, ...row, ...extra }))
-    const validate = validatorFor(type)
+    const validate = bodyValidatorFor(alarmCreateSchema(type))
     for (const row of rows) {
       if (!validate(row)) {
         const details = (validate.errors ?? []).map((e) => ({ field: `/filters${e.instancePath}`, message: `${e.message ?? 'is invalid'}${e.params && 'additionalProperty' in e.params ? ` (${String(e.params.additionalProperty)})` : ''}` }))
