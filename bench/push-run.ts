@@ -1,10 +1,11 @@
 import { createECDH, randomBytes } from 'node:crypto'
+import { once } from 'node:events'
 import { readFileSync } from 'node:fs'
-import { createServer } from 'node:https'
-import type { AddressInfo } from 'node:net'
 import { loadavg } from 'node:os'
 import { join } from 'node:path'
+import { Worker } from 'node:worker_threads'
 import type { MemberState } from '../lib/alarm-explain.js'
+import Fastify from 'fastify'
 import { buildApp } from '../app.js'
 import { loadConfig } from '../plugins/base/config.js'
 import { pushSubscriptions } from '../db/schema/service.js'
@@ -19,11 +20,11 @@ import { benchDatabases, benchEnv, createEngineDatabase, dropDatabases, fillEngi
  * Run by bench/push.ts. BENCH_MEMBERS members (10,000) with one push device and BENCH_ALARMS (10) pokemon
  * alarms each, in areas of the bench city's 200 fences; a burst of BENCH_RATE (2,000) scanner events a
  * second for BENCH_SECONDS (30) into the webhook, in batches every 50 ms, as Golbat sends them. A local
- * HTTPS push service counts what arrives (it does not decrypt: the tests do). Printed: members read into
+ * HTTPS push service on a thread of its own counts what arrives (it does not decrypt: the tests do). Printed: members read into
  * memory (time), events matched per second, pushes per second, p50/p99 from the batch's arrival to the
  * push reaching the push service, memory, the matching cost per event in the service against the matcher
  * alone in process (every member, and the members the index names), and the NG hook's answers at
- * BENCH_HOOK_RATE (200) calls a second, during the burst and on its own. The VAPID pair is the one the
+ * BENCH_HOOK_RATE (200) calls a second: on a quiet service, during the burst, and after it. The VAPID pair is the one the
  * service makes on its first start.
  */
 
@@ -37,6 +38,49 @@ const FEED = 'bench-feed-token-0123456789'
 const HOOK = 'bench-hook-token-0123456789'
 const DATABASES = benchDatabases('push')
 
+/**
+ * The local push service (a worker thread): answers 201 to every push, counts them and the first arrival
+ * of each topic (as epoch milliseconds, which every thread reads alike), and reports on request.
+ */
+const PUSH_SERVICE = `
+const { createServer } = require('node:https')
+const { parentPort, workerData: { key, cert } } = require('node:worker_threads')
+const arrivals = new Map()
+let pushes = 0
+const service = createServer({ key, cert }, (request, response) => {
+  request.resume()
+  request.on('end', () => {
+    pushes++
+    const topic = request.headers.topic
+    if (topic !== undefined && !arrivals.has(topic)) arrivals.set(topic, performance.timeOrigin + performance.now())
+    response.writeHead(201).end()
+  })
+})
+service.listen(0, '127.0.0.1', () => { parentPort.postMessage(service.address().port) })
+parentPort.on('message', () => { parentPort.postMessage({ pushes, arrivals: [...arrivals] }) })
+`
+
+/** The hook's caller (a worker thread): posts each body at its time on the schedule, then reports the answer times. */
+const HOOK_CALLER = `
+const { parentPort, workerData: { url, bodies, rate } } = require('node:worker_threads')
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
+;(async () => {
+  const times = []
+  let failed = 0
+  const calls = []
+  const start = performance.now()
+  for (let i = 0; i < bodies.length; i++) {
+    const wait = start + (i * 1000) / rate - performance.now()
+    if (wait > 0) await sleep(wait)
+    const t0 = performance.now()
+    calls.push(fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: bodies[i] })
+      .then(async (res) => { await res.arrayBuffer(); times.push(performance.now() - t0) }, () => { failed++ }))
+  }
+  await Promise.all(calls)
+  parentPort.postMessage({ times, failed })
+})()
+`
+
 function random (seed: number): () => number {
   let s = seed
   return () => { s = (s * 1_103_515_245 + 12_345) % 2 ** 31; return s / 2 ** 31 }
@@ -47,20 +91,13 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 async function run (): Promise<void> {
   const certificateDir = process.env.PUSH_SERVICE_CERT_DIR as string
-  // The push service: counts arrivals by topic.
-  const arrivals = new Map<string, number>()
-  let pushes = 0
-  const service = createServer({ key: readFileSync(join(certificateDir, 'key.pem')), cert: readFileSync(join(certificateDir, 'cert.pem')) }, (request, response) => {
-    request.resume()
-    request.on('end', () => {
-      pushes++
-      const topic = request.headers.topic as string | undefined
-      if (topic !== undefined && !arrivals.has(topic)) arrivals.set(topic, performance.now())
-      response.writeHead(201).end()
-    })
-  })
-  await new Promise<void>((resolve) => service.listen(0, '127.0.0.1', resolve))
-  const servicePort = (service.address() as AddressInfo).port
+  // The push service, on a thread of its own as a real one is on machines of its own: counts arrivals by topic.
+  const service = new Worker(PUSH_SERVICE, { eval: true, workerData: { key: readFileSync(join(certificateDir, 'key.pem')), cert: readFileSync(join(certificateDir, 'cert.pem')) } })
+  const [servicePort] = await once(service, 'message') as [number]
+  const serviceCounts = async (): Promise<{ pushes: number, arrivals: Array<[string, number]> }> => {
+    service.postMessage('count')
+    return (await once(service, 'message'))[0] as { pushes: number, arrivals: Array<[string, number]> }
+  }
 
   await createEngineDatabase(DATABASES.engine)
   const engine = await startAlarmEngineFake({ database: DATABASES.engine, secret: SECRET, mode: 'ng' })
@@ -139,26 +176,31 @@ async function run (): Promise<void> {
     }
     console.log(`matching alone (${MEMBERS} members, in process): every member ${pct(alone, 50).toFixed(2)} ms per event; the index's candidates ${pct(indexed, 50).toFixed(3)} ms per event (${(pct(alone, 50) / pct(indexed, 50)).toFixed(0)}× less); answers that differ: ${disagreements} of ${alone.length}`)
 
-    /** The NG hook at HOOK_RATE calls a second for `seconds`: each answer's time as the caller saw it. */
-    const hookRun = async (seconds: number): Promise<{ times: number[], failed: number }> => {
-      const times: number[] = []
-      let failed = 0
-      const start = performance.now()
-      const calls: Array<Promise<void>> = []
-      for (let i = 0; i < HOOK_RATE * seconds; i++) {
-        const wait = start + (i * 1000) / HOOK_RATE - performance.now()
-        if (wait > 0) await sleep(wait)
-        const member = rows[Math.floor(rnd() * rows.length)] as { userId: string }
-        const t0 = performance.now()
-        calls.push(fetch(`${address}/api/push/validation/${HOOK}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...event(), target: { id: member.userId } }) })
-          .then(async (res) => { await res.arrayBuffer(); times.push(performance.now() - t0) }, () => { failed++ }))
-      }
-      await Promise.all(calls)
-      return { times, failed }
+    /**
+     * The NG hook at HOOK_RATE calls a second for `seconds`: each answer's time as the caller saw it. The
+     * caller runs on a thread of its own, as the engine runs in a process of its own: in the service's
+     * thread its requests and timers would wait behind the service's work and count as the service's.
+     */
+    const hookRun = async (seconds: number, url = `${address}/api/push/validation/${HOOK}`): Promise<{ times: number[], failed: number }> => {
+      const bodies = Array.from({ length: HOOK_RATE * seconds }, () => JSON.stringify({ ...event(), target: { id: (rows[Math.floor(rnd() * rows.length)] as { userId: string }).userId } }))
+      const caller = new Worker(HOOK_CALLER, { eval: true, workerData: { url, bodies, rate: HOOK_RATE } })
+      const [result] = await once(caller, 'message') as [{ times: number[], failed: number }]
+      await caller.terminate()
+      return result
     }
-    const hookLine = (label: string, { times, failed }: { times: number[], failed: number }) => console.log(`NG hook at ${HOOK_RATE}/s ${label}: ${times.length} answered, ${failed} failed (connection), p50 ${pct(times, 50).toFixed(2)} ms, p99 ${pct(times, 99).toFixed(2)} ms, max ${Math.max(...times).toFixed(1)} ms (over HTTP, client included)`)
+    const hookLine = (label: string, { times, failed }: { times: number[], failed: number }) => console.log(`NG hook at ${HOOK_RATE}/s ${label}: ${times.length} answered, ${failed} failed (connection), p50 ${pct(times, 50).toFixed(2)} ms, p99 ${pct(times, 99).toFixed(2)} ms, max ${Math.max(...times).toFixed(1)} ms (over HTTP, from the caller's thread)`)
 
-    // The burst, with the hook called alongside it.
+    // The hook alone on a quiet service first, then alongside the burst, then once the burst is pushed.
+    // One second of calls first warms the code and the push connections, as any running service is warm.
+    await hookRun(1)
+    const hookAlone = await hookRun(5)
+    // The floor: a bare Fastify route in this process answering the same calls with the same answer.
+    const bare = Fastify()
+    bare.post('/hook', async () => ({ success: true }))
+    const bareAddress = await bare.listen({ host: '127.0.0.1', port: 0 })
+    await hookRun(1, `${bareAddress}/hook`)
+    const bareAlone = await hookRun(5, `${bareAddress}/hook`)
+    await bare.close()
     const sentAt = new Map<string, number>()
     const batch = Math.max(1, Math.round(RATE / 20))
     const burstStart = performance.now()
@@ -168,7 +210,7 @@ async function run (): Promise<void> {
     let peakRss = 0
     for (let tick = 0; tick < SECONDS * 20; tick++) {
       const events = Array.from({ length: batch }, event)
-      const at = performance.now()
+      const at = performance.timeOrigin + performance.now()
       for (const e of events) sentAt.set(topicOf(`pokemon-${e.message.encounter_id}`), at)
       try {
         const res = await fetch(`${address}/api/scanner-webhook/${FEED}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(events) })
@@ -185,7 +227,8 @@ async function run (): Promise<void> {
     await app.pushAlerts.idle()
     for (let i = 0; i < 6000 && app.pushSender.depth() > 0; i++) await sleep(10)
     const total = (performance.now() - burstStart) / 1000
-    const latencies = [...arrivals].flatMap(([topic, at]) => { const from = sentAt.get(topic); return from === undefined ? [] : [at - from] })
+    const { pushes, arrivals } = await serviceCounts()
+    const latencies = arrivals.flatMap(([topic, at]) => { const from = sentAt.get(topic); return from === undefined ? [] : [at - from] })
     console.log(`burst: ${posted} events in ${postedIn.toFixed(1)} s (asked ${RATE}/s for ${SECONDS} s; ${feedFailed} not delivered: connection failed); all matched and pushed after ${total.toFixed(1)} s`)
     console.log(`events matched per second: ${(posted / total).toFixed(0)}; matching per event in the service: ${((total * 1000) / posted).toFixed(1)} ms (wall)`)
     console.log(`pushes: ${pushes} (${(pushes / total).toFixed(0)}/s); events that pushed: ${latencies.length}; event → push service p50 ${pct(latencies, 50).toFixed(0)} ms, p99 ${pct(latencies, 99).toFixed(0)} ms`)
@@ -193,13 +236,16 @@ async function run (): Promise<void> {
     const metrics = (await app.inject({ url: '/metrics' })).body
     console.log(metrics.split('\n').filter((l) => l.startsWith('alarm_web_push_feed_dropped_total') || l.startsWith('alarm_web_push_failed_total')).join('\n') || 'nothing dropped or failed (metrics off: METRICS_TOKEN unset)')
 
+    hookLine('on its own, 5 s', hookAlone)
+    hookLine('a bare Fastify route (the floor), 5 s', bareAlone)
+    console.log(`NG hook against the floor: p50 ${(pct(hookAlone.times, 50) / pct(bareAlone.times, 50)).toFixed(2)}x, p99 ${(pct(hookAlone.times, 99) / pct(bareAlone.times, 99)).toFixed(2)}x`)
     hookLine('during the burst', await hookDuring)
-    hookLine('on its own, 5 s', await hookRun(5))
+    hookLine(`after the burst (heap ${mb(process.memoryUsage().heapUsed)}), 5 s`, await hookRun(5))
     console.log(`load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`)
   } finally {
     await app.close()
     await engine.close()
-    service.close()
+    await service.terminate()
     await dropDatabases(DATABASES.service, DATABASES.engine)
   }
 }
