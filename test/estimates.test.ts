@@ -426,6 +426,14 @@ t.test('bad input is a 400 and nothing else; signed-out is a 401; the per-member
   t.not((await s.app.inject({ method: 'POST', url: '/api/alarm-estimates', headers: other, payload: { type: 'pokemon', alarm: { pokemon_id: 1 } } })).statusCode, 429, 'another member has their own budget')
 })
 
+t.test('an alarm is checked as its create checks it: text a create refuses is a 400 here too', async (t) => {
+  const s = await setup(t)
+  const bell = { pokemon_id: 25, ping: 'ring\u0007' }
+  t.equal((await estimate(s, 'pokemon', bell)).status, 400, 'a control character in the message')
+  t.equal((await s.app.inject({ method: 'POST', url: '/api/monsters', headers: s.headers, payload: bell })).statusCode, 400, 'as the create refuses it')
+  t.equal((await estimate(s, 'pokemon', { pokemon_id: 25, ping: 'ring' })).status, 200, 'the same alarm with plain text')
+})
+
 t.test('a profile of 1,000 alarms: the overlap reads each stored alarm once, not once per pair', async (t) => {
   const s = await setup(t, {}, false)
   const alarms = [{ pokemon_id: 0, min_iv: 90 }, ...Array.from({ length: 999 }, (_, i) => ({ pokemon_id: 1 + (i % 900), min_iv: 95 + (i % 6), form: Math.floor(i / 900) }))]

@@ -1,6 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { Pool } from 'mariadb'
-import { Ajv, type ValidateFunction } from 'ajv'
 import { TtlCache } from '../../lib/ttl-cache.js'
 import { alarmAreas, eggMatches, fullAlarm, raidMatches, type FullAlarm, type Place } from '../../lib/alarm-match.js'
 import { OVERLAP_TYPES, covers } from './alarm-estimates/overlap.js'
@@ -8,6 +7,7 @@ import { ALARM_KINDS, type AlarmType } from '../../schemas/alarm-types.js'
 import { alarmCreateSchema } from '../../schemas/alarms.js'
 import { parseAreaText } from './area-selection.js'
 import { decoratorPlugin } from '../../lib/decorator-plugin.js'
+import { bodyValidatorFor } from '../edge/validation.js'
 import { createRecentCounts, numberOf, type Fence, type Pass, type Target } from './alarm-estimates/recent-counts.js'
 import { createTypicalDay, type Daily, type FenceWeek, type PerDayBasis } from './alarm-estimates/typical-day.js'
 
@@ -78,9 +78,6 @@ function createAlarmEstimates (fastify: FastifyInstance) {
   const fenceWeeks = new TtlCache<string, FenceWeek>(clock, 250)
 
   const nowSeconds = () => Math.floor(clock.now() / 1000)
-  // The create schemas as a create checks them; strings are never stored here, so the free-text keyword is not needed.
-  const ajv = new Ajv({ allErrors: true, strict: false })
-  const validators = new Map<AlarmType, ValidateFunction>()
 
   /** A scanner read with the estimate's time limit: the server stops the statement, the caller stops waiting. */
   async function query (pool: Pool, sql: string, params: unknown[]): Promise<unknown[][]> {
@@ -251,13 +248,9 @@ function createAlarmEstimates (fastify: FastifyInstance) {
     /** Per member: `ESTIMATE_RATE_MAX` estimate requests per minute. */
     rateLimit: { max: config.ESTIMATE_RATE_MAX, timeWindow: 60_000, keyGenerator: (request: FastifyRequest) => `estimates:user:${request.user.userId}` },
 
-    /** Why a body is not one a create of the type takes ([] when it is). */
+    /** Why a body is not one a create of the type takes ([] when it is): checked by the create route's own validator. */
     problems (type: AlarmType, body: unknown): Array<{ field: string, message: string }> {
-      let validate = validators.get(type)
-      if (validate === undefined) {
-        validate = ajv.compile(alarmCreateSchema(type))
-        validators.set(type, validate)
-      }
+      const validate = bodyValidatorFor(alarmCreateSchema(type))
       if (validate(body)) return []
       return (validate.errors ?? []).slice(0, 10).map((e) => ({
         field: `alarm${e.instancePath.replace(/\//g, '.')}`,
