@@ -194,8 +194,8 @@ async function run (): Promise<void> {
     const hookLine = (label: string, { times, failed }: { times: number[], failed: number }) => console.log(`NG hook at ${HOOK_RATE}/s ${label}: ${times.length} answered, ${failed} failed (connection), p50 ${pct(times, 50).toFixed(2)} ms, p99 ${pct(times, 99).toFixed(2)} ms, max ${Math.max(...times).toFixed(1)} ms (over HTTP, from the caller's thread)`)
 
     // The hook alone on a quiet service first, then alongside the burst, then once the burst is pushed.
-    // One second of calls first warms the code and the push connections, as any running service is warm.
-    await hookRun(1)
+    // Five seconds of calls first warm the code and the push connections, as any running service is warm.
+    await hookRun(5)
     const hookAlone = await hookRun(5)
     // The floor: a bare Fastify route in this process answering the same calls with the same answer.
     const bare = Fastify()
