@@ -4,10 +4,9 @@ import { TtlCache } from '../../lib/ttl-cache.js'
 import { alarmAreas, eggMatches, fullAlarm, raidMatches, type FullAlarm, type Place } from '../../lib/alarm-match.js'
 import { OVERLAP_TYPES, covers } from './alarm-estimates/overlap.js'
 import { ALARM_KINDS, type AlarmType } from '../../schemas/alarm-types.js'
-import { alarmCreateSchema } from '../../schemas/alarms.js'
 import { parseAreaText } from './area-selection.js'
 import { decoratorPlugin } from '../../lib/decorator-plugin.js'
-import { bodyValidatorFor } from '../edge/validation.js'
+import { alarmCreateValidator } from '../edge/validation.js'
 import { createRecentCounts, numberOf, type Fence, type Pass, type Target } from './alarm-estimates/recent-counts.js'
 import { createTypicalDay, type Daily, type FenceWeek, type PerDayBasis } from './alarm-estimates/typical-day.js'
 
@@ -250,7 +249,7 @@ function createAlarmEstimates (fastify: FastifyInstance) {
 
     /** Why a body is not one a create of the type takes ([] when it is): checked by the create route's own validator. */
     problems (type: AlarmType, body: unknown): Array<{ field: string, message: string }> {
-      const validate = bodyValidatorFor(alarmCreateSchema(type))
+      const validate = alarmCreateValidator(type)
       if (validate(body)) return []
       return (validate.errors ?? []).slice(0, 10).map((e) => ({
         field: `alarm${e.instancePath.replace(/\//g, '.')}`,

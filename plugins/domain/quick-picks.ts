@@ -89,8 +89,8 @@ const SKIP_REASON: Record<Collision['code'], SkippedAlarm['reason']> = {
 
 function createQuickPicks (fastify: FastifyInstance) {
   const { db, engine, alarmWriter, featureGates, alarmEvents, userWriteLock, clock, log } = fastify
-  const alarmsOf = pickAlarms()
   const seeding = quickPickSeeding(fastify)
+
   async function definition (id: string): Promise<DefinitionRow | null> {
     const [row] = await db.db.select().from(quickPickDefinitions).where(eq(quickPickDefinitions.id, id)).limit(1)
     return row ?? null
@@ -146,7 +146,7 @@ function createQuickPicks (fastify: FastifyInstance) {
   }
 
   async function save (write: QuickPickWrite, scope: 'global' | 'user', ownerUserId: string | null, existing: DefinitionRow | null): Promise<QuickPick> {
-    alarmsOf(write.alarmType, write.filters)
+    pickAlarms(write.alarmType, write.filters)
     const id = write.id ?? (scope === 'user' ? ownId() : await freeId(write.name))
     const now = toSqlTime(clock.now())
     const values = {
@@ -219,20 +219,20 @@ function createQuickPicks (fastify: FastifyInstance) {
     }
     const filters = parseJson<Row>(pick.filtersJson, {})
     const excluded = options.excludePokemonIds ?? []
-    if (excluded.length === 0) return alarmsOf(pick.alarmType, filters, extra)
+    if (excluded.length === 0) return pickAlarms(pick.alarmType, filters, extra)
     const chosen = filters.pokemon_id ?? 0
     if (type === 'pokemon' && Array.isArray(chosen)) {
       // "All of this set except these": one alarm per species of the pick the member kept.
       const kept = chosen.filter((id) => !excluded.includes(Number(id)))
       if (kept.length === chosen.length) throw badRequest('Only pokemon of the pick can be left out.', { details: [{ field: '/excludePokemonIds', message: 'names no pokemon of the pick' }] })
       if (kept.length === 0) throw badRequest('Every pokemon of the pick is left out: nothing to add.', { details: [{ field: '/excludePokemonIds', message: 'leaves no pokemon' }] })
-      return alarmsOf(pick.alarmType, { ...filters, pokemon_id: kept }, extra)
+      return pickAlarms(pick.alarmType, { ...filters, pokemon_id: kept }, extra)
     }
     if (type !== 'pokemon' || chosen !== 0) throw badRequest('Pokemon can only be excluded from picks for every pokemon or for a set of pokemon.')
     // "Every pokemon but these": one alarm per remaining species of the engine's game data.
     const species = new Set(Object.keys(await engine.masterdata.monsters()).map((key) => Number.parseInt(key, 10)).filter((id) => id > 0))
     for (const id of excluded) species.delete(id)
-    return alarmsOf(pick.alarmType, { ...filters, pokemon_id: [...species].sort((a, b) => a - b) }, extra)
+    return pickAlarms(pick.alarmType, { ...filters, pokemon_id: [...species].sort((a, b) => a - b) }, extra)
   }
 
   /** Deletes the alarms an apply created that still exist, and forgets the applied state. */

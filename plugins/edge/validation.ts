@@ -1,7 +1,9 @@
 import fp from 'fastify-plugin'
-import { Ajv, type ErrorObject, type Options, type SchemaValidateFunction } from 'ajv'
+import { Ajv, type ErrorObject, type Options, type SchemaValidateFunction, type ValidateFunction } from 'ajv'
 import addFormats from 'ajv-formats'
 import { FREE_TEXT_KEYWORD } from '../../schemas/common.js'
+import { alarmCreateSchema } from '../../schemas/alarms.js'
+import type { AlarmType } from '../../schemas/alarm-types.js'
 import { compiledOnce } from '../../lib/compiled-once.js'
 
 const common: Options = { allErrors: true, useDefaults: true, removeAdditional: false, strict: false }
@@ -56,11 +58,19 @@ for (const ajv of [strict, coercing]) {
 // Shared by every app the process builds: each distinct schema is compiled once.
 const validatorFor = compiledOnce((schema, variant) => (variant === 'body' ? strict : coercing).compile(schema))
 
+const createValidators = new Map<AlarmType, ValidateFunction>()
 /**
- * The JSON body validator of `schema`, for domain code that checks data the way a route checks its body
- * (quick picks: every alarm of a pick as the alarm routes check a create).
+ * The validator a create of `type` checks its body with, for domain code that checks an alarm as that
+ * route would (a quick pick's alarms, an estimate's alarm): the schema is built and looked up once per type.
  */
-export const bodyValidatorFor = (schema: object) => validatorFor(schema, 'body')
+export function alarmCreateValidator (type: AlarmType): ValidateFunction {
+  let validate = createValidators.get(type)
+  if (validate === undefined) {
+    validate = validatorFor(alarmCreateSchema(type), 'body')
+    createValidators.set(type, validate)
+  }
+  return validate
+}
 
 /**
  * Two validators: query strings, path parameters and headers are text by nature and are coerced

@@ -1,6 +1,5 @@
 import { badRequest } from '../../edge/errors.js'
-import { bodyValidatorFor } from '../../edge/validation.js'
-import { alarmCreateSchema } from '../../../schemas/alarms.js'
+import { alarmCreateValidator } from '../../edge/validation.js'
 import { KIND_OF, type AlarmType } from '../../../schemas/alarm-types.js'
 
 type Row = Record<string, unknown>
@@ -23,19 +22,17 @@ function expand (filters: Row): Row[] {
  * Every alarm of a pick as it will be sent, checked by the validator the alarm routes check a create's
  * body with (each type's create schema); a row that is no valid alarm refuses the whole pick with a 400.
  */
-export function pickAlarms (): (alarmType: string, filters: Row, extra?: Row) => Row[] {
-  return (alarmType, filters, extra = {}) => {
-    const type = engineType(alarmType)
-    const kind = KIND_OF[type]
-    const rows: Row[] = expand(filters).map((row) => ({ ...kind.createDefaults, ...row, ...extra }))
-    const validate = bodyValidatorFor(alarmCreateSchema(type))
-    for (const row of rows) {
-      if (!validate(row)) {
-        const details = (validate.errors ?? []).map((e) => ({ field: `/filters${e.instancePath}`, message: `${e.message ?? 'is invalid'}${e.params && 'additionalProperty' in e.params ? ` (${String(e.params.additionalProperty)})` : ''}` }))
-        throw badRequest('The quick pick\'s filters are not a valid alarm.', { details })
-      }
-      if (typeof row.grunt_type === 'string') row.grunt_type = row.grunt_type.toLowerCase()
+export function pickAlarms (alarmType: string, filters: Row, extra: Row = {}): Row[] {
+  const type = engineType(alarmType)
+  const kind = KIND_OF[type]
+  const rows: Row[] = expand(filters).map((row) => ({ ...kind.createDefaults, ...row, ...extra }))
+  const validate = alarmCreateValidator(type)
+  for (const row of rows) {
+    if (!validate(row)) {
+      const details = (validate.errors ?? []).map((e) => ({ field: `/filters${e.instancePath}`, message: `${e.message ?? 'is invalid'}${e.params && 'additionalProperty' in e.params ? ` (${String(e.params.additionalProperty)})` : ''}` }))
+      throw badRequest('The quick pick\'s filters are not a valid alarm.', { details })
     }
-    return rows
+    if (typeof row.grunt_type === 'string') row.grunt_type = row.grunt_type.toLowerCase()
   }
+  return rows
 }
