@@ -79,7 +79,7 @@ function createFeatureGates (fastify: FastifyInstance) {
   }
 
   async function isDisabled (disableKey: string): Promise<boolean> {
-    const [by] = await disabledByEach([disableKey])
+    const [by = null] = await disabledByEach([disableKey])
     return by !== null
   }
 
