@@ -6,14 +6,46 @@
  * and non-zero when no test ran at all, so an empty run never counts as a green one.
  */
 import { spawn } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
 import { constants } from 'node:os'
+import { dirname, join } from 'node:path'
+import { TapConfig } from '@tapjs/config'
 
 const SUMMARY = /^# \{ total: .*\}\s*$/
 // tap's own line for each finished file, at the top level: `ok 12 - test/x.test.ts # time=1234.5ms`
 const FILE_DONE = /^(?:not )?ok \d+ - (\S+\.test\.ts)\b.*# time=([\d.]+)ms/
 const SLOWEST_SHOWN = 10
 
-const child = spawn('npx', ['tap', ...process.argv.slice(2)], { stdio: ['inherit', 'pipe', 'inherit'] })
+/**
+ * The plugin list tap's Test class was last built with (`export const signature` of its built module),
+ * or '' when it cannot be read.
+ */
+function builtSignature () {
+  try {
+    const root = dirname(createRequire(import.meta.url).resolve('@tapjs/test/package.json'))
+    const built = readFileSync(join(root, 'test-built', 'dist', 'esm', 'index.js'), 'utf8')
+    return /^export const signature = `([^`]*)`/m.exec(built)?.[1].trim() ?? ''
+  } catch {
+    return ''
+  }
+}
+
+/** Runs `npx tap <args>` to its end with the output shown; resolves with its exit code. */
+function runTap (args, stdout) {
+  return spawn('npx', ['tap', ...args], { stdio: ['inherit', stdout, 'inherit'] })
+}
+
+// tap rebuilds its Test class when .taprc's plugins differ from the built ones (as after `npm ci`), but
+// the run that rebuilds still starts every test process with the old set's loaders: the default set's
+// TypeScript loader (ts-node) costs each test process about a second before its first line. Building
+// first makes the run start them with the configured set.
+if ((await TapConfig.load()).pluginSignature !== builtSignature()) {
+  const code = await new Promise((resolve) => { runTap(['build'], 'inherit').on('close', resolve) })
+  if (code !== 0) process.exit(code ?? 1)
+}
+
+const child = runTap(process.argv.slice(2), 'pipe')
 
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
   process.on(signal, () => { child.kill(signal) })

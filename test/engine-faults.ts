@@ -1,5 +1,5 @@
 import t from 'tap'
-import { build, bearer, seedHuman, type Test, type TestApp } from './helper.js'
+import { build, bearer, newTestDatabases, seedHuman, type Test, type TestApp, type TestDatabases } from './helper.js'
 import { FAULT_MODES, startFaultPeer, type FaultMode, type FaultPeer } from './fakes/fault-peer.js'
 import { TEMPLATE_PREVIEW_TYPES } from '../schemas/alarms.js'
 
@@ -203,14 +203,15 @@ export async function request (s: TestApp, op: string, headers: Record<string, s
   return { res, ms: performance.now() - started }
 }
 
-export async function engineSetup (t: Test): Promise<{ s: TestApp, peer: FaultPeer, masterfile: FaultPeer, headers: Record<string, string> }> {
+export async function engineSetup (t: Test, databases?: TestDatabases): Promise<{ s: TestApp, peer: FaultPeer, masterfile: FaultPeer, headers: Record<string, string> }> {
   const peer = await startFaultPeer()
   const masterfile = await startFaultPeer({ mode: 'stopped' })
   t.teardown(() => peer.close())
   t.teardown(() => masterfile.close())
   const s = await build(t, {
     env: { PORACLE_API_ADDRESS: peer.url, ENGINE_TIMEOUT_MS: String(TIMEOUT_MS), ENGINE_MAX_BYTES: String(1024 * 1024), PORACLE_ADMIN_IDS: USER, MASTERFILE_URL: masterfile.url },
-    logLevel: 'silent'
+    logLevel: 'silent',
+    ...(databases !== undefined && { databases })
   })
   peer.healthy = s.engine.url
   await seedHuman(s, { id: USER, name: 'Uma' })
@@ -255,88 +256,106 @@ const MET: Record<string, readonly number[] | undefined> = {
   'POST /api/monsters': [201, 409]
 }
 
+/**
+ * Modes in which every engine call waits out TIMEOUT_MS. Their routes are shared out over lanes, each an
+ * app of its own (databases, engine fake and fault peer), asked side by side: the wait is the mode's whole
+ * time, and one route after another it was a minute of a test machine's slot spent idle.
+ */
+const LANES: Partial<Record<FaultMode, number>> = { hanging: 6, slowBody: 6 }
+
+type Setup = Awaited<ReturnType<typeof engineSetup>>
+
 /** Registers the check of every engine-backed route against the engine failing in one way. */
 export function engineFaultTable (mode: FaultMode): void {
   t.test(`${mode}: every engine-backed route answers with its own status, fast, never 500`, async (t) => {
-    const { s, peer, headers } = await engineSetup(t)
+    const first = await engineSetup(t)
     const listed = new Set([...NO_PEER, ...Object.keys(OTHER_PEER)])
-    const engineOps = (await operations(s.app)).filter((op) => !listed.has(op))
+    const engineOps = (await operations(first.s.app)).filter((op) => !listed.has(op))
     t.same(Object.keys(NEEDS).filter((op) => !engineOps.includes(op)), [], 'every route with a need is asked')
 
-    await s.app.inject({ method: 'POST', url: '/api/quick-picks/seed', headers })
-    const picks = (await s.app.inject({ url: '/api/quick-picks', headers })).json() as Array<{ definition: { id: string } }>
-    const targets: Targets = { pick: picks[0]?.definition.id ?? '', fence: '' }
-    t.not(targets.pick, '', `a quick pick to apply: ${JSON.stringify(picks).slice(0, 200)}`)
-
-    /**
-     * Asks `op` until it answers as MET says. The engine fake behind the fault peer is slow on a busy
-     * machine, and ENGINE_TIMEOUT_MS is short here: a timed-out try is repeated.
-     */
-    async function settle (op: string): Promise<string> {
-      let answer = { status: 0, body: '' }
-      const met = MET[op] ?? []
-      for (let attempt = 0; attempt < 5 && !met.includes(answer.status); attempt++) {
-        const { res } = await request(s, op, headers, targets)
-        answer = { status: res.statusCode, body: res.body }
-      }
-      t.ok(met.includes(answer.status), `set up: ${op} ${answer.status} ${answer.body.slice(0, 200)}`)
-      return answer.body
-    }
-
-    /**
-     * An active custom geofence (a submitted one is replaced: only an active fence can be renamed), made
-     * again if a route deleted it, selected in the active profile or not.
-     */
-    async function fence (selected: boolean): Promise<void> {
-      const mine = (await s.app.inject({ url: '/api/geofences/custom', headers })).json() as Array<{ id: number, status: string }>
-      let found = mine.find((f) => String(f.id) === targets.fence)
-      if (found !== undefined && found.status !== 'active') {
-        await settle('DELETE /api/geofences/custom/{id}')
-        found = undefined
-      }
-      if (found === undefined) targets.fence = String((JSON.parse(await settle('POST /api/geofences/custom')) as { id: number }).id)
-      await settle(`POST /api/geofences/custom/{id}/${selected ? 'activate' : 'deactivate'}`)
-    }
-
-    /** Meets a route's need with the engine working, then puts the fault back. */
-    async function meet (need: Need): Promise<void> {
-      await peer.setMode('ok')
-      try {
-        if (need === 'pick applied') await settle('POST /api/quick-picks/{id}/apply')
-        else if (need === 'pick not applied') await settle('DELETE /api/quick-picks/{id}/remove')
-        else await fence(need === 'fence selected')
-      } finally {
-        await peer.setMode(mode)
-      }
-    }
-
-    // An alarm (uid 1) exists, so routes that look it up reach the engine.
-    await settle('POST /api/monsters')
-    await seedHuman(s, { id: modeUser(mode), name: `Mo ${mode}` })
-    const own = bearer(s.app, { userId: modeUser(mode), isAdmin: true })
-    // As for the first user: the block flag is checked and cached while the engine works.
-    t.equal((await s.app.inject({ url: '/api/settings', headers: own })).statusCode, 200)
-    let slowest = { ms: 0, what: '' }
-    await peer.setMode(mode)
-    for (const op of engineOps) {
-      const need = NEEDS[op]
-      if (need !== undefined) await meet(need)
-      // A read an earlier route started (and the service shares) is over before this route is counted.
-      await peer.idle()
-      const before = peer.hits
-      const { res, ms } = await request(s, op, LIMITED.has(op) ? own : headers, targets)
-      const degrades = ENGINE_ANSWERS[op]
-      const expected = degrades?.status ?? FAULT_STATUS[mode]
-      t.equal(res.statusCode, expected, `${mode}: ${op}${degrades !== undefined ? ` (${degrades.why})` : ''}${res.statusCode === expected ? '' : ` got ${res.statusCode} ${res.body.slice(0, 120)}`}`)
-      // DELETE /api/admin/users removes the other account without the engine: it is back for the next route.
-      if (op === 'DELETE /api/admin/users') await seedHuman(s, { id: OTHER, name: 'Otto' }).catch(() => {})
-      t.ok(ms < FAST_ENOUGH_MS, `${mode}: ${op} answered in ${Math.round(ms)} ms`)
-      if (ms > slowest.ms) slowest = { ms, what: op }
-      // A route that degrades may answer from a cache; one that fails must have asked the engine.
-      if (degrades !== undefined) continue
-      if (mode !== 'stopped') t.ok(peer.hits > before, `${mode}: ${op} reached the engine`)
-      t.type((JSON.parse(res.body || 'null') as { error?: unknown } | null)?.error, 'string', `${mode}: ${op} JSON error`)
-    }
-    t.comment(`${mode}: ${engineOps.length} routes, slowest answer ${Math.round(slowest.ms)} ms (${slowest.what})`)
+    const lanes = LANES[mode] ?? 1
+    const others = await Promise.all(Array.from({ length: lanes - 1 }, async () => await engineSetup(t, await newTestDatabases())))
+    const slowest = await Promise.all([first, ...others].map(async (setup, lane) => await askLane(t, mode, setup, engineOps.filter((_, i) => i % lanes === lane))))
+    const worst = slowest.reduce((a, b) => (b.ms > a.ms ? b : a))
+    t.comment(`${mode}: ${engineOps.length} routes in ${lanes} lane${lanes === 1 ? '' : 's'}, slowest answer ${Math.round(worst.ms)} ms (${worst.what})`)
   })
+}
+
+/** Asks each of `ops` of one app with its engine failing as `mode`; answers the slowest route. */
+async function askLane (t: Test, mode: FaultMode, { s, peer, headers }: Setup, ops: string[]): Promise<{ ms: number, what: string }> {
+  await s.app.inject({ method: 'POST', url: '/api/quick-picks/seed', headers })
+  const picks = (await s.app.inject({ url: '/api/quick-picks', headers })).json() as Array<{ definition: { id: string } }>
+  const targets: Targets = { pick: picks[0]?.definition.id ?? '', fence: '' }
+  t.not(targets.pick, '', `a quick pick to apply: ${JSON.stringify(picks).slice(0, 200)}`)
+
+  /**
+   * Asks `op` until it answers as MET says. The engine fake behind the fault peer is slow on a busy
+   * machine, and ENGINE_TIMEOUT_MS is short here: a timed-out try is repeated.
+   */
+  async function settle (op: string): Promise<string> {
+    let answer = { status: 0, body: '' }
+    const met = MET[op] ?? []
+    for (let attempt = 0; attempt < 5 && !met.includes(answer.status); attempt++) {
+      const { res } = await request(s, op, headers, targets)
+      answer = { status: res.statusCode, body: res.body }
+    }
+    t.ok(met.includes(answer.status), `set up: ${op} ${answer.status} ${answer.body.slice(0, 200)}`)
+    return answer.body
+  }
+
+  /**
+   * An active custom geofence (a submitted one is replaced: only an active fence can be renamed), made
+   * again if a route deleted it, selected in the active profile or not.
+   */
+  async function fence (selected: boolean): Promise<void> {
+    const mine = (await s.app.inject({ url: '/api/geofences/custom', headers })).json() as Array<{ id: number, status: string }>
+    let found = mine.find((f) => String(f.id) === targets.fence)
+    if (found !== undefined && found.status !== 'active') {
+      await settle('DELETE /api/geofences/custom/{id}')
+      found = undefined
+    }
+    if (found === undefined) targets.fence = String((JSON.parse(await settle('POST /api/geofences/custom')) as { id: number }).id)
+    await settle(`POST /api/geofences/custom/{id}/${selected ? 'activate' : 'deactivate'}`)
+  }
+
+  /** Meets a route's need with the engine working, then puts the fault back. */
+  async function meet (need: Need): Promise<void> {
+    await peer.setMode('ok')
+    try {
+      if (need === 'pick applied') await settle('POST /api/quick-picks/{id}/apply')
+      else if (need === 'pick not applied') await settle('DELETE /api/quick-picks/{id}/remove')
+      else await fence(need === 'fence selected')
+    } finally {
+      await peer.setMode(mode)
+    }
+  }
+
+  // An alarm (uid 1) exists, so routes that look it up reach the engine.
+  await settle('POST /api/monsters')
+  await seedHuman(s, { id: modeUser(mode), name: `Mo ${mode}` })
+  const own = bearer(s.app, { userId: modeUser(mode), isAdmin: true })
+  // As for the first user: the block flag is checked and cached while the engine works.
+  t.equal((await s.app.inject({ url: '/api/settings', headers: own })).statusCode, 200)
+  let slowest = { ms: 0, what: '' }
+  await peer.setMode(mode)
+  for (const op of ops) {
+    const need = NEEDS[op]
+    if (need !== undefined) await meet(need)
+    // A read an earlier route started (and the service shares) is over before this route is counted.
+    await peer.idle()
+    const before = peer.hits
+    const { res, ms } = await request(s, op, LIMITED.has(op) ? own : headers, targets)
+    const degrades = ENGINE_ANSWERS[op]
+    const expected = degrades?.status ?? FAULT_STATUS[mode]
+    t.equal(res.statusCode, expected, `${mode}: ${op}${degrades !== undefined ? ` (${degrades.why})` : ''}${res.statusCode === expected ? '' : ` got ${res.statusCode} ${res.body.slice(0, 120)}`}`)
+    // DELETE /api/admin/users removes the other account without the engine: it is back for the next route.
+    if (op === 'DELETE /api/admin/users') await seedHuman(s, { id: OTHER, name: 'Otto' }).catch(() => {})
+    t.ok(ms < FAST_ENOUGH_MS, `${mode}: ${op} answered in ${Math.round(ms)} ms`)
+    if (ms > slowest.ms) slowest = { ms, what: op }
+    // A route that degrades may answer from a cache; one that fails must have asked the engine.
+    if (degrades !== undefined) continue
+    if (mode !== 'stopped') t.ok(peer.hits > before, `${mode}: ${op} reached the engine`)
+    t.type((JSON.parse(res.body || 'null') as { error?: unknown } | null)?.error, 'string', `${mode}: ${op} JSON error`)
+  }
+  return slowest
 }

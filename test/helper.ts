@@ -28,31 +28,39 @@ export async function rootConnection (): Promise<Connection> {
   return mariadb.createConnection({ ...ROOT, connectTimeout: 10_000, bigIntAsNumber: true, insertIdAsNumber: true, dateStrings: true })
 }
 
-interface TestDatabases { service: string, engine: string }
+export interface TestDatabases { service: string, engine: string }
 let databases: Promise<TestDatabases> | undefined
 
 /**
- * One fresh pair of databases per test process (tap runs each file in its own process): the service
- * database is created and migrated by the app itself; the engine database gets the engine's schema.
- * Both are dropped when the file's tests end.
+ * A fresh pair of databases, dropped when the file's tests end: the service database is created and
+ * migrated by the app itself; the engine database gets the engine's schema.
+ */
+export async function newTestDatabases (): Promise<TestDatabases> {
+  const suffix = `${process.pid}_${randomBytes(3).toString('hex')}`
+  const names = { service: `aw_test_svc_${suffix}`, engine: `aw_test_eng_${suffix}` }
+  const connection = await rootConnection()
+  try {
+    await connection.query(`CREATE DATABASE \`${names.engine}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`)
+    await connection.query(`USE \`${names.engine}\``)
+    await createEngineSchema(connection)
+  } finally {
+    await connection.end()
+  }
+  tap.teardown(async () => {
+    const drop = await rootConnection()
+    await drop.query(`DROP DATABASE IF EXISTS \`${names.service}\``)
+    await drop.query(`DROP DATABASE IF EXISTS \`${names.engine}\``)
+    await drop.end()
+  })
+  return names
+}
+
+/**
+ * The test process's own pair (tap runs each file in its own process), shared by the file's tests.
  */
 export function testDatabases (): Promise<TestDatabases> {
-  databases ??= (async () => {
-    const suffix = `${process.pid}_${randomBytes(3).toString('hex')}`
-    const names = { service: `aw_test_svc_${suffix}`, engine: `aw_test_eng_${suffix}` }
-    const connection = await rootConnection()
-    try {
-      await connection.query(`CREATE DATABASE \`${names.engine}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`)
-      await connection.query(`USE \`${names.engine}\``)
-      await createEngineSchema(connection)
-    } finally {
-      await connection.end()
-    }
-    tap.teardown(async () => {
-      const drop = await rootConnection()
-      await drop.query(`DROP DATABASE IF EXISTS \`${names.service}\``)
-      await drop.query(`DROP DATABASE IF EXISTS \`${names.engine}\``)
-      await drop.end()
+  databases ??= newTestDatabases().then((names) => {
+    tap.teardown(() => {
       // Every test of the file is over. A handle left open (a socket, a timer) must not hold the whole run
       // until tap's 600 s timeout: it is named on stderr and the process ends with the code tap set.
       setTimeout(() => {
@@ -61,7 +69,7 @@ export function testDatabases (): Promise<TestDatabases> {
       }, 10_000).unref()
     })
     return names
-  })()
+  })
   return databases
 }
 
@@ -101,6 +109,8 @@ export interface BuildOptions {
   logLevel?: string
   /** Extra routes a test needs (registered before the app is ready). */
   routes?: (app: FastifyInstance) => void
+  /** Databases of the app's own (newTestDatabases) instead of the file's shared pair, for apps that run side by side. */
+  databases?: TestDatabases
 }
 
 export interface TestApp {
@@ -116,7 +126,7 @@ export interface TestApp {
 
 /** Builds the whole app against fresh databases and a running engine fake; closes both after the test. */
 export async function build (t: Test, options: BuildOptions = {}): Promise<TestApp> {
-  const dbs = await testDatabases()
+  const dbs = options.databases ?? await testDatabases()
   const engine = await startAlarmEngineFake({ database: dbs.engine, secret: ENGINE_SECRET, mode: options.engineMode ?? 'ng' })
   t.teardown(() => engine.close())
   const config = { ...loadConfig({ ...baseEnv(dbs, engine.url), ...options.env }), ...options.config }

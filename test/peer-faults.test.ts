@@ -44,7 +44,7 @@ async function peerSetup (t: Test, env: (peer: FaultPeer) => Record<string, stri
   return { s, peer, headers: bearer(s.app, { userId: USER, isAdmin: true }) }
 }
 
-const PEER_ENV = (peer: FaultPeer): Record<string, string> => ({ MASTERFILE_URL: peer.url, UPSTREAM_MAX_BYTES: String(1024 * 1024) })
+const PEER_ENV = (peer: FaultPeer): Record<string, string> => ({ MASTERFILE_URL: peer.url, GAME_DATA_TIMEOUT_MS: String(TIMEOUT_MS), UPSTREAM_MAX_BYTES: String(1024 * 1024) })
 
 t.test('Koji: an approval publishes nothing and answers each fault with its own status; regions answer without Koji', async (t) => {
   const koji = await startKojiFake({ fences: [] })
@@ -91,8 +91,10 @@ t.test('master file and Golbat: game names answer 503 until a download succeeds,
   for (const mode of FAULT_MODES) {
     await peer.setMode(mode)
     for (const url of ['/api/masterdata/moves', '/api/masterdata/items']) {
+      const started = performance.now()
       const res = await s.app.inject({ url, headers })
       t.same([res.statusCode, res.json()], [503, { error: 'Game data is unavailable right now.' }], `${mode}: ${url}`)
+      t.ok(performance.now() - started < FAST_ENOUGH_MS, `${mode}: ${url} within one game data timeout`)
     }
     const availability = await s.app.inject({ url: '/api/pokemon-availability', headers })
     t.same([availability.statusCode, availability.json()], [200, { enabled: true, available: [] }], `${mode}: availability without Golbat`)

@@ -12,7 +12,6 @@ const ENGINE_TTL_MS = 3_600_000
 const ICON_INDEX_TTL_MS = 3_600_000
 /** After a failed download, how long before it is tried again (the last good copy is served meanwhile). */
 const RETRY_MS = 5 * 60_000
-const TIMEOUT_MS = 30_000
 /** Locales kept at once (en, de, pt-BR...): the engine answers any code, so the cache must not grow with them. */
 const LOCALES_KEPT = 40
 /** Icon set addresses kept at once: one per `uicons_*` setting at most, plus the default. */
@@ -114,7 +113,7 @@ function createGameData (fastify: FastifyInstance) {
 
   async function download (): Promise<Masterfile | null> {
     try {
-      const body = await fetchJson({ service: 'The game master file', url: config.MASTERFILE_URL, timeoutMs: TIMEOUT_MS, maxBytes: config.UPSTREAM_MAX_BYTES })
+      const body = await fetchJson({ service: 'The game master file', url: config.MASTERFILE_URL, timeoutMs: config.GAME_DATA_TIMEOUT_MS, maxBytes: config.UPSTREAM_MAX_BYTES })
       if (!isObject(body)) throw new Error('it is not an object')
       const grunts = hasEntries(body.grunts) ? body.grunts : null
       const data = { monsters: monstersOf(body.monsters), grunts, moves: namesOf(body.moves), items: namesOf(body.items) }
@@ -175,10 +174,10 @@ function createGameData (fastify: FastifyInstance) {
    * such folder.
    */
   async function loadFolder (base: string, folder: string): Promise<IconFolder | null> {
-    const root = await fetchJson({ service: 'The icon set', url: `${base}/index.json`, timeoutMs: TIMEOUT_MS, maxBytes: config.UPSTREAM_MAX_BYTES }).catch(() => null)
+    const root = await fetchJson({ service: 'The icon set', url: `${base}/index.json`, timeoutMs: config.GAME_DATA_TIMEOUT_MS, maxBytes: config.UPSTREAM_MAX_BYTES }).catch(() => null)
     const fromRoot = isObject(root) ? iconFolder(root[folder]) : null
     if (fromRoot !== null) return fromRoot
-    const own = await fetchJson({ service: 'The icon set', url: `${base}/${folder}/index.json`, timeoutMs: TIMEOUT_MS, maxBytes: config.UPSTREAM_MAX_BYTES }).catch(() => null)
+    const own = await fetchJson({ service: 'The icon set', url: `${base}/${folder}/index.json`, timeoutMs: config.GAME_DATA_TIMEOUT_MS, maxBytes: config.UPSTREAM_MAX_BYTES }).catch(() => null)
     if (own === null && root === null) throw new Error('neither the set\'s index.json nor the folder\'s answered')
     return iconFolder(own)
   }

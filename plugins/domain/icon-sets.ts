@@ -7,7 +7,6 @@ import { isInsideRefusal, outsideOnly } from '../../lib/outside-only.js'
 
 /** An icon set's index is a few hundred kB (the WWM set's is about 350 kB); far more is not an index. */
 export const INDEX_MAX_BYTES = 4 * 1024 * 1024
-const INDEX_TIMEOUT_MS = 8000
 
 /** What a check of `<base>/index.json` found: the set's categories (`pokemon`, `reward/item`, ...), or why it could not tell. */
 export type IconSetCheck =
@@ -26,7 +25,8 @@ function createIconSets (fastify: FastifyInstance) {
   const refusedInside = () => badRequest('The icon set address is on a private or local network, which the service does not fetch from. The operator can allow the host with FETCH_ALLOWED_HOSTS.', { details: [{ field: '/url', message: 'is a private or local address' }] })
 
   async function readLimited (url: string): Promise<IconSetCheck | string> {
-    const limit = deadline(INDEX_TIMEOUT_MS)
+    // The check waits as long as the set's real download will (game-data.ts), so it says what that download will meet.
+    const limit = deadline(fastify.config.GAME_DATA_TIMEOUT_MS)
     try {
       // No redirects: a 3xx is answered as a status, so it cannot lead to an inside address.
       const response = await request(url, { method: 'GET', headers: { accept: 'application/json' }, signal: limit.signal, maxRedirections: 0, dispatcher: outside.dispatcher })

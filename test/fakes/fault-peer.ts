@@ -147,6 +147,9 @@ export async function startFaultPeer (options: { mode?: FaultMode | 'ok', oversi
       dropConnections()
       pending = pending.then(() => listen(mode !== 'stopped'))
       await pending
+      // The service under test runs in this process: its pool learns of the dropped connections once the
+      // event loop has read their close, else its next call goes out on one and fails as unreachable.
+      await new Promise((resolve) => setTimeout(resolve, 20))
     },
     get oversizeBytes () { return state.oversizeBytes },
     set oversizeBytes (bytes) { state.oversizeBytes = bytes },

@@ -52,6 +52,8 @@ export function AlarmCheck ({ type, alarm, vocabulary }: { type: AlarmTypeDescri
   const [where, setWhere] = useState<'pin' | 'map'>('pin')
   const [pin, setPin] = useState<Point | null | undefined>(undefined)
   const [point, setPoint] = useState<Point | null>(null)
+  // The map loads in a chunk of its own: until it is drawn it has no centre to take.
+  const [mapReady, setMapReady] = useState(false)
   const [answer, setAnswer] = useState<Answer>({ status: 'idle' })
   const [problem, setProblem] = useState<string | null>(null)
   const mapRef = useRef<L.Map | null>(null)
@@ -107,12 +109,13 @@ export function AlarmCheck ({ type, alarm, vocabulary }: { type: AlarmTypeDescri
 
   const onMap = (map: L.Map): (() => void) => {
     mapRef.current = map
+    setMapReady(true)
     const start = point ?? pin
     if (start !== null && start !== undefined) map.setView([start.latitude, start.longitude], 14)
     const marker = point === null ? null : L.circleMarker([point.latitude, point.longitude], { radius: 8, color: '#1d4ed8', fillOpacity: 1 }).addTo(map)
     const clicked = (e: L.LeafletMouseEvent) => { setPoint({ latitude: e.latlng.lat, longitude: e.latlng.lng }) }
     map.on('click', clicked)
-    return () => { map.off('click', clicked); marker?.remove(); mapRef.current = null }
+    return () => { map.off('click', clicked); marker?.remove(); mapRef.current = null; setMapReady(false) }
   }
   const takeCentre = (): void => {
     const centre = mapRef.current?.getCenter()
@@ -174,7 +177,7 @@ export function AlarmCheck ({ type, alarm, vocabulary }: { type: AlarmTypeDescri
               {where === 'map' && (
                 <>
                   <MapView label={t('check.mapLabel')} onReady={onMap} version={point} />
-                  <button type='button' className='button' onClick={takeCentre}>{t('check.useCentre')}</button>
+                  <button type='button' className='button' disabled={!mapReady} onClick={takeCentre}>{t('check.useCentre')}</button>
                 </>
               )}
               <p className='small muted' aria-live='polite'>{place === null ? t('check.noPoint') : coordinates(place)}</p>
