@@ -4,7 +4,7 @@ import { mkdirSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import t from 'tap'
 import type { BrowserContext, Page } from 'playwright-core'
-import { axeViolations, browserMissing, DESKTOP, launchChromium, noSidewaysScroll, PHONE } from './browser.js'
+import { axeViolations, browserMissing, DESKTOP, launchChromium, noSidewaysScroll, PHONE, testContext } from './browser.js'
 import { bearer, build, seedHuman, type Test } from './helper.js'
 import { insertAlarm, insertProfile } from './fakes/engine-db.js'
 
@@ -48,7 +48,7 @@ async function browserTests (): Promise<void> {
   }
 
   async function open (test: Test, options: { userId: string, isAdmin?: boolean, viewport?: { width: number, height: number }, language?: string }): Promise<{ context: BrowserContext, page: Page }> {
-    const context = await browser.newContext({ baseURL: base, viewport: options.viewport ?? PHONE })
+    const context = await testContext(browser, { baseURL: base, viewport: options.viewport ?? PHONE })
     test.teardown(async () => { await context.close() })
     const page = await context.newPage()
     const token = bearer(app, { userId: options.userId, isAdmin: options.isAdmin ?? false }).authorization.slice('Bearer '.length)

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { fileURLToPath } from 'node:url'
 import tap from 'tap'
-import type { Browser, Locator, Page } from 'playwright-core'
+import type { Browser, BrowserContext, BrowserContextOptions, Locator, Page } from 'playwright-core'
 import { CHROMIUM, launchChromium, launchPersistentChromium } from '../dev/chromium.js'
 import type { Connection } from 'mariadb'
 import { bearer, build, rootConnection, seedHuman, type BuildOptions, type Test, type TestApp } from './helper.js'
@@ -41,6 +41,16 @@ export async function sharedChromium (): Promise<Browser> {
     return browser
   })
   return await fileBrowser
+}
+
+/**
+ * A browser context for a test: a profile of its own, without the app's service worker. Installing the
+ * worker downloads the whole precache (every page's code, about 2 MB) in the background of each new
+ * profile: a fifth of a browser test's CPU, for a worker none of these tests use. The installable app's
+ * own test (test/children/push-app-browser.ts) keeps it, on a profile of its own.
+ */
+export async function testContext (browser: Browser, options: BrowserContextOptions = {}): Promise<BrowserContext> {
+  return await browser.newContext({ serviceWorkers: 'block', ...options })
 }
 
 /** Signs `page` in as `human` (seeded into the engine first unless `seeded`; an admin if `isAdmin`) and opens `path`. */
@@ -82,7 +92,7 @@ export async function startBrowserApp (t: Test, options: BuildOptions = {}): Pro
     base,
     browser,
     async signIn (test, human, path = '/', viewport = DESKTOP) {
-      const context = await browser.newContext({ baseURL: base, viewport })
+      const context = await testContext(browser, { baseURL: base, viewport })
       test.teardown(async () => { await context.close() })
       const page = await context.newPage()
       await signInPage(testApp, page, human, path)

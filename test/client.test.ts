@@ -1,7 +1,7 @@
 import t, { type Test } from 'tap'
 import Fastify, { type FastifyInstance } from 'fastify'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
-import { browserMissing, launchChromium } from './browser.js'
+import { browserMissing, launchChromium, testContext } from './browser.js'
 import errors from '../plugins/edge/errors.js'
 import spa from '../plugins/edge/spa.js'
 
@@ -118,7 +118,7 @@ async function browserTests (): Promise<void> {
   /** A fresh browser profile (its own localStorage) and stub state per test. */
   async function session (test: Test): Promise<{ context: BrowserContext, page: Page, calls: string[] }> {
     state.current = freshState()
-    const context = await browser.newContext({ baseURL: base })
+    const context = await testContext(browser, { baseURL: base })
     test.teardown(async () => { await context.close() })
     return { context, page: await context.newPage(), calls: state.current.calls }
   }

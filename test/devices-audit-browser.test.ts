@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { mkdirSync } from 'node:fs'
 import t from 'tap'
 import type { Locator, Page } from 'playwright-core'
-import { axeBothSizes, axeViolations, type BrowserApp, browserMissing, DESKTOP, noSidewaysScroll, PHONE, startBrowserApp } from './browser.js'
+import { axeBothSizes, axeViolations, type BrowserApp, browserMissing, DESKTOP, noSidewaysScroll, PHONE, startBrowserApp, testContext } from './browser.js'
 import { bearer, seedHuman, type Test } from './helper.js'
 import { followLogin } from './fakes/browser-flow.js'
 import { oidcClientEnv, startOidcProvider } from './fakes/oidc-provider.js'
@@ -41,7 +41,7 @@ async function browserTests (): Promise<void> {
 
   /** A new browser profile holding `tokens` as the client's sign-in leaves them. */
   async function browserWith (test: Test, site: BrowserApp, tokens: { token: string, refreshToken?: string, method: string }, viewport: { width: number, height: number }): Promise<Page> {
-    const context = await site.browser.newContext({ baseURL: site.base, viewport })
+    const context = await testContext(site.browser, { baseURL: site.base, viewport })
     test.teardown(async () => { await context.close() })
     const page = await context.newPage()
     await page.goto('/login?loggedout=1')

@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net'
 import { fileURLToPath } from 'node:url'
 import t from 'tap'
 import type { Page } from 'playwright-core'
-import { DESKTOP, PHONE, axeViolations, browserMissing, launchChromium } from './browser.js'
+import { DESKTOP, PHONE, axeViolations, browserMissing, launchChromium, testContext } from './browser.js'
 import { bearer, build, seedHuman, type Test } from './helper.js'
 import { startKojiFake } from './fakes/koji.js'
 
@@ -52,7 +52,7 @@ async function browserTests (): Promise<void> {
   const screenshots = process.env.SCREENSHOTS === '1' ? fileURLToPath(new URL('../docs/screenshots/', import.meta.url)) : undefined
 
   async function open (test: Test, viewport = PHONE): Promise<Page> {
-    const context = await browser.newContext({ baseURL: base, viewport })
+    const context = await testContext(browser, { baseURL: base, viewport })
     test.teardown(async () => { await context.close() })
     const page = await context.newPage()
     const token = bearer(app, { userId: ADMIN, isAdmin: true }).authorization.slice('Bearer '.length)

@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync } from 'node:fs'
 import t from 'tap'
 import type { Page } from 'playwright-core'
-import { axeViolations, browserMissing, DESKTOP, PHONE, startBrowserApp, type BrowserApp } from './browser.js'
+import { axeViolations, browserMissing, DESKTOP, PHONE, startBrowserApp, type BrowserApp, testContext } from './browser.js'
 import { bearer, seedHuman, type Test } from './helper.js'
 import { insertAlarm } from './fakes/engine-db.js'
 
@@ -37,7 +37,7 @@ async function browserTests (): Promise<void> {
   }
 
   async function open (test: Test, site: BrowserApp, viewport: { width: number, height: number }, colorScheme: 'light' | 'dark'): Promise<Page> {
-    const context = await site.browser.newContext({ baseURL: site.base, viewport, colorScheme, acceptDownloads: true })
+    const context = await testContext(site.browser, { baseURL: site.base, viewport, colorScheme, acceptDownloads: true })
     test.teardown(async () => { await context.close() })
     const page = await context.newPage()
     const token = bearer(site.testApp.app, { userId: ADMIN, isAdmin: true }).authorization.slice('Bearer '.length)
@@ -103,7 +103,7 @@ async function browserTests (): Promise<void> {
     const site = await startBrowserApp(t)
     site.testApp.clock.set(Date.now())
     await seedHuman(site.testApp, { id: ADMIN, name: 'Ada' })
-    const context = await site.browser.newContext({ baseURL: site.base, viewport: PHONE })
+    const context = await testContext(site.browser, { baseURL: site.base, viewport: PHONE })
     t.teardown(async () => { await context.close() })
     let failures = 1
     await context.route('**/api/admin/insights/alarms', async (route) => {

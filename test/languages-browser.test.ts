@@ -3,7 +3,7 @@ import t from 'tap'
 import { readStrings, translations } from '../scripts/i18n-missing.js'
 import { insertAlarm } from './fakes/engine-db.js'
 import { bearer, seedHuman } from './helper.js'
-import { PHONE, axeViolations, browserMissing, startBrowserApp, translationSlips } from './browser.js'
+import { PHONE, axeViolations, browserMissing, startBrowserApp, translationSlips, testContext } from './browser.js'
 
 /**
  * Each of the eleven languages across the site in the built client: an admin who is also a member sees
@@ -57,7 +57,7 @@ async function languageTests (): Promise<void> {
   })
 
   t.test('the sign-in page: a language menu that changes the page and is kept after a reload', async (t) => {
-    const context = await env.browser.newContext({ baseURL: env.base, viewport: PHONE })
+    const context = await testContext(env.browser, { baseURL: env.base, viewport: PHONE })
     t.teardown(async () => { await context.close() })
     const page = await context.newPage()
     await page.goto('/login')
@@ -82,7 +82,7 @@ async function languageTests (): Promise<void> {
     t.teardown(async () => { await app.inject({ method: 'PUT', url: '/api/settings/allowed_languages', headers: asAdmin, payload: { value: '' } }) })
     const put = await app.inject({ method: 'PUT', url: '/api/settings/allowed_languages', headers: asAdmin, payload: { value: 'fr,pt' } })
     t.equal(put.statusCode, 200, 'the setting is saved')
-    const context = await env.browser.newContext({ baseURL: env.base, viewport: PHONE })
+    const context = await testContext(env.browser, { baseURL: env.base, viewport: PHONE })
     t.teardown(async () => { await context.close() })
     const page = await context.newPage()
     await page.goto('/login')

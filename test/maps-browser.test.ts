@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http'
 import { deflateSync } from 'node:zlib'
 import t from 'tap'
 import type { Browser, Page } from 'playwright-core'
-import { axeViolations, browserMissing, choosePokemon, launchChromium, setMinIv } from './browser.js'
+import { axeViolations, browserMissing, choosePokemon, launchChromium, setMinIv, testContext } from './browser.js'
 import { build, bearer, seedHuman, type Test, type TestApp } from './helper.js'
 import { startKojiFake } from './fakes/koji.js'
 
@@ -114,7 +114,7 @@ async function browserTests (): Promise<void> {
 
   /** A fresh browser profile signed in as `userId` (tokens in storage, as a sign-in leaves them). */
   async function signedIn (test: Test, s: Site, userId: string, isAdmin = false): Promise<{ page: Page, scripts: string[] }> {
-    const context = await browser.newContext({ baseURL: s.base, viewport: { width: 390, height: 844 } })
+    const context = await testContext(browser, { baseURL: s.base, viewport: { width: 390, height: 844 } })
     test.teardown(async () => { await context.close() })
     const page = await context.newPage()
     const scripts: string[] = []

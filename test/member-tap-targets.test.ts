@@ -1,7 +1,7 @@
 import t from 'tap'
 import type { Page } from 'playwright-core'
 import { bearer, seedHuman } from './helper.js'
-import { browserMissing, PHONE, startBrowserApp } from './browser.js'
+import { browserMissing, PHONE, startBrowserApp, testContext } from './browser.js'
 
 /**
  * Every page of the signed-in client on a 360-px phone, each opened by its address (a reload or a shared
@@ -67,7 +67,7 @@ async function tapTargetTests (): Promise<void> {
   await app.inject({ method: 'POST', url: '/api/raids', headers: auth, payload: { level: 5 } })
 
   const open = async (): Promise<Page> => {
-    const context = await env.browser.newContext({ baseURL: env.base, viewport: PHONE })
+    const context = await testContext(env.browser, { baseURL: env.base, viewport: PHONE })
     t.teardown(async () => { await context.close() })
     const page = await context.newPage()
     await page.goto('/login?loggedout=1')

@@ -1,6 +1,6 @@
 import type { Test } from 'tap'
 import type { Page } from 'playwright-core'
-import { PHONE, startBrowserApp, type BrowserApp } from './browser.js'
+import { PHONE, startBrowserApp, type BrowserApp, testContext } from './browser.js'
 import { bearer, seedHuman } from './helper.js'
 
 /** The admin of the quick-pick browser tests (PORACLE_ADMIN_IDS). */
@@ -23,7 +23,7 @@ export async function startQuickPicksApp (t: Test): Promise<QuickPicksBrowserApp
   t.equal(seeded.statusCode, 204, 'built-ins seeded')
 
   const open: QuickPicksBrowserApp['open'] = async (test, userId, { isAdmin = false, viewport = PHONE } = {}) => {
-    const context = await env.browser.newContext({ baseURL: env.base, viewport })
+    const context = await testContext(env.browser, { baseURL: env.base, viewport })
     test.teardown(async () => { await context.close() })
     const page = await context.newPage()
     page.on('dialog', (dialog) => { test.fail(`native ${dialog.type()} dialog`); dialog.dismiss().catch(() => undefined) })

@@ -1,7 +1,7 @@
 import t from 'tap'
 import { mkdirSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
-import { DESKTOP, PHONE, axeViolations, browserMissing, startBrowserApp } from './browser.js'
+import { DESKTOP, PHONE, axeViolations, browserMissing, startBrowserApp, testContext } from './browser.js'
 import { bearer, seedHuman } from './helper.js'
 import { insertAlarm } from './fakes/engine-db.js'
 
@@ -69,7 +69,7 @@ async function shareTests (): Promise<void> {
   t.test('a signed-out visitor signs in and lands back on the link', async (t) => {
     const visitor = '444444444444444421'
     await seedHuman(env.testApp, { id: visitor, name: 'Val' })
-    const context = await env.browser.newContext({ baseURL: env.base, viewport: PHONE })
+    const context = await testContext(env.browser, { baseURL: env.base, viewport: PHONE })
     t.teardown(async () => { await context.close() })
     const page = await context.newPage()
     await page.goto(new URL(link).pathname)

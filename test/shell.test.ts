@@ -4,6 +4,7 @@ import { createRequire } from 'node:module'
 import t from 'tap'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { CHROMIUM, launchChromium, signInAs } from '../dev/browser.js'
+import { testContext } from './browser.js'
 import { startDemo, type Demo } from '../dev/demo.js'
 import { DEMO_ACCOUNTS } from '../dev/seed.js'
 import { insertHuman } from './fakes/engine-db.js'
@@ -57,7 +58,7 @@ async function shellTests (): Promise<void> {
   if (admin === undefined || misty === undefined || brock === undefined) throw new Error('demo accounts missing')
 
   async function newPage (test: Test, options: { width?: number, colorScheme?: 'light' | 'dark' } = {}): Promise<{ context: BrowserContext, page: Page, cspErrors: string[] }> {
-    const context = await browser.newContext({ baseURL: base, viewport: { width: options.width ?? 1280, height: 900 }, colorScheme: options.colorScheme ?? 'light' })
+    const context = await testContext(browser, { baseURL: base, viewport: { width: options.width ?? 1280, height: 900 }, colorScheme: options.colorScheme ?? 'light' })
     test.teardown(async () => { await context.close() })
     // Telegram's servers are out of reach here: its widget script and frame come from stand-ins.
     await context.route('https://telegram.org/js/telegram-widget.js*', (route) => route.fulfill({ contentType: 'text/javascript', body: TELEGRAM_WIDGET_SCRIPT }))

@@ -1,7 +1,7 @@
 import t from 'tap'
 import type { Page } from 'playwright-core'
 import { bearer, seedHuman } from './helper.js'
-import { browserMissing, startBrowserApp } from './browser.js'
+import { browserMissing, startBrowserApp, testContext } from './browser.js'
 
 /**
  * Login CSRF, in Chromium: a link to `/auth/oidc/callback#token=…` (or the chat platform's) carrying
@@ -23,7 +23,7 @@ t.test('the sign-in callback accepts only a sign-in this browser started', { ski
 
   for (const method of ['oidc', 'discord']) {
     await t.test(`${method}: a callback without a started sign-in stores nothing and says so`, async (t) => {
-      const context = await site.browser.newContext({ baseURL: site.base })
+      const context = await testContext(site.browser, { baseURL: site.base })
       t.teardown(async () => { await context.close() })
       const page = await context.newPage()
       await page.goto(`/auth/${method}/callback#token=${token}&refresh_token=attacker-refresh&binding=attackers-own-binding-value`)
@@ -38,7 +38,7 @@ t.test('the sign-in callback accepts only a sign-in this browser started', { ski
   }
 
   await t.test('a value this tab kept but another sign-in\'s fragment: refused, and the kept value is used up', async (t) => {
-    const context = await site.browser.newContext({ baseURL: site.base })
+    const context = await testContext(site.browser, { baseURL: site.base })
     t.teardown(async () => { await context.close() })
     const page = await context.newPage()
     await page.goto('/login')
@@ -50,7 +50,7 @@ t.test('the sign-in callback accepts only a sign-in this browser started', { ski
   })
 
   await t.test('a sign-in this tab started goes through: the login button keeps the value, the callback carrying it signs in', async (t) => {
-    const context = await site.browser.newContext({ baseURL: site.base })
+    const context = await testContext(site.browser, { baseURL: site.base })
     t.teardown(async () => { await context.close() })
     const page = await context.newPage()
     // What the login page's buttons do (session.ts boundSignInUrl) before leaving for the provider; the
@@ -65,7 +65,7 @@ t.test('the sign-in callback accepts only a sign-in this browser started', { ski
   await t.test('a refresh the server cannot do now (503) keeps the member signed in; the client tries again by itself and renews', async (t) => {
     // The service answers 503 while the alarm engine is down (test/refresh-sessions.test.ts); here the
     // browser's side: two such answers, then the rotation goes through.
-    const context = await site.browser.newContext({ baseURL: site.base })
+    const context = await testContext(site.browser, { baseURL: site.base })
     t.teardown(async () => { await context.close() })
     const page = await context.newPage()
     const nearlyExpired = bearer(site.testApp.app, { userId: ATTACKER }, 1).authorization.slice('Bearer '.length)

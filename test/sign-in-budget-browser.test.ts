@@ -1,7 +1,7 @@
 import { readdirSync } from 'node:fs'
 import t from 'tap'
 import { scriptsLoaded } from '../dev/browser.js'
-import { browserMissing, startBrowserApp } from './browser.js'
+import { browserMissing, startBrowserApp, testContext } from './browser.js'
 
 /**
  * The sign-in path stays light on a phone: the login page's JavaScript, as a gzip client receives it,
@@ -26,7 +26,7 @@ async function budgetTests (): Promise<void> {
   const env = await startBrowserApp(t)
 
   t.test('the login page stays under its budget, English past sign-in comes later, only the alarm pages compile eagerly', async (t) => {
-    const context = await env.browser.newContext({ baseURL: env.base })
+    const context = await testContext(env.browser, { baseURL: env.base })
     t.teardown(async () => { await context.close() })
     const page = await context.newPage()
     const seen = new Set<string>()

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs'
 import t from 'tap'
 import type { BrowserContext, Page } from 'playwright-core'
-import { axeViolations, browserMissing, DESKTOP, launchChromium, noSidewaysScroll, PHONE } from './browser.js'
+import { axeViolations, browserMissing, DESKTOP, launchChromium, noSidewaysScroll, PHONE, testContext } from './browser.js'
 import { bearer, build, seedHuman, type Test } from './helper.js'
 import { accentPalette, contrast, hexFromComputed, lowestContrast } from '../client/src/contrast.js'
 
@@ -53,7 +53,7 @@ async function browserTests (): Promise<void> {
 
   /** A fresh browser profile; signed in as `userId` when given. The logo's host is a stand-in. */
   async function open (test: Test, options: { userId?: string, isAdmin?: boolean, viewport?: { width: number, height: number }, colorScheme?: 'light' | 'dark' } = {}): Promise<{ context: BrowserContext, page: Page, cspErrors: string[] }> {
-    const context = await browser.newContext({ baseURL: base, viewport: options.viewport ?? DESKTOP, colorScheme: options.colorScheme ?? 'light' })
+    const context = await testContext(browser, { baseURL: base, viewport: options.viewport ?? DESKTOP, colorScheme: options.colorScheme ?? 'light' })
     test.teardown(async () => { await context.close() })
     await context.route(LOGO, (route) => route.fulfill({ contentType: 'image/svg+xml', body: LOGO_SVG }))
     const page = await context.newPage()

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs'
 import t from 'tap'
 import type { Browser, Page } from 'playwright-core'
-import { axeBothSizes, axeViolations, browserMissing, DESKTOP, launchChromium, PHONE } from './browser.js'
+import { axeBothSizes, axeViolations, browserMissing, DESKTOP, launchChromium, PHONE, testContext } from './browser.js'
 import { bearer, build, seedHuman, webhookHandle, type Test, type TestApp } from './helper.js'
 import { insertAlarm } from './fakes/engine-db.js'
 
@@ -40,7 +40,7 @@ async function browserTests (): Promise<void> {
 
   /** A fresh browser profile signed in as `userId`, as a chat-platform sign-in leaves it. */
   async function signedIn (test: Test, s: Site, userId: string, viewport = DESKTOP): Promise<Page> {
-    const context = await browser.newContext({ baseURL: s.base, viewport, permissions: ['clipboard-read', 'clipboard-write'] })
+    const context = await testContext(browser, { baseURL: s.base, viewport, permissions: ['clipboard-read', 'clipboard-write'] })
     test.teardown(async () => { await context.close() })
     const page = await context.newPage()
     const token = bearer(s.app, { userId, username: NAMES[userId] ?? userId, isAdmin: userId === ADMIN }).authorization.replace('Bearer ', '')
