@@ -47,7 +47,8 @@ export async function sharedChromium (): Promise<Browser> {
  * A browser context for a test: a profile of its own, without the app's service worker. Installing the
  * worker downloads the whole precache (every page's code, about 2 MB) in the background of each new
  * profile: a fifth of a browser test's CPU, for a worker none of these tests use. The installable app's
- * own test (test/children/push-app-browser.ts) keeps it, on a profile of its own.
+ * own test (test/children/push-app-browser.ts) keeps it: on a profile of its own, and in a sign-in that
+ * passes `{ serviceWorkers: 'allow' }`.
  */
 export async function testContext (browser: Browser, options: BrowserContextOptions = {}): Promise<BrowserContext> {
   return await browser.newContext({ serviceWorkers: 'block', ...options })
@@ -74,8 +75,8 @@ export interface BrowserApp {
   testApp: TestApp
   base: string
   browser: Browser
-  /** A new browser profile signed in as `human`, on `path`. */
-  signIn: (t: Test, human: BrowserMember, path?: string, viewport?: { width: number, height: number }) => Promise<Page>
+  /** A new browser profile signed in as `human`, on `path` (`context` adds to testContext's options). */
+  signIn: (t: Test, human: BrowserMember, path?: string, viewport?: { width: number, height: number }, context?: BrowserContextOptions) => Promise<Page>
   /** Engine rows of one table for one user. */
   rows: (table: string, userId: string) => Promise<Array<Record<string, unknown>>>
 }
@@ -91,8 +92,8 @@ export async function startBrowserApp (t: Test, options: BuildOptions = {}): Pro
     testApp,
     base,
     browser,
-    async signIn (test, human, path = '/', viewport = DESKTOP) {
-      const context = await testContext(browser, { baseURL: base, viewport })
+    async signIn (test, human, path = '/', viewport = DESKTOP, options = {}) {
+      const context = await testContext(browser, { baseURL: base, viewport, ...options })
       test.teardown(async () => { await context.close() })
       const page = await context.newPage()
       await signInPage(testApp, page, human, path)

@@ -122,7 +122,8 @@ async function appTests (): Promise<void> {
     const browser = push.browser()
     // A sign-in of its own (`t.`: one without a refresh family): the device it turns on is marked "This device".
     const member = { ...MEMBER, id: '100000000000000032', name: 'member32', sid: 't.phone-session-32' }
-    const page = await site.signIn(t, member, '/devices', PHONE)
+    // With the app's service worker: the subscription is made through its registration.
+    const page = await site.signIn(t, member, '/devices', PHONE, { serviceWorkers: 'allow' })
     await page.context().grantPermissions(['notifications'], { origin })
     // Headless Chromium reaches no real push service in this closed network, so PushManager.subscribe is
     // replaced, in this test only, by one answering the subscription of a browser made by the local push
