@@ -429,7 +429,9 @@ t.test('bad input is a 400 and nothing else; signed-out is a 401; the per-member
 t.test('an alarm is checked as its create checks it: text a create refuses is a 400 here too', async (t) => {
   const s = await setup(t)
   const bell = { pokemon_id: 25, ping: 'ring\u0007' }
-  t.equal((await estimate(s, 'pokemon', bell)).status, 400, 'a control character in the message')
+  const refused = await estimate(s, 'pokemon', bell)
+  t.equal(refused.status, 400, 'a control character in the message')
+  t.match(refused.body, { details: [{ field: '/alarm/ping', message: String }] }, 'the field at fault, as a JSON pointer into the body like every 400\'s')
   t.equal((await s.app.inject({ method: 'POST', url: '/api/monsters', headers: s.headers, payload: bell })).statusCode, 400, 'as the create refuses it')
   t.equal((await estimate(s, 'pokemon', { pokemon_id: 25, ping: 'ring' })).status, 200, 'the same alarm with plain text')
 })

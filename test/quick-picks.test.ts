@@ -204,6 +204,7 @@ t.test('definitions: admins publish global picks, users keep their own, and bad 
   ]) {
     const res = await s.app.inject({ method: 'POST', url: '/api/quick-picks', headers: { ...asAdmin(s.app), 'content-type': 'application/json' }, payload: raw })
     t.equal(res.statusCode, 400, raw)
+    if (raw.includes('grunt_type')) t.match(res.json(), { details: [{ field: '/filters/grunt_type' }] }, 'the filter at fault, as a JSON pointer into the body')
     const alarm = await s.app.inject({ method: 'POST', url: raw.includes('quest') ? '/api/quests' : '/api/invasions', headers: { ...asUser(s.app), 'content-type': 'application/json' }, payload: raw.slice(raw.indexOf('"filters":') + 10, -1) })
     t.equal(alarm.statusCode, 400, `the alarm route refuses the same filters: ${raw}`)
   }

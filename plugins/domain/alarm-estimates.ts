@@ -7,6 +7,7 @@ import { ALARM_KINDS, type AlarmType } from '../../schemas/alarm-types.js'
 import { parseAreaText } from './area-selection.js'
 import { decoratorPlugin } from '../../lib/decorator-plugin.js'
 import { alarmCreateValidator } from '../edge/validation.js'
+import { validationDetails } from '../edge/errors.js'
 import { createRecentCounts, numberOf, type Fence, type Pass, type Target } from './alarm-estimates/recent-counts.js'
 import { createTypicalDay, type Daily, type FenceWeek, type PerDayBasis } from './alarm-estimates/typical-day.js'
 
@@ -251,10 +252,7 @@ function createAlarmEstimates (fastify: FastifyInstance) {
     problems (type: AlarmType, body: unknown): Array<{ field: string, message: string }> {
       const validate = alarmCreateValidator(type)
       if (validate(body)) return []
-      return (validate.errors ?? []).slice(0, 10).map((e) => ({
-        field: `alarm${e.instancePath.replace(/\//g, '.')}`,
-        message: `${e.message ?? 'is invalid'}${'additionalProperty' in e.params ? ` (${String(e.params.additionalProperty)})` : ''}`
-      }))
+      return validationDetails((validate.errors ?? []).slice(0, 10), '/alarm')
     },
 
     /** One alarm body (not saved) against the member's active profile. */

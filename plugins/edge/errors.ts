@@ -9,12 +9,16 @@ const GENERIC_5XX = 'An unexpected error occurred.'
 
 interface ValidationItem { instancePath?: string, message?: string, params?: Record<string, unknown> }
 
-function validationDetails (error: FastifyError): Array<{ field: string, message: string }> {
-  const items = (error.validation ?? []) as ValidationItem[]
+/**
+ * Validation errors (Ajv's, as a route's validator or `alarmCreateValidator` leaves them) as the
+ * catalogue's `details`: the JSON pointer of the field at fault under `base` (the part of the body the
+ * checked value came from), a missing or unexpected property named in it.
+ */
+export function validationDetails (items: readonly ValidationItem[], base = ''): Array<{ field: string, message: string }> {
   return items.map((item) => {
     const missing = item.params?.missingProperty ?? item.params?.additionalProperty
-    const base = item.instancePath ?? ''
-    const field = missing !== undefined ? `${base}/${String(missing)}` : base || '/'
+    const path = `${base}${item.instancePath ?? ''}`
+    const field = missing !== undefined ? `${path}/${String(missing)}` : path || '/'
     return { field, message: item.message ?? 'is invalid' }
   })
 }
@@ -32,7 +36,7 @@ export function answerError (error: FastifyError, request: FastifyRequest, reply
     return reply.code(status).headers(error.headers ?? {}).send({ error: message, ...error.extra })
   }
   if (error.validation) {
-    return reply.code(400).send({ error: 'Invalid request', details: validationDetails(error) })
+    return reply.code(400).send({ error: 'Invalid request', details: validationDetails((error.validation ?? []) as ValidationItem[]) })
   }
   const status = error.statusCode ?? 500
   if (status >= 500) {

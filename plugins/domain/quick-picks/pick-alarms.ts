@@ -1,4 +1,4 @@
-import { badRequest } from '../../edge/errors.js'
+import { badRequest, validationDetails } from '../../edge/errors.js'
 import { alarmCreateValidator } from '../../edge/validation.js'
 import { KIND_OF, type AlarmType } from '../../../schemas/alarm-types.js'
 
@@ -29,8 +29,7 @@ export function pickAlarms (alarmType: string, filters: Row, extra: Row = {}): R
   const validate = alarmCreateValidator(type)
   for (const row of rows) {
     if (!validate(row)) {
-      const details = (validate.errors ?? []).map((e) => ({ field: `/filters${e.instancePath}`, message: `${e.message ?? 'is invalid'}${e.params && 'additionalProperty' in e.params ? ` (${String(e.params.additionalProperty)})` : ''}` }))
-      throw badRequest('The quick pick\'s filters are not a valid alarm.', { details })
+      throw badRequest('The quick pick\'s filters are not a valid alarm.', { details: validationDetails(validate.errors ?? [], '/filters') })
     }
     if (typeof row.grunt_type === 'string') row.grunt_type = row.grunt_type.toLowerCase()
   }
