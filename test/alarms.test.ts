@@ -553,6 +553,16 @@ t.test('dashboard: counts per type from one engine call', async (t) => {
     t.same(res.json(), { monsters: 2, raids: 1, eggs: 1, quests: 1, invasions: 1, lures: 1, nests: 1, gyms: 1, fortChanges: ngOnly ? 1 : 0, maxBattles: ngOnly ? 2 : 0 })
     t.same(tracking(testApp).map((r) => r.path), [`/api/tracking/all/${USER}`])
     t.equal((await testApp.app.inject({ method: 'GET', url: '/api/dashboard' })).statusCode, 401)
+
+    // The page asks for its counts and its place at once: one read of the member's alarms serves both.
+    testApp.engine.reset()
+    const [counts, place] = await Promise.all([call(testApp, 'GET', '/api/dashboard'), call(testApp, 'GET', '/api/dashboard/place?lat=51.1&lon=7.1')])
+    t.same([counts.statusCode, place.statusCode], [200, 200])
+    t.equal(counts.json().monsters, 2, 'the counts, from the shared read')
+    t.same(tracking(testApp).map((r) => r.path), [`/api/tracking/all/${USER}`], 'one engine read for the counts and the place')
+    // Nothing of it is kept: the next visit counts an alarm added in between.
+    await insertAlarm(pool, 'pokemon', { id: USER })
+    t.equal((await call(testApp, 'GET', '/api/dashboard')).json().monsters, 3, 'a new alarm counts at once')
   }
 })
 

@@ -1,6 +1,8 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify'
 import { ALARM_KINDS } from '../../schemas/alarm-types.js'
 import { decoratorPlugin } from '../../lib/decorator-plugin.js'
+import { TtlCache } from '../../lib/ttl-cache.js'
+import type { TrackingSnapshot } from '../data/engine/types.js'
 
 /**
  * The dashboard's figures: alarm counts per type for the active profile, and the member's place in words
@@ -9,7 +11,13 @@ import { decoratorPlugin } from '../../lib/decorator-plugin.js'
  * parts empty (and logged) instead of failing the page.
  */
 function createDashboard (fastify: FastifyInstance) {
-  const { areaSelection, engine, geocoder } = fastify
+  const { areaSelection, engine, geocoder, clock } = fastify
+  /**
+   * The dashboard asks for its counts and its place at once, and both need the member's alarms: the two
+   * share one engine read while it runs (kept no longer, so a count never lags behind a write).
+   */
+  const reads = new TtlCache<string, TrackingSnapshot>(clock, 1000)
+  const alarmsOf = async (userId: string) => (await reads.getOrLoad(userId, async () => ({ value: await engine.tracking.all(userId), ttlMs: 0 }))).alarms
 
   async function address (lat: number, lon: number, lang: string | undefined, requestLog: FastifyBaseLogger): Promise<string | null> {
     if (!await geocoder.available()) return null
@@ -23,7 +31,7 @@ function createDashboard (fastify: FastifyInstance) {
 
   return {
     async counts (userId: string): Promise<Record<string, number>> {
-      const { alarms } = await engine.tracking.all(userId)
+      const alarms = await alarmsOf(userId)
       return Object.fromEntries(ALARM_KINDS.map((k) => [k.dashboardKey, alarms[k.type].length]))
     },
 
@@ -32,8 +40,7 @@ function createDashboard (fastify: FastifyInstance) {
         address(lat, lon, lang, requestLog),
         engine.orFallback(async () => areaSelection.at(userId, lat, lon), { log: requestLog, message: 'dashboard place: alarm engine geofences unavailable', fallback: [] }),
         engine.orFallback(async () => {
-          const { alarms } = await engine.tracking.all(userId)
-          return Object.values(alarms).flat().filter((alarm) => Number(alarm.distance ?? 0) > 0).length
+          return Object.values(await alarmsOf(userId)).flat().filter((alarm) => Number(alarm.distance ?? 0) > 0).length
         }, { log: requestLog, message: 'dashboard place: alarm engine tracking unavailable', fallback: 0 })
       ])
       return { address: words, areas, distanceAlarms }
@@ -49,4 +56,4 @@ declare module 'fastify' {
   }
 }
 
-export default decoratorPlugin('dashboard', createDashboard, ['engine', 'area-selection', 'geocoder'])
+export default decoratorPlugin('dashboard', createDashboard, ['clock', 'engine', 'area-selection', 'geocoder'])
