@@ -31,7 +31,7 @@ function builtSignature () {
   }
 }
 
-/** Runs `npx tap <args>` to its end with the output shown; resolves with its exit code. */
+/** Starts `npx tap <args>`, its standard output inherited or piped to this process. */
 function runTap (args, stdout) {
   return spawn('npx', ['tap', ...args], { stdio: ['inherit', stdout, 'inherit'] })
 }

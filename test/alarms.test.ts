@@ -513,6 +513,10 @@ t.test('engine down, timing out or answering garbage: 503, 504 or 502 with a cle
   res = await call(ng, 'POST', '/api/raids', { level: 5 })
   t.equal(res.statusCode, 503)
   t.equal((await call(ng, 'GET', '/api/dashboard')).statusCode, 503)
+  // The dashboard's two requests share the failed read: the counts fail, the place answers without them.
+  const [counts, place] = await Promise.all([call(ng, 'GET', '/api/dashboard'), call(ng, 'GET', '/api/dashboard/place?lat=51.1&lon=7.1')])
+  t.equal(counts.statusCode, 503, 'the counts: engine unreachable')
+  t.same([place.statusCode, place.json().distanceAlarms], [200, 0], 'the place: no alarm count, no failure')
 
   ng.engine.reset()
   ng.engine.failWith({ status: 200, body: '<html>oops</html>', contentType: 'text/html', path: /^\/api\/tracking\// })

@@ -36,7 +36,7 @@ export function answerError (error: FastifyError, request: FastifyRequest, reply
     return reply.code(status).headers(error.headers ?? {}).send({ error: message, ...error.extra })
   }
   if (error.validation) {
-    return reply.code(400).send({ error: 'Invalid request', details: validationDetails((error.validation ?? []) as ValidationItem[]) })
+    return reply.code(400).send({ error: 'Invalid request', details: validationDetails(error.validation as ValidationItem[]) })
   }
   const status = error.statusCode ?? 500
   if (status >= 500) {
