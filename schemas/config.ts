@@ -148,6 +148,7 @@ export const ConfigSchema = Type.Object({
     description: 'UICONS icon set (folder holding index.json) for every category without its own uicons_* site setting'
   }),
   GAME_DATA_TIMEOUT_MS: int({ default: 30000, minimum: 100, description: 'Timeout of a game master file or icon-set index download (a member\'s picker waits for the first one)' }),
+  MAP_IMAGE_TIMEOUT_MS: int({ default: 15000, minimum: 100, description: 'Timeout of a review post\'s map image download from the engine\'s tileserver, body included (the post links the map instead when it is slower)' }),
   GOLBAT_TIMEOUT_MS: int({ default: 10000, minimum: 100, description: 'Timeout of the pokemon availability call' }),
   ESTIMATE_WINDOW_HOURS: int({ default: 1, minimum: 1, maximum: 24, description: 'Alarm estimates: hours of the scanner\'s live tables an estimate counts (keep within the scanner\'s pokemon retention); the pokemon of that window are kept in memory, about 70 bytes each' }),
   ESTIMATE_TIMEOUT_MS: int({ default: 2000, minimum: 100, description: 'Alarm estimates: longest wait for the scanner database before answering "unavailable" (a read of the live pokemon table goes on behind it, for the next answer)' }),

@@ -113,7 +113,7 @@ function createGeofenceForum (fastify: FastifyInstance) {
       return {}
     }
     try {
-      const { bytes, contentType } = await engine.geofence.mapImage(url, closing.signal)
+      const { bytes, contentType } = await engine.geofence.mapImage(url, config.MAP_IMAGE_TIMEOUT_MS, closing.signal)
       return { image: MAP_ATTACHMENT, file: { name: MAP_FILE, contentType, bytes } }
     } catch (err) {
       // An address that is no http(s) URL is not one the platform would show either.

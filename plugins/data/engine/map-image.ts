@@ -2,8 +2,6 @@ import { request } from 'undici'
 import { deadline } from '../../../lib/deadline.js'
 import { BodyTooLargeError, readBoundedBytes } from '../../../lib/fetch-json.js'
 
-/** The whole download, body included, may take this long (the reference's limit). */
-export const MAP_IMAGE_TIMEOUT_MS = 15_000
 /** The largest image kept (the reference's limit; under the chat platform's upload limit). */
 export const MAP_IMAGE_MAX_BYTES = 8 * 1024 * 1024
 
@@ -12,7 +10,7 @@ export type MapImageFault = 'address' | 'unreachable' | 'timeout' | 'stopped' | 
 const DESCRIBE: Record<MapImageFault, string> = {
   address: 'the map address is not an http(s) URL',
   unreachable: 'the map server is unreachable',
-  timeout: `the map image took longer than ${MAP_IMAGE_TIMEOUT_MS / 1000} s`,
+  timeout: 'the map image took longer than MAP_IMAGE_TIMEOUT_MS',
   stopped: 'the service shut down during the download',
   status: 'the map server answered an error',
   too_large: `the map image is over ${MAP_IMAGE_MAX_BYTES / 1024 / 1024} MB: connection dropped`,
@@ -21,8 +19,8 @@ const DESCRIBE: Record<MapImageFault, string> = {
 
 /** A map image that could not be had; the message names the fault, never the address. */
 export class MapImageError extends Error {
-  constructor (readonly fault: MapImageFault, readonly status?: number) {
-    super(status === undefined ? DESCRIBE[fault] : `${DESCRIBE[fault]} (HTTP ${status})`)
+  constructor (readonly fault: MapImageFault, readonly status?: number, detail?: string) {
+    super(`${DESCRIBE[fault]}${status === undefined ? '' : ` (HTTP ${status})`}${detail === undefined ? '' : ` (${detail})`}`)
     this.name = 'MapImageError'
   }
 }
@@ -36,11 +34,11 @@ export interface MapImage {
  * Downloads a static map image at an address the engine's map routes answered (its tileserver renders
  * it). The address is the engine's word, not this service's configuration, so it is fetched as an
  * untrusted one: http(s) only; no credential of any kind (not the engine's secret, no cookie); no
- * redirect followed; the whole answer within MAP_IMAGE_TIMEOUT_MS and MAP_IMAGE_MAX_BYTES, counted while
+ * redirect followed; the whole answer within `timeoutMs` (the MAP_IMAGE_TIMEOUT_MS setting) and MAP_IMAGE_MAX_BYTES, counted while
  * it streams, or until `stop` (the service shutting down); only an `image/*` answer is kept, and nothing of it reaches a user but the image itself
  * (docs/geofences.md, "The review post's map").
  */
-export async function downloadMapImage (address: string, stop?: AbortSignal): Promise<MapImage> {
+export async function downloadMapImage (address: string, timeoutMs: number, stop?: AbortSignal): Promise<MapImage> {
   let url: URL
   try {
     url = new URL(address)
@@ -48,7 +46,7 @@ export async function downloadMapImage (address: string, stop?: AbortSignal): Pr
     throw new MapImageError('address')
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new MapImageError('address')
-  const limit = deadline(MAP_IMAGE_TIMEOUT_MS)
+  const limit = deadline(timeoutMs)
   try {
     const signal = stop === undefined ? limit.signal : AbortSignal.any([limit.signal, stop])
     const res = await request(url, { method: 'GET', headers: { accept: 'image/*' }, signal, maxRedirections: 0 })
@@ -67,7 +65,7 @@ export async function downloadMapImage (address: string, stop?: AbortSignal): Pr
     if (error instanceof MapImageError) throw error
     if (error instanceof BodyTooLargeError) throw new MapImageError('too_large')
     if (stop?.aborted === true) throw new MapImageError('stopped')
-    if (limit.signal.aborted) throw new MapImageError('timeout')
+    if (limit.signal.aborted) throw new MapImageError('timeout', undefined, `${timeoutMs / 1000} s`)
     throw new MapImageError('unreachable')
   } finally {
     limit.clear()
