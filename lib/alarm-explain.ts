@@ -6,6 +6,7 @@ import {
   num, pokemonRules, pvpOf, questRules, raidRules, type Failure, type FortEvent, type FullAlarm, type GymEvent, type Grunt, type InvasionEvent,
   type MaxBattleEvent, type NestEvent, type Place, type QuestEvent, type RaidEvent, type Rules, type Spawn
 } from './alarm-match.js'
+import { dateTimeFormat } from './intl-formats.js'
 
 /**
  * Explains one scanner event against one member's alarms (docs/explanations.md): the member's state first
@@ -277,24 +278,9 @@ export interface MemberState {
 const WEEK_MIN = 7 * 1440
 const WEEKDAYS: Record<string, number> = { Mon: 1, Tue: 2, Wed: 3, Thu: 4, Fri: 5, Sat: 6, Sun: 7 }
 
-/** A formatter per time zone: making one costs far more than using it, and each question uses two. */
-const weekClocks = new Map<string, Intl.DateTimeFormat>()
-/** Zones kept at most: names are case-insensitive, so the map is bounded by this, not by the zones there are. */
-const WEEK_CLOCKS_KEPT = 1000
-
-function weekClock (timeZone: string): Intl.DateTimeFormat {
-  let clock = weekClocks.get(timeZone)
-  if (clock === undefined) {
-    clock = new Intl.DateTimeFormat('en-GB', { timeZone, weekday: 'short', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })
-    if (weekClocks.size >= WEEK_CLOCKS_KEPT) weekClocks.clear()
-    weekClocks.set(timeZone, clock)
-  }
-  return clock
-}
-
 /** Minutes since Monday 00:00 in the zone (the engine reads a profile's schedule in the member's local time). */
 export function weekMinute (ms: number, timeZone: string): number {
-  const parts = weekClock(timeZone).formatToParts(ms)
+  const parts = dateTimeFormat('en-GB', { timeZone, weekday: 'short', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).formatToParts(ms)
   const get = (t: string) => parts.find((p) => p.type === t)?.value ?? ''
   return ((WEEKDAYS[get('weekday')] ?? 1) - 1) * 1440 + Number(get('hour')) * 60 + Number(get('minute'))
 }

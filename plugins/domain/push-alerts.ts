@@ -3,6 +3,7 @@ import { Counter } from 'prom-client'
 import { alarmTypesOf, type MemberState } from '../../lib/alarm-explain.js'
 import { distanceMetres } from '../../lib/alarm-match.js'
 import { decoratorPlugin } from '../../lib/decorator-plugin.js'
+import { dateTimeFormat } from '../../lib/intl-formats.js'
 import { eventKeys } from '../../lib/push-index.js'
 import { notificationFor, topicOf, type Notification } from './push-alerts/notification.js'
 import { fill, pushWordsFor } from './push-alerts/words.js'
@@ -48,9 +49,9 @@ export function inQuietHours (quiet: PushDeviceTarget['quietHours'], atMs: numbe
   if (quiet === null) return false
   let parts: Intl.DateTimeFormatPart[]
   try {
-    parts = new Intl.DateTimeFormat('en-GB', { timeZone: quiet.timeZone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).formatToParts(atMs)
+    parts = dateTimeFormat('en-GB', { timeZone: quiet.timeZone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).formatToParts(atMs)
   } catch {
-    parts = new Intl.DateTimeFormat('en-GB', { timeZone: 'UTC', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).formatToParts(atMs)
+    parts = dateTimeFormat('en-GB', { timeZone: 'UTC', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).formatToParts(atMs)
   }
   const minute = Number(parts.find((p) => p.type === 'hour')?.value) * 60 + Number(parts.find((p) => p.type === 'minute')?.value)
   const toMinute = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5))
@@ -289,7 +290,7 @@ function createPushAlerts (fastify: FastifyInstance) {
       if (member !== undefined) await roster.stateOf(member)
     },
 
-    /** Settles when the feed's backlog is matched and the hook's pushes are queued (tests and the benchmark wait for it). */
+    /** Settles when the feed's backlog is matched, the hook's pushes are queued and no member is being read (tests and the benchmark wait for it). */
     async idle (): Promise<void> {
       const busy = () => draining || backlog.length > 0 || hookPushes > 0 || roster.reading()
       while (busy()) await new Promise((resolve) => setTimeout(resolve, 5))

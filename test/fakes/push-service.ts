@@ -70,13 +70,23 @@ export interface ReceivedPush {
 
 type Answer = { status: number, headers?: Record<string, string> }
 
+/** The application server keys met so far, imported once (a site signs every message with the same one). */
+const verifyingKeys = new Map<string, ReturnType<typeof importJWK>>()
+function verifyingKey (publicKey: string): ReturnType<typeof importJWK> {
+  let key = verifyingKeys.get(publicKey)
+  if (key === undefined) {
+    const raw = Buffer.from(publicKey, 'base64url')
+    key = importJWK({ kty: 'EC', crv: 'P-256', x: b64url(raw.subarray(1, 33)), y: b64url(raw.subarray(33, 65)) }, 'ES256')
+    verifyingKeys.set(publicKey, key)
+  }
+  return key
+}
+
 async function checkVapid (headers: IncomingHttpHeaders): Promise<ReceivedPush['vapid']> {
   const match = /^vapid t=([^,]+),\s*k=([A-Za-z0-9_-]+)$/.exec(headers.authorization ?? '')
   if (match === null) throw new Error(`no VAPID authorization: ${headers.authorization ?? ''}`)
   const [, token, publicKey] = match as unknown as [string, string, string]
-  const raw = Buffer.from(publicKey, 'base64url')
-  const key = await importJWK({ kty: 'EC', crv: 'P-256', x: b64url(raw.subarray(1, 33)), y: b64url(raw.subarray(33, 65)) }, 'ES256')
-  await jwtVerify(token, key, { algorithms: ['ES256'] })
+  await jwtVerify(token, await verifyingKey(publicKey), { algorithms: ['ES256'] })
   const claims = decodeJwt(token)
   return { aud: String(claims.aud), sub: String(claims.sub), exp: Number(claims.exp), publicKey }
 }

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto'
+import { numberFormat } from '../../../lib/intl-formats.js'
 import type { EventType } from '../../../schemas/alarm-explanations.js'
 import { fill, pushWordsFor, type PushWords } from './words.js'
 
@@ -48,8 +49,8 @@ function timeLeft (endS: number | null, nowS: number, words: PushWords): { ttl: 
 /** Metres, or kilometres with one decimal from 1 km, written as the language writes numbers. */
 function distanceText (metres: number, locale: string): string {
   return metres >= 1000
-    ? `${new Intl.NumberFormat(locale, { minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(metres / 1000)} km`
-    : `${new Intl.NumberFormat(locale, { maximumFractionDigits: 0 }).format(Math.round(metres))} m`
+    ? `${numberFormat(locale, { minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(metres / 1000)} km`
+    : `${numberFormat(locale, { maximumFractionDigits: 0 }).format(Math.round(metres))} m`
 }
 
 /** A push topic: at most 32 URL-safe characters, the same for the same event. */

@@ -44,10 +44,14 @@ export function createPushRoster (fastify: FastifyInstance) {
   const index = new CandidateIndex<Member>()
   /** Reads of members whose alarms the next event must see: new members, and members who changed something. */
   const pending = new Set<Promise<unknown>>()
-  const waitFor = (read: Promise<unknown>) => {
-    pending.add(read)
-    read.finally(() => pending.delete(read)).catch(() => {})
+  /** Reads nothing waits for: the sweep's, and those the validation hook starts for its next call. */
+  const background = new Set<Promise<unknown>>()
+  const keep = (reads: Set<Promise<unknown>>, read: Promise<unknown>) => {
+    reads.add(read)
+    read.finally(() => reads.delete(read)).catch(() => {})
   }
+  const waitFor = (read: Promise<unknown>) => keep(pending, read)
+  const inBackground = (read: Promise<unknown>) => keep(background, read.catch(() => {}))
 
   async function loadRoster (): Promise<Map<string, Member>> {
     rosterStale = false
@@ -138,7 +142,7 @@ export function createPushRoster (fastify: FastifyInstance) {
     const stale = [...roster.values()].filter(due)
     if (stale.length === 0) return
     refreshing = true
-    readMany(stale).catch(() => {}).finally(() => { refreshing = false })
+    inBackground(readMany(stale).finally(() => { refreshing = false }))
   }
 
   /** One member's alarms through the engine (a read in flight is shared); the last known ones when it fails. */
@@ -183,14 +187,14 @@ export function createPushRoster (fastify: FastifyInstance) {
     known (userId: string): Member | undefined {
       if (roster === null || rosterStale) current().catch(() => {})
       const member = roster?.get(userId)
-      if (member !== undefined && due(member)) stateOf(member).catch(() => {})
+      if (member !== undefined && due(member)) inBackground(stateOf(member))
       return member
     },
     /** Settles when every read the next events must see is in. */
     async settled (): Promise<void> {
       while (pending.size > 0) await Promise.all(pending)
     },
-    /** Whether such reads are in flight. */
-    reading: (): boolean => pending.size > 0
+    /** Whether any read is in flight: those the next events wait for, and those in the background. */
+    reading: (): boolean => pending.size > 0 || background.size > 0
   }
 }
