@@ -54,17 +54,23 @@ export async function testContext (browser: Browser, options: BrowserContextOpti
   return await browser.newContext({ serviceWorkers: 'block', ...options })
 }
 
-/** Signs `page` in as `human` (seeded into the engine first unless `seeded`; an admin if `isAdmin`) and opens `path`. */
 /** Who signs in: seeded into the engine first unless `seeded`; an admin if `isAdmin`; `sid` names the sign-in's server session. */
 export type BrowserMember = SeedHuman & { seeded?: boolean, isAdmin?: boolean, sid?: string }
 
-export async function signInPage (testApp: TestApp, page: Page, human: BrowserMember, path = '/'): Promise<void> {
+/** What the client keeps after a sign-in through the chat platform: its token, and how the member signed in. */
+async function signedInStorage (testApp: TestApp, human: BrowserMember): Promise<Array<{ name: string, value: string }>> {
   if (human.seeded !== true) await seedHuman(testApp, human)
   const token = bearer(testApp.app, {
     userId: human.id, username: human.name ?? human.id, profileNo: human.currentProfileNo ?? 1, isAdmin: human.isAdmin ?? false, ...(human.sid !== undefined && { sid: human.sid })
   }).authorization.slice('Bearer '.length)
+  return [{ name: 'aw.token', value: token }, { name: 'aw.signIn', value: 'discord' }]
+}
+
+/** Signs an open `page` in as `human` (its profile is already made: the site's storage is written from the login page) and opens `path`. */
+export async function signInPage (testApp: TestApp, page: Page, human: BrowserMember, path = '/'): Promise<void> {
+  const storage = await signedInStorage(testApp, human)
   await page.goto('/login?loggedout=1')
-  await page.evaluate((value) => { localStorage.setItem('aw.token', value); localStorage.setItem('aw.signIn', 'discord') }, token)
+  await page.evaluate((items) => { for (const { name, value } of items) localStorage.setItem(name, value) }, storage)
   await page.goto(path)
 }
 
@@ -93,10 +99,12 @@ export async function startBrowserApp (t: Test, options: BuildOptions = {}): Pro
     base,
     browser,
     async signIn (test, human, path = '/', viewport = DESKTOP, options = {}) {
-      const context = await testContext(browser, { baseURL: base, viewport, ...options })
+      // The profile starts with the site's storage written, so the first page load is already signed in.
+      const storageState = { cookies: [], origins: [{ origin: base, localStorage: await signedInStorage(testApp, human) }] }
+      const context = await testContext(browser, { baseURL: base, viewport, storageState, ...options })
       test.teardown(async () => { await context.close() })
       const page = await context.newPage()
-      await signInPage(testApp, page, human, path)
+      await page.goto(path)
       return page
     },
     async rows (table, userId) {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { and, eq } from 'drizzle-orm'
+import { and, eq, inArray } from 'drizzle-orm'
 import type { FastifyInstance } from 'fastify'
 import { pushDelivery, pushSubscriptions } from '../../db/schema/service.js'
 import { fromSqlTime, toSqlTime } from '../../db/client.js'
@@ -145,9 +145,10 @@ function createPushSubscriptions (fastify: FastifyInstance) {
       return (await db.db.select(targetColumns).from(pushSubscriptions)).map(toTarget)
     },
 
-    /** Remembers that a device was sent to, for its owner's list. */
-    async markSent (id: number): Promise<void> {
-      await db.db.update(pushSubscriptions).set({ lastSentAt: toSqlTime(clock.now()) }).where(eq(pushSubscriptions.id, id))
+    /** Remembers that these devices were sent to now, for their owners' lists: one write for all. */
+    async markSent (ids: readonly number[]): Promise<void> {
+      if (ids.length === 0) return
+      await db.db.update(pushSubscriptions).set({ lastSentAt: toSqlTime(clock.now()) }).where(inArray(pushSubscriptions.id, [...ids]))
     },
 
     /** The member's choice per profile (profiles without one follow DEFAULT_DELIVERY_MODE). */

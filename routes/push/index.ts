@@ -110,7 +110,7 @@ const pushRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     })
     if (outcome === 'gone') throw notFound('This device is no longer subscribed at its push service; it was removed.')
     if (outcome !== 'sent') throw peerFault('Push service', 'status')
-    await pushSubscriptions.markSent(target.id)
+    await pushSubscriptions.markSent([target.id])
     return { sent: true }
   })
 

@@ -205,6 +205,24 @@ t.test('a device left behind by a member the engine no longer knows: nothing pus
   t.ok(reads() > readsAfterLoss, 'looked for again after a minute')
 })
 
+t.test('a device\'s "last sent" is written for the alerts it gets, gathered into one write a moment later', async (t) => {
+  const s = await setup(t)
+  await s.subscribe(s.push.browser('phone'))
+  await s.subscribe(s.push.browser('tablet'))
+  const devices = async () => (await s.app.inject({ url: '/api/push/subscriptions', headers: s.member })).json<{ devices: Array<{ lastSentAt: string | null }> }>().devices
+  t.same((await devices()).map((d) => d.lastSentAt), [null, null])
+  await s.feed([pikachu()])
+  await s.settled()
+  t.equal(s.push.received.length, 2)
+  let marked = await devices()
+  for (let tries = 0; tries < 50 && marked.some((d) => d.lastSentAt === null); tries++) {
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    marked = await devices()
+  }
+  t.ok(marked.every((d) => d.lastSentAt !== null), 'both devices show when they were last sent to')
+  t.equal(new Set(marked.map((d) => d.lastSentAt)).size, 1, 'the same time for both')
+})
+
 t.test('the feed: a paused member never gets a push; quiet hours hold; "chat only" pushes nothing', async (t) => {
   const paused = await setup(t)
   await paused.subscribe(paused.push.browser())
