@@ -67,18 +67,27 @@ t.test('an alarm re-keyed by an edit stays tracked: remove deletes it under its 
   const [oldUid] = applied.trackedUids
   const mine = await insertAlarm(s.app.engineDb.pool, 'lure', { id: USER, lure_id: 501 })
 
-  const edit = await s.app.inject({ method: 'PUT', url: `/api/lures/${String(oldUid)}`, headers: asUser(s.app), payload: { distance: 750 } })
+  // The applied state's row is held by another transaction while the member edits: the edit must wait for
+  // the quick pick to follow the new uid before it answers. An edit that answered first let a read in
+  // between find the old uid gone and drop it, and remove then left the edited alarm behind.
+  const holder = await s.app.db.pool.getConnection()
+  t.teardown(() => holder.release())
+  await holder.beginTransaction()
+  await holder.query('SELECT id FROM quick_pick_applied_states WHERE user_id = ? FOR UPDATE', [USER])
+  let answered = false
+  const editing = s.app.inject({ method: 'PUT', url: `/api/lures/${String(oldUid)}`, headers: asUser(s.app), payload: { distance: 750 } })
+    .then((res) => { answered = true; return res })
+  await new Promise((resolve) => setTimeout(resolve, 1500))
+  t.notOk(answered, 'no answer while the quick pick cannot yet follow the new uid')
+  await holder.rollback()
+  const edit = await editing
   t.equal(edit.statusCode, 200)
   const newUid = (edit.json() as { uid: number }).uid
   t.not(newUid, oldUid, 'the engine re-keyed the edited lure')
-
-  let tracked: number[] = []
-  for (let i = 0; i < 250 && !tracked.includes(newUid); i++) {
-    await new Promise((resolve) => setTimeout(resolve, 10))
-    const list = (await s.app.inject({ method: 'GET', url: '/api/quick-picks', headers: asUser(s.app) })).json() as Array<{ definition: { id: string }, appliedState: { trackedUids: number[] } | null }>
-    tracked = list.find((e) => e.definition.id === 'lure-glacial')?.appliedState?.trackedUids ?? []
-  }
-  t.same(tracked, [newUid], 'the applied state follows the new uid')
+  const [stored] = await s.app.db.pool.query('SELECT tracked_uids_json AS uids FROM quick_pick_applied_states WHERE user_id = ?', [USER]) as Array<{ uids: number[] }>
+  t.same(stored?.uids, [newUid], 'recorded before the edit answered')
+  const list = (await s.app.inject({ method: 'GET', url: '/api/quick-picks', headers: asUser(s.app) })).json() as Array<{ definition: { id: string }, appliedState: { trackedUids: number[] } | null }>
+  t.same(list.find((e) => e.definition.id === 'lure-glacial')?.appliedState?.trackedUids, [newUid], 'the applied state follows the new uid')
 
   t.equal((await s.app.inject({ method: 'DELETE', url: '/api/quick-picks/lure-glacial/remove', headers: asUser(s.app) })).statusCode, 204)
   t.same(await uidsOf(s, 'lures'), [mine], 'the edited alarm is removed, the user\'s own lure stays')

@@ -14,16 +14,23 @@ interface AlarmEventMap {
   uidChanged: [UidChanged]
 }
 
+type Listener<K extends keyof AlarmEventMap> = (...args: AlarmEventMap[K]) => void | Promise<void>
+
 function createAlarmEvents (log: import('fastify').FastifyBaseLogger) {
   const emitter = new EventEmitter<AlarmEventMap>()
   return {
-    on: <K extends keyof AlarmEventMap>(event: K, listener: (...args: AlarmEventMap[K]) => void) => { emitter.on(event, listener as never) },
-    off: <K extends keyof AlarmEventMap>(event: K, listener: (...args: AlarmEventMap[K]) => void) => { emitter.off(event, listener as never) },
-    /** Calls each listener in turn; a failing listener is logged and must not fail the write that already happened. */
-    emit<K extends keyof AlarmEventMap> (event: K, ...args: AlarmEventMap[K]): void {
+    on: <K extends keyof AlarmEventMap>(event: K, listener: Listener<K>) => { emitter.on(event, listener as never) },
+    off: <K extends keyof AlarmEventMap>(event: K, listener: Listener<K>) => { emitter.off(event, listener as never) },
+    /**
+     * Calls each listener in turn and waits for it, so the write answers only once what follows it is
+     * recorded (a quick pick's tracked uids: a read right after the edit must not find the old uid gone
+     * and the new one not yet there). A failing listener is logged and must not fail the write that
+     * already happened.
+     */
+    async emit<K extends keyof AlarmEventMap> (event: K, ...args: AlarmEventMap[K]): Promise<void> {
       for (const listener of emitter.listeners(event)) {
         try {
-          (listener as (...a: AlarmEventMap[K]) => void)(...args)
+          await (listener as Listener<K>)(...args)
         } catch (err) {
           log.error({ err, event }, 'alarm event listener failed')
         }

@@ -243,7 +243,8 @@ function createQuickPicks (fastify: FastifyInstance) {
 
   /**
    * Follows an alarm to its new uid (PoracleNG re-keys edited rows), so "remove" still finds it. Runs
-   * after the edit is done: a failure here is logged and leaves the old uid, which remove then skips.
+   * after the engine took the edit and before the edit answers: a failure here is logged and leaves the
+   * old uid, which remove then skips.
    */
   async function followUid (change: UidChanged): Promise<void> {
     const pickTypes = change.type === 'pokemon' ? ['monster', 'pokemon'] : [change.type]
@@ -257,8 +258,8 @@ function createQuickPicks (fastify: FastifyInstance) {
       await db.db.update(quickPickAppliedStates).set({ trackedUidsJson: uids }).where(eq(quickPickAppliedStates.id, state.id))
     }
   }
-  alarmEvents.on('uidChanged', (change) => {
-    followUid(change).catch((err: unknown) => { log.error({ err, type: change.type }, 'quick pick could not follow an alarm\'s new uid') })
+  alarmEvents.on('uidChanged', async (change) => {
+    await followUid(change).catch((err: unknown) => { log.error({ err, type: change.type }, 'quick pick could not follow an alarm\'s new uid') })
   })
 
   const quickPicks = {

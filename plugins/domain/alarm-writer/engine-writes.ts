@@ -100,7 +100,7 @@ export function createEngineWrites ({ engine, engineDb, alarmEvents, log, userGe
         const back = explicit(r) ? after.find((a) => a.uid === r.uid) : after.find((a) => !known.has(a.uid) && sameAlarm(sent[i] as Row, a))
         if (back === undefined) continue
         if (sent[i]?.override_areas !== r.override_areas) rewrites.push({ type: kind.type, uid: back.uid, areas: areaList(r) })
-        if (!explicit(r)) alarmEvents.emit('uidChanged', { userId, type: kind.type, oldUid: r.uid, newUid: back.uid })
+        if (!explicit(r)) await alarmEvents.emit('uidChanged', { userId, type: kind.type, oldUid: r.uid, newUid: back.uid })
       }
       await writeOwnAreas(userId, rewrites)
     }
@@ -164,12 +164,12 @@ export function createEngineWrites ({ engine, engineDb, alarmEvents, log, userGe
         return old !== undefined && results[i]?.uid !== old && after.some((a) => a.uid === old) ? [old] : []
       })
       await engine.tracking.bulkDelete(kind.type, userId, superseded, { silent: true })
-      steps.forEach((s, i) => {
+      for (const [i, s] of steps.entries()) {
         const newUid = results[i]?.uid
         if (s.replaces && newUid !== undefined && newUid !== s.replaces.uid) {
-          alarmEvents.emit('uidChanged', { userId, type: kind.type, oldUid: s.replaces.uid, newUid })
+          await alarmEvents.emit('uidChanged', { userId, type: kind.type, oldUid: s.replaces.uid, newUid })
         }
-      })
+      }
       return results
     })
   }
