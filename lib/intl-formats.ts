@@ -2,10 +2,10 @@ import { TtlCache } from './ttl-cache.js'
 
 /**
  * Intl formatters by locale and options, made once: making one costs far more than using it (a number
- * format takes about 30 µs to make and under 1 µs to use, a date format 70 µs to make), and the matcher and the push notifications use them
- * on every event. Formatters never go stale, so entries have no end; the cap bounds the map by this, not
- * by the locales and time zones members can name. A constructor that throws (an unknown time zone) is
- * not kept, and the caller sees its error.
+ * format about 30 µs to make and under 1 µs to use, a date format 70 µs to make), and the matcher and
+ * the push notifications use them on every event. Formatters never go stale, so entries have no end; the
+ * cap bounds the map by this, not by the locales and time zones members can name. A constructor that
+ * throws (an unknown time zone) is not kept, and the caller sees its error.
  */
 const KEPT_MAX = 1000
 const never = { now: () => 0 }
